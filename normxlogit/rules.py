@@ -9,16 +9,16 @@ __all__ = ['with_grad_of', 'safe_divide', 'gxi_relevance', 'linear', 'lrp_linear
            'lrp_signal_take_all_matmul', 'layer_norm', 'lrp_layer_norm', 'rms_norm', 'lrp_rms_norm', 'softmax_rule',
            'lrp_softmax', 'softmax_absorbed', 'attention']
 
-# %% ../nbs/10_lrpx_rules.ipynb #22c830c5
+# %% ../nbs/10_lrpx_rules.ipynb #e694e862
 import math, functools, operator
 from typing import Callable, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-# %% ../nbs/10_lrpx_rules.ipynb #1215874f
+# %% ../nbs/10_lrpx_rules.ipynb #5f43bfa3
 _LOW = (torch.float16, torch.bfloat16)
 
-# %% ../nbs/10_lrpx_rules.ipynb #dd8b82c1
+# %% ../nbs/10_lrpx_rules.ipynb #2d8e26b6
 def _check_tensor(name, t):
     if not isinstance(t, torch.Tensor): raise TypeError(f"`{name}` must be a torch.Tensor, got {type(t).__name__}")
     if not t.is_floating_point(): raise TypeError(f"`{name}` must be a floating point tensor, got {t.dtype}")
@@ -42,7 +42,7 @@ def _sum_to(t: torch.Tensor, shape) -> torch.Tensor:
     "Sum a broadcast tensor back to `shape` (undo broadcasting)."
     return t.sum_to_size(shape) if tuple(t.shape) != tuple(shape) else t
 
-# %% ../nbs/10_lrpx_rules.ipynb #3e7b3df2
+# %% ../nbs/10_lrpx_rules.ipynb #56797802
 def gxi_relevance(fn: Callable, # function of the tensors in `inputs`, returns one tensor
                   *inputs, # inputs; floating point tensors get a relevance, anything else is passed through
                   out_relevance: Optional[torch.Tensor]=None, # relevance of the output; default: the output itself
@@ -72,7 +72,7 @@ def gxi_relevance(fn: Callable, # function of the tensors in `inputs`, returns o
         else: rels.append(None)
     return (tuple(rels), y.detach()) if return_output else tuple(rels)
 
-# %% ../nbs/10_lrpx_rules.ipynb #18d53434
+# %% ../nbs/10_lrpx_rules.ipynb #1683bb6f
 def _sign(z):
     "sign(z) with sign(0) := +1 so that `z + eps*sign(z)` is never 0 for eps > 0."
     return torch.where(z >= 0, torch.ones((), dtype=z.dtype), -torch.ones((), dtype=z.dtype))
@@ -99,7 +99,7 @@ def lrp_linear(x, weight, bias, out_relevance, eps: float=0.):
     R_b = None if bias is None else bias * s                       # the bias is one more "input" of neuron j
     return R_x, R_b
 
-# %% ../nbs/10_lrpx_rules.ipynb #c3f115bb
+# %% ../nbs/10_lrpx_rules.ipynb #a3683581
 def identity_act(fn: Callable, # element-wise activation, e.g. `F.silu`, `F.gelu`
                  x: torch.Tensor, # pre-activation
                 ) -> torch.Tensor:
@@ -116,7 +116,7 @@ def lrp_identity(x, out_relevance):
     "Explicit LRP-identity rule: R_in = R_out (0 where the input is exactly 0)."
     return torch.where(x != 0, out_relevance, torch.zeros((), dtype=out_relevance.dtype))
 
-# %% ../nbs/10_lrpx_rules.ipynb #5a4ae0e2
+# %% ../nbs/10_lrpx_rules.ipynb #4ac752d3
 def uniform_product(*factors: torch.Tensor) -> torch.Tensor:
     "Element-wise product `a*b*...` (broadcasting) whose Gradient x Input gives each of the n factors 1/n of the relevance (C.1)."
     if len(factors) == 0: raise ValueError("uniform_product needs at least one factor")
@@ -134,7 +134,7 @@ def lrp_uniform_product(factors: Sequence[torch.Tensor], out_relevance):
     R = torch.where(prod != 0, out_relevance, torch.zeros((), dtype=out_relevance.dtype)) / len(factors)
     return tuple(_sum_to(R.expand(prod.shape), f.shape) for f in factors)
 
-# %% ../nbs/10_lrpx_rules.ipynb #0c49747d
+# %% ../nbs/10_lrpx_rules.ipynb #195b483f
 def signal_take_all(gate: torch.Tensor, signal: torch.Tensor) -> torch.Tensor:
     "`gate*signal` with the gate held constant: all relevance goes to the signal (C.4)."
     _check_tensor('gate', gate); _check_tensor('signal', signal)
@@ -146,7 +146,7 @@ def lrp_signal_take_all(gate, signal, out_relevance):
     R = torch.where(prod != 0, out_relevance, torch.zeros((), dtype=out_relevance.dtype))
     return torch.zeros_like(gate), _sum_to(R.expand(prod.shape), signal.shape)
 
-# %% ../nbs/10_lrpx_rules.ipynb #f313c3ac
+# %% ../nbs/10_lrpx_rules.ipynb #46720e0b
 def gated_product(gate_pre: torch.Tensor, # gate pre-activation (`gate_proj(x)`)
                   up: torch.Tensor, # `up_proj(x)`
                   act: Callable=F.silu, # gate activation
@@ -157,7 +157,7 @@ def gated_product(gate_pre: torch.Tensor, # gate pre-activation (`gate_proj(x)`)
     if rule == 'signal': return signal_take_all(act(gate_pre), up)
     raise ValueError(f"`rule` must be 'half' or 'signal', got {rule!r}")
 
-# %% ../nbs/10_lrpx_rules.ipynb #3e49b08b
+# %% ../nbs/10_lrpx_rules.ipynb #7205d060
 def uniform_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     "`a @ b` (e.g. Q K^T or A V) with the AttnLRP uniform rule on every product a_ik b_kj and LRP-0 on the sum over k."
     _check_tensor('a', a); _check_tensor('b', b)
@@ -185,7 +185,7 @@ def lrp_signal_take_all_matmul(gate, signal, out_relevance):
     c = _matmul_contrib(gate, signal) * safe_divide(out_relevance, y).unsqueeze(-2)
     return torch.zeros_like(gate), _sum_to(c.sum(-3), signal.shape)
 
-# %% ../nbs/10_lrpx_rules.ipynb #06b19a1f
+# %% ../nbs/10_lrpx_rules.ipynb #b11725a2
 def layer_norm(x: torch.Tensor, # input, normalised over the last dimension
                weight: Optional[torch.Tensor]=None, # gamma
                bias: Optional[torch.Tensor]=None, # beta
@@ -242,7 +242,7 @@ def lrp_rms_norm(x, out_relevance):
     "Explicit LRP-0 through RMSNorm with constant rms: the map is diagonal, so R_x = R_out (0 where the output is 0)."
     return torch.where(out_relevance != 0, out_relevance, torch.zeros((), dtype=out_relevance.dtype))
 
-# %% ../nbs/10_lrpx_rules.ipynb #9985cca9
+# %% ../nbs/10_lrpx_rules.ipynb #8f2cab7d
 def softmax_rule(x: torch.Tensor, dim: int=-1, dtype: Optional[torch.dtype]=None) -> torch.Tensor:
     "Softmax; its plain Gradient x Input already *is* the AttnLRP softmax rule (C.6), so nothing is detached."
     _check_tensor('x', x)
@@ -261,7 +261,7 @@ def softmax_absorbed(x, out_relevance, dim: int=-1):
     xbar = (s * xm).sum(dim, keepdim=True)
     return ((1 - xm + xbar) * out_relevance).sum(dim)
 
-# %% ../nbs/10_lrpx_rules.ipynb #8565b9b2
+# %% ../nbs/10_lrpx_rules.ipynb #757a219e
 def attention(q: torch.Tensor, # (..., T_q, d)
               k: torch.Tensor, # (..., T_k, d)
               v: torch.Tensor, # (..., T_k, d_v)

@@ -1,0 +1,86 @@
+"""Render the nbdev notebooks as a Jupyter Book (static HTML in _build/html).
+
+Quarto (nbdev's own renderer) cannot be installed everywhere, so the book is built with Jupyter Book 1:
+1. nbdev's processors clean the notebooks into _proc/ (hidden cells removed, `show_doc` cells added and rendered);
+2. a table of contents is written from the notebook numbers (parts by tens);
+3. MathJax is served locally (npm package `mathjax@3`) so formulas render without a CDN;
+4. `jupyter-book build` renders _proc/ into _build/html, executing notebooks when asked (`--execute cache|force`).
+"""
+import argparse, json, os, re, shutil, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PROC, BUILD = ROOT / "_proc", ROOT / "_build"
+PARTS = {0: "Foundations", 1: "LRP and AttnLRP as modified Gradient x Input", 2: "Baselines: gradients, attention, ALTI-Logit",
+         3: "Baselines: vector-based encoder methods", 4: "Evaluation", 5: "Experiments"}
+
+def proc():
+    import nbdev.doclinks
+    from nbdev.serve import proc_nbs
+    os.chdir(ROOT)
+    nbdev.doclinks._build_modidx()
+    shutil.rmtree(PROC, ignore_errors=True)
+    proc_nbs(path="nbs", n_workers=0, force=True)
+    for extra in ["_quarto.yml", "nbdev.yml", "sidebar.yml"]: (PROC / extra).unlink(missing_ok=True)
+
+def toc():
+    nbs = sorted(p.stem for p in PROC.glob("[0-9][0-9]_*.ipynb"))
+    parts = {}
+    for n in nbs: parts.setdefault(int(n[:2]) // 10, []).append(n)
+    lines = ["format: jb-book", "root: index", "parts:"]
+    for k in sorted(parts):
+        lines += [f"- caption: \"{PARTS.get(k, 'More')}\"", "  chapters:"] + [f"  - file: {n}" for n in parts[k]]
+    (PROC / "_toc.yml").write_text("\n".join(lines) + "\n")
+
+def mathjax():
+    "Local copy of MathJax 3 (offline rendering of LaTeX)."
+    cache = ROOT / ".cache" / "mathjax"
+    js = cache / "node_modules" / "mathjax" / "es5"
+    if not (js / "tex-chtml-full.js").exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(cache), "mathjax@3.2.2"], check=True)
+    static = PROC / "_static" / "mathjax"
+    shutil.copytree(js, static, dirs_exist_ok=True)
+
+def config(execute):
+    cfg = f"""title: normxlogit
+author: normxlogit developers
+copyright: "2026"
+only_build_toc_files: true
+execute:
+  execute_notebooks: {execute}
+  timeout: 1800
+  allow_errors: false
+  exclude_patterns: []
+html:
+  use_repository_button: false
+  home_page_in_navbar: true
+parse:
+  myst_enable_extensions: [dollarmath, amsmath, colon_fence, html_image]
+sphinx:
+  config:
+    mathjax_path: mathjax/tex-chtml-full.js
+    html_static_path: [_static]
+    nb_execution_show_tb: true
+    suppress_warnings: [mystnb.unknown_mime_type, myst.header]
+"""
+    (PROC / "_config.yml").write_text(cfg)
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--execute", default="cache", choices=["off", "cache", "force", "auto"])
+    a = ap.parse_args()
+    proc(); toc(); mathjax(); config(a.execute)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    jb = Path(sys.executable).parent / "jupyter-book"
+    r = subprocess.run([str(jb), "build", str(PROC), "--path-output", str(BUILD), "--keep-going"], env=env)
+    index = BUILD / "_build" / "html" / "index.html"
+    if r.returncode or not index.exists(): sys.exit(f"book build failed ({r.returncode})")
+    link = BUILD / "html"
+    if link.is_symlink() or link.exists():
+        if link.is_symlink() or link.is_file(): link.unlink()
+        else: shutil.rmtree(link)
+    link.symlink_to(BUILD / "_build" / "html")
+    print(f"built {index}")
+
+if __name__ == "__main__": main()

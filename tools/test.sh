@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test command: sets up the environment, checks the library is exported from the notebooks,
+# runs every notebook's checks (nbdev_test) and the pytest suite (book build, CLI, package).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/setup.sh
+export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false NORMXLOGIT_SMALL=1 PYTHONHASHSEED=0
+export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
+start=$(date +%s)
+.venv/bin/nbdev_export
+echo "== nbdev_test (every notebook's checks) =="
+.venv/bin/nbdev_test --n_workers ${NBDEV_WORKERS:-2} --do_print --timing
+echo "nbdev_test took $(( $(date +%s) - start ))s"
+echo "== pytest =="
+.venv/bin/python -m pytest -q tests "$@"
+echo "total $(( $(date +%s) - start ))s"
