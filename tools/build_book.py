@@ -14,14 +14,61 @@ PROC, BUILD = ROOT / "_proc", ROOT / "_build"
 PARTS = {0: "Foundations", 1: "LRP and AttnLRP as modified Gradient x Input", 2: "Baselines: gradients, attention, ALTI-Logit",
          3: "Baselines: vector-based encoder methods", 4: "Evaluation", 5: "Experiments"}
 
-def proc():
+def proc(only=""):
     import nbdev.doclinks
     from nbdev.serve import proc_nbs
     os.chdir(ROOT)
     nbdev.doclinks._build_modidx()
     shutil.rmtree(PROC, ignore_errors=True)
-    proc_nbs(path="nbs", n_workers=0, force=True)
+    kw = dict(skip_file_re=f"^([_.]|(?!{only}))") if only else {}
+    proc_nbs(path="nbs", n_workers=0, force=True, **kw)
     for extra in ["_quarto.yml", "nbdev.yml", "sidebar.yml"]: (PROC / extra).unlink(missing_ok=True)
+
+def _yaml_front(src):
+    import yaml
+    body = src.strip().strip("-").strip()
+    return yaml.safe_load(body) or {}
+
+def adapt():
+    "Turn nbdev's Quarto-flavoured notebooks into plain MyST notebooks for Jupyter Book."
+    import nbformat
+    pages = {}
+    nbs = sorted(PROC.glob("*.ipynb"))
+    books = {}
+    for p in nbs:
+        nb = nbformat.read(p, as_version=4)
+        if nb.cells and nb.cells[0].cell_type == "raw" and nb.cells[0].source.startswith("---"):
+            fm = _yaml_front(nb.cells[0].source)
+            if fm.get("output-file"): pages[fm["output-file"]] = p.stem + ".html"
+            title = fm.get("title", p.stem)
+            desc = f"\n\n*{fm['description'].strip()}*" if fm.get("description") else ""
+            nb.cells[0] = nbformat.v4.new_markdown_cell(f"# {title}{desc}")
+        books[p] = nb
+    host = "https://normxlogit.github.io/normxlogit/"
+    def relink(text):
+        text = re.sub(r"\{target=[^}]*\}", "", text)
+        def sub(m):
+            page, anchor = m.group(1), m.group(2) or ""
+            return pages.get(page, page) + (anchor.lower().replace("_", "-") if anchor else "")
+        return re.sub(re.escape(host) + r"([\w.-]+\.html)(#[\w.-]+)?", sub, text)
+    for p, nb in books.items():
+        for c in nb.cells:
+            c.pop("id", None)
+            if c.cell_type == "markdown": c.source = relink(c.source)
+            if c.cell_type != "code": continue
+            lines = c.source.split("\n")
+            directives = [l for l in lines if l.startswith("#|")]
+            c.source = "\n".join(l for l in lines if not l.startswith("#|")).strip("\n")
+            if any("echo: false" in d for d in directives):
+                c.metadata.setdefault("tags", []).append("remove-input")
+            for o in c.get("outputs", []):
+                md = o.get("data", {}).get("text/markdown")
+                if md is not None:
+                    md = md if isinstance(md, str) else "".join(md)
+                    md = "\n".join(l for l in md.split("\n") if l.strip() != "---")
+                    o["data"]["text/markdown"] = relink(md)
+        nbformat.validator.normalize(nb)
+        nbformat.write(nb, p)
 
 def toc():
     nbs = sorted(p.stem for p in PROC.glob("[0-9][0-9]_*.ipynb"))
@@ -69,8 +116,9 @@ sphinx:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--execute", default="cache", choices=["off", "cache", "force", "auto"])
+    ap.add_argument("--only", default="", help="regex of notebook names to include (development)")
     a = ap.parse_args()
-    proc(); toc(); mathjax(); config(a.execute)
+    proc(a.only); adapt(); toc(); mathjax(); config(a.execute)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     jb = Path(sys.executable).parent / "jupyter-book"
     r = subprocess.run([str(jb), "build", str(PROC), "--path-output", str(BUILD), "--keep-going"], env=env)
