@@ -86,8 +86,8 @@ def mathjax():
     if not (js / "tex-chtml-full.js").exists():
         cache.mkdir(parents=True, exist_ok=True)
         subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(cache), "mathjax@3.2.2"], check=True)
-    static = PROC / "_static" / "mathjax"
-    shutil.copytree(js, static, dirs_exist_ok=True)
+    # outside _static: Jupyter Book would add every .js found there as a <script>
+    shutil.copytree(js, PROC / "_extra" / "mathjax", dirs_exist_ok=True)
 
 def config(execute):
     cfg = f"""title: normxlogit
@@ -106,8 +106,8 @@ parse:
   myst_enable_extensions: [dollarmath, amsmath, colon_fence, html_image]
 sphinx:
   config:
-    mathjax_path: mathjax/tex-chtml-full.js
-    html_static_path: [_static]
+    mathjax_path: ../mathjax/tex-chtml-full.js
+    html_extra_path: [_extra]
     nb_execution_show_tb: true
     suppress_warnings: [mystnb.unknown_mime_type, myst.header]
 """
