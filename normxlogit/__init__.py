@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = []
 
-# %% ../nbs/09_api.ipynb #74ff1739
+# %% ../nbs/09_api.ipynb #896d85fc
 __version__ = "0.1.0"
 from .core import explain, methods, register_method, Explanation, Explanations, Batch
 from .heads import get_adapter, register_family, Family
 from .zoo import load_model, tiny_model, offline_models
 import normxlogit.normxlogit
 
-# %% ../nbs/09_api.ipynb #01e95b89
+# %% ../nbs/09_api.ipynb #e76f36c9
 _METHOD_MODULES = ["gradients", "ig", "attention", "alti_logit", "lrp", "alti", "globenc", "value_zeroing", "decompx"]
 
 def _register_all():

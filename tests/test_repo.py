@@ -27,3 +27,22 @@ def test_readme_generated_from_index():
 def test_readme_test_command_is_ci():
     readme = (ROOT / "README.md").read_text()
     assert "bash tools/test.sh" in readme and "bash tools/test.sh" in (ROOT / ".ci" / "run").read_text()
+
+def test_notebooks_render_in_the_book():
+    """nbdev drops everything but `# Title` and `> summary` from the first markdown cell, and its doc processor executes
+    every cell with an import: so prose must not share the title cell and imports must not share a cell with other code."""
+    import ast, re
+    for nb_path in sorted((ROOT / "nbs").glob("*.ipynb")):
+        nb = json.loads(nb_path.read_text())
+        md = [c for c in nb["cells"] if c["cell_type"] == "markdown"]
+        first = "".join(md[0]["source"]).strip().split("\n")
+        extra = [l for l in first[1:] if l.strip() and not l.startswith(">")]
+        assert first[0].startswith("# ") and not extra, f"{nb_path.name}: prose in the title cell would be dropped"
+        for c in nb["cells"]:
+            src = "".join(c["source"])
+            if c["cell_type"] != "code" or re.search(r"^#\|\s*(export|exports|exporti|eval:\s*false)", src, re.M): continue
+            try: tree = ast.parse("\n".join(l for l in src.split("\n") if not l.lstrip().startswith(("%", "!"))))
+            except SyntaxError: continue
+            has_imp = any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
+            other = any(isinstance(n, (ast.Expr, ast.Assign)) for n in ast.walk(tree))
+            assert not (has_imp and other and "#| hide" not in src), f"{nb_path.name}: imports mixed with code:\n{src[:300]}"

@@ -7,10 +7,10 @@ bash tools/setup.sh
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false NORMXLOGIT_SMALL=1 PYTHONHASHSEED=0
 export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
 start=$(date +%s)
-.venv/bin/nbdev_export
+echo "== repository checks (library exported from the notebooks, clean notebooks, README) =="
+.venv/bin/python -m pytest -q tests/test_repo.py
 echo "== nbdev_test (every notebook's checks) =="
 .venv/bin/nbdev_test --n_workers ${NBDEV_WORKERS:-2} --do_print --timing
 echo "nbdev_test took $(( $(date +%s) - start ))s"
 echo "== pytest =="
-.venv/bin/python -m pytest -q tests "$@"
-echo "total $(( $(date +%s) - start ))s"
+.venv/bin/python -m pytest -q tests --ignore=tests/test_repo.py "$@"
