@@ -84,7 +84,7 @@ def run_benchmark(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int | 
                   seed: int = 0, batch_size: int = 16, progress: bool = True, label=None, **faith_kw) -> BenchmarkResult:
     """Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness.
 
-    methods: list of registered method names (unknown names raise `KeyError`). n: samples (None = all), drawn as a
+    methods: list of registered method names (an unknown name is an error before any work). n: samples (None = all), drawn as a
     seeded shuffle of the frame; with `correct_only=True` only samples the model predicts correctly are kept (the
     first `n` of them in the shuffled order; classification only). metrics: 'comprehensiveness' / 'sufficiency'.
     cache: True (default folder `cache_dir()/benchmark`), False, or a folder: attributions are stored on disk keyed
