@@ -9,6 +9,8 @@ export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
 start=$(date +%s)
 echo "== repository checks (library exported from the notebooks, clean notebooks, README) =="
 .venv/bin/python -m pytest -q tests/test_repo.py
+echo "== converting the offline models once (later loads read the cache) =="
+.venv/bin/python -c "from normxlogit.zoo import offline_path, tiny_model; offline_path('smollm2-135m'); [tiny_model(a) for a in ('bert', 'roberta', 'llama')]"
 echo "== nbdev_test (every notebook's checks) =="
 .venv/bin/nbdev_test --n_workers ${NBDEV_WORKERS:-2} --do_print --timing
 echo "nbdev_test took $(( $(date +%s) - start ))s"
