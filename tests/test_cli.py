@@ -14,6 +14,10 @@ def test_explain_minilm_classifier():
               "--target", "1", "a gripping, beautifully acted film").stdout
     assert "gripping" in out and "[CLS]" in out
 
+def test_explain_finetuned_minilm_sst2():
+    out = run(EXE, "explain", "--model", "minilm-sst2", "--method", "attnlrp", "a gripping, beautifully acted film").stdout
+    assert "prediction 'positive'" in out and "beautifully" in out
+
 def test_layerwise_csv():
     out = run(EXE, "explain", "--model", "bert-tiny-mlm", "--layer", "all", "--format", "csv",
               "the cat [MASK] on the mat").stdout.splitlines()
