@@ -272,6 +272,7 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     sched = _schedule(opt, steps, rec.warmup)
     losses, step = [], 0
     model.train()
+    grad_mode = torch.is_grad_enabled(); torch.set_grad_enabled(True)  # training needs autograd whatever the caller set
     for ep in range(rec.epochs):
         for idx in _batches(n, rec.batch_size, gen):
             if rec.head == "masked_lm":
@@ -290,6 +291,7 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
             losses.append(loss.item())
             if log_every and step % log_every == 0:
                 print(f"[{name}] step {step}/{steps} loss {np.mean(losses[-log_every:]):.4f} {time.time() - t0:.0f}s", flush=True)
+    torch.set_grad_enabled(grad_mode)
     train_time = time.time() - t0
     model.eval()
     if rec.head == "masked_lm": score = {"accuracy": blimp_accuracy(model, tok, dev)}
