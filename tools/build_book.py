@@ -14,14 +14,25 @@ PROC, BUILD = ROOT / "_proc", ROOT / "_build"
 PARTS = {0: "Foundations", 1: "LRP and AttnLRP as modified Gradient x Input", 2: "Baselines: gradients, attention, ALTI-Logit",
          3: "Baselines: vector-based encoder methods", 4: "Evaluation", 5: "Experiments"}
 
-def proc(only=""):
+def execute_copy():
+    """Run every notebook (a copy of nbs/, so the sources keep their stored outputs) before nbdev's processing, which
+    strips hidden set-up cells and so leaves notebooks that cannot run on their own."""
+    src = ROOT / "_nbs_exec"  # beside nbs/, so notebooks find ../tools, ../results as usual
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(ROOT / "nbs", src)
+    nbs = sorted(str(p) for p in src.glob("*.ipynb"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, str(ROOT / "tools" / "execute_nbs.py"), *nbs], check=True, env=env, cwd=src)
+    return src
+
+def proc(only="", path="nbs"):
     import nbdev.doclinks
     from nbdev.serve import proc_nbs
     os.chdir(ROOT)
     nbdev.doclinks._build_modidx()
     shutil.rmtree(PROC, ignore_errors=True)
     kw = dict(skip_file_re=f"^([_.]|(?!{only}))") if only else {}
-    proc_nbs(path="nbs", n_workers=0, force=True, **kw)
+    proc_nbs(path=str(path), n_workers=0, force=True, **kw)
     for extra in ["_quarto.yml", "nbdev.yml", "sidebar.yml"]: (PROC / extra).unlink(missing_ok=True)
 
 def _yaml_front(src):
@@ -117,10 +128,12 @@ sphinx:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--execute", default="cache", choices=["off", "cache", "force", "auto"])
+    ap.add_argument("--execute", default="off", choices=["off", "all"],
+                    help="'all': run every notebook first (regenerates every figure and table); 'off': stored outputs")
     ap.add_argument("--only", default="", help="regex of notebook names to include (development)")
     a = ap.parse_args()
-    proc(a.only); adapt(); toc(); mathjax(); config(a.execute)
+    path = execute_copy() if a.execute == "all" else ROOT / "nbs"
+    proc(a.only, path); adapt(); toc(); mathjax(); config("off")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     jb = Path(sys.executable).parent / "jupyter-book"
     r = subprocess.run([str(jb), "build", str(PROC), "--path-output", str(BUILD), "--keep-going"], env=env)

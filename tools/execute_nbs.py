@@ -4,7 +4,7 @@
 
 Outputs are what the book shows when built with `--no-exec`; `bash tools/book.sh` re-executes everything.
 Widget state (progress bars) is dropped: it is large and renders as nothing in a static page."""
-import os, subprocess, sys
+import os, re, subprocess, sys
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
@@ -16,7 +16,12 @@ os.environ.setdefault("NORMXLOGIT_DATA", str(ROOT.parent / "shared" / "data"))
 
 def execute(path):
     nb = nbformat.read(path, as_version=4)
+    skipped = {}  # `#| eval: false` cells (e.g. training) are shown but not run, as in nbdev_test
+    for i, c in enumerate(nb.cells):
+        if c.cell_type == "code" and re.search(r"^#\|\s*eval:\s*false", c.source, re.M):
+            skipped[i] = c.source; c.source = ""
     NotebookClient(nb, timeout=3600, kernel_name="python3", resources={"metadata": {"path": str(Path(path).parent)}}).execute()
+    for i, src in skipped.items(): nb.cells[i].source = src; nb.cells[i].outputs = []
     nb.metadata.pop("widgets", None)
     for c in nb.cells:
         if c.cell_type == "code":
