@@ -10,25 +10,11 @@ from .core import register_method, Batch, encode, get_adapter
 from . import core as _core
 
 # %% auto #0
-__all__ = ['make_batch', 'repeat_batch', 'scores_from_embeddings', 'input_gradients', 'grad_l1', 'grad_l2', 'aggregate_gxi',
-           'gxi', 'random_scores']
+__all__ = ['repeat_batch', 'scores_from_embeddings', 'input_gradients', 'grad_l1', 'grad_l2', 'aggregate_gxi', 'gxi',
+           'random_scores']
 
 # %% ../nbs/20_gradients.ipynb #b398458f
-def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, truncation=False) -> Batch:
-    "The `Batch` that `explain` would hand to a method for `texts` (same target/foil resolution)."
-    items, _ = _core._as_list(texts)
-    ad = get_adapter(model)
-    dev = next(ad.m.parameters()).device
-    enc = {k: v.to(dev) for k, v in encode(model, tokenizer, items, truncation).items()}
-    pos = _core._explained_positions(ad, tokenizer, enc)
-    with torch.no_grad():
-        out = ad.forward(**enc)
-        logits = ad.head(out.last_hidden_state[torch.arange(len(items), device=dev), pos], layer=ad.num_layers)
-    pred = logits.argmax(-1) if ad.kind != "regression" else torch.zeros(len(items), dtype=torch.long, device=dev)
-    tg = _core._resolve(ad, tokenizer, target, len(items), pred.cpu(), logits.shape[-1], "target").to(dev)
-    fl = None if foil is None else _core._resolve(ad, tokenizer, foil, len(items), pred.cpu(), logits.shape[-1], "foil").to(dev)
-    if fl is not None and fl.shape != tg.shape: fl = fl.expand_as(tg)
-    return Batch(model, tokenizer, ad, enc, pos, tg, fl, logits, out.hidden_states, layer)
+from .core import make_batch  # the Batch that `explain` builds (defined in core)
 
 # %% ../nbs/20_gradients.ipynb #04b35ea7
 def repeat_batch(batch: Batch, n: int) -> Batch:

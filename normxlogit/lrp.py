@@ -183,16 +183,12 @@ def _in_dtype(batch, dtype):
 def batch_for(model, tokenizer, texts, targets=None, foils=None) -> Batch:
     """The `Batch` that `explain` would build for `texts` (list of strings), with `targets`/`foils` as (b, k) index
     tensors (default: the prediction). For calling `lrp_relevance` directly, e.g. to keep float64 results."""
-    from normxlogit.core import encode, _explained_positions
-    ad = get_adapter(model); dev = next(ad.m.parameters()).device
-    enc = {k: v.to(dev) for k, v in encode(model, tokenizer, list(texts)).items()}
-    pos = _explained_positions(ad, tokenizer, enc)
-    with torch.no_grad():
-        out = ad.forward(**enc)
-        logits = ad.head(out.last_hidden_state[torch.arange(len(pos), device=dev), pos], layer=ad.num_layers)
-    tg = logits.argmax(-1)[:, None] if targets is None else torch.as_tensor(targets, device=dev).reshape(len(pos), -1)
-    fl = None if foils is None else torch.as_tensor(foils, device=dev).reshape(len(pos), -1)
-    return Batch(model, tokenizer, ad, enc, pos, tg, fl, logits, out.hidden_states, None)
+    from normxlogit.core import make_batch
+    b = make_batch(model, tokenizer, list(texts))
+    n, dev = len(b.positions), b.device
+    tg = b.targets if targets is None else torch.as_tensor(targets, device=dev).reshape(n, -1)
+    fl = None if foils is None else torch.as_tensor(foils, device=dev).reshape(n, -1)
+    return dataclasses.replace(b, targets=tg, foils=fl)
 
 def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "full", gated: str | None = None,
                   dtype=None, return_parts: bool = False):
