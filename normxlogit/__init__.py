@@ -7,10 +7,12 @@ __all__ = []
 
 # %% ../nbs/09_api.ipynb #896d85fc
 __version__ = "0.1.0"
-from .core import explain, methods, register_method, Explanation, Explanations, Batch
+from .core import explain, Explanation, Explanations
+from .registry import methods, register_method
+from .batch import Batch
 from .heads import get_adapter, register_family, Family
 from .zoo import load_model, tiny_model, offline_models
-import normxlogit.normxlogit
+import normxlogit.logit_attribution
 
 # %% ../nbs/09_api.ipynb #e76f36c9
 _METHOD_MODULES = ["gradients", "ig", "attention", "alti_logit", "lrp", "alti", "globenc", "value_zeroing", "decompx"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import torch
 from torch import nn
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 
 # %% auto #0
 __all__ = ['ENCODER_TYPES', 'EncoderLayerParts', 'encoder_parts', 'LayerTrace', 'work_dtype', 'trace_encoder', 'attention_terms',

@@ -5,7 +5,8 @@
 # %% ../nbs/23_alti_logit.ipynb #784215c7
 from __future__ import annotations
 import torch
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 from .attention import eager_attention
 
 # %% auto #0

@@ -6,7 +6,8 @@
 from __future__ import annotations
 from contextlib import contextmanager
 import torch
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 
 # %% auto #0
 __all__ = ['eager_attention', 'attention_weights', 'attention_last', 'rollout_matrices', 'rollout']

@@ -6,7 +6,8 @@
 from __future__ import annotations
 import torch
 from transformers.activations import ACT2FN
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 from .alti import trace_encoder, encoder_parts, attention_terms, ln_terms, _w, _b
 
 # %% auto #0

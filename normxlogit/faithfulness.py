@@ -9,7 +9,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 import torch
-from .core import Explanation, encode
+from .core import Explanation
+from .batch import encode
 from .heads import get_adapter
 
 DEFAULT_RATIOS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)

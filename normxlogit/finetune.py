@@ -11,13 +11,15 @@ import numpy as np
 import pandas as pd
 import torch
 from torch import nn
-from .zoo import load_model
+from .zoo import load_model, load_finetuned, finetuned_table, _label_config
+from .paths import models_dir
+from .batch import encode, predict, run_model
 from .data import load_sst2, load_mnli, load_qnli, load_stsb, load_blimp, train_eval_split
 
 # %% auto #0
-__all__ = ['BLIMP_TRAIN_PARADIGMS', 'SPLIT_SEED', 'RECIPES', 'TaskData', 'task_data', 'Recipe', 'models_dir', 'get_recipe',
-           'build_model', 'n_trainable', 'predict', 'pearson', 'score_predictions', 'blimp_mlm_items', 'mlm_logits_at',
-           'blimp_accuracy', 'finetune', 'load_finetuned', 'finetuned_table']
+__all__ = ['BLIMP_TRAIN_PARADIGMS', 'SPLIT_SEED', 'MINILM_LORA', 'RECIPES', 'TaskData', 'task_data', 'Recipe', 'get_recipe',
+           'build_model', 'n_trainable', 'pearson', 'score_predictions', 'blimp_mlm_items', 'mlm_logits_at',
+           'blimp_accuracy', 'finetune']
 
 # %% ../nbs/44_finetune.ipynb #c07da2bf
 @dataclass
@@ -84,35 +86,24 @@ class Recipe:
     warmup: float = 0.06
     lm_weight: float = 0.5        # masked_lm only: weight of the full-vocabulary cross-entropy next to target-vs-foil
 
+MINILM_LORA = ("query", "key", "value", "attention.output.dense", "intermediate.dense", "output.dense")  # LoRA on every linear layer of the encoder
+
 RECIPES = {r.name: r for r in [
-    Recipe("minilm-sst2", "minilm-l6", "sst2", "classification", n_train=3000),
+    Recipe("minilm-sst2", "minilm-l6", "sst2", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=20000, batch_size=32, lr=8e-4),
     Recipe("smollm2-sst2", "smollm2-135m", "sst2", "classification", lora_r=4, lora_alpha=8,
-           target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=400, lr=1e-3),
-    Recipe("minilm-mnli", "minilm-l6", "mnli", "classification", n_train=1600, max_length=128),
-    Recipe("minilm-qnli", "minilm-l6", "qnli", "classification", n_train=600, max_length=128),
-    Recipe("minilm-stsb", "minilm-l6", "stsb", "regression", n_train=1600, max_length=128),
+           target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=6000, lr=1e-3),
+    Recipe("minilm-mnli", "minilm-l6", "mnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
+    Recipe("minilm-qnli", "minilm-l6", "qnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
+    Recipe("minilm-stsb", "minilm-l6", "stsb", "regression", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
     Recipe("minilm-blimp-mlm", "minilm-l6", "blimp", "masked_lm", lora_r=0, target_modules=(), modules_to_save=(),
            n_train=2500, batch_size=32, lr=2e-3),
 ]}
-
-def models_dir() -> Path:
-    "Where fine-tuned artifacts live: env `NORMXLOGIT_MODELS`, else `models/` at the repository root."
-    env = os.environ.get("NORMXLOGIT_MODELS")
-    if env: return Path(env).expanduser()
-    try: here = Path(__file__).resolve().parent.parent
-    except NameError: here = Path.cwd().resolve().parent  # inside nbs/
-    return here / "models"
 
 def get_recipe(name: str) -> Recipe:
     if name not in RECIPES: raise KeyError(f"unknown fine-tuned model {name!r}; choices: {sorted(RECIPES)}")
     return RECIPES[name]
 
 # %% ../nbs/44_finetune.ipynb #be6bcbf4
-def _label_config(model, labels):
-    if labels is None: return
-    model.config.id2label = {i: l for i, l in enumerate(labels)}
-    model.config.label2id = {l: i for i, l in enumerate(labels)}
-
 def _mlm_trainable(model):
     "The masked-LM head's own parameters: the transform (dense + LayerNorm) and the output bias; the decoder stays tied to the word embeddings."
     return {n: p for n, p in model.named_parameters() if n.startswith("cls.predictions.") and "decoder.weight" not in n}
@@ -139,26 +130,17 @@ def n_trainable(model) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 # %% ../nbs/44_finetune.ipynb #27389d8b
-def _batches(n, batch_size, gen):
+def _batches(n, batch_size, gen, lengths=None):
+    "Seeded shuffled batches; with `lengths`, examples of similar length are batched together (less padding)."
     perm = torch.randperm(n, generator=gen).tolist()
-    return [perm[i:i + batch_size] for i in range(0, n, batch_size)]
-
-def _encode(tok, texts, max_length):
-    tok.padding_side = "right"
-    if isinstance(texts[0], str): enc = tok(texts, return_tensors="pt", padding=True, truncation=True, max_length=max_length)
-    else: enc = tok([a for a, _ in texts], [b for _, b in texts], return_tensors="pt", padding=True,
-                    truncation="longest_first", max_length=max_length)
-    return {k: v for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
-
-@torch.no_grad()
-def predict(model, tok, texts, max_length: int = 128, batch_size: int = 32):
-    "Logits (n, C) of a sequence classifier / regressor on `texts` (strings or pairs), truncated to `max_length`."
-    model.eval(); dev = next(model.parameters()).device
+    if lengths is None: return [perm[i:i + batch_size] for i in range(0, n, batch_size)]
+    pool = 50 * batch_size
     out = []
-    for i in range(0, len(texts), batch_size):
-        enc = {k: v.to(dev) for k, v in _encode(tok, texts[i:i + batch_size], max_length).items()}
-        out.append(model(**enc).logits.float().cpu())
-    return torch.cat(out)
+    for s in range(0, n, pool):
+        chunk = sorted(perm[s:s + pool], key=lambda i: lengths[i])
+        out += [chunk[i:i + batch_size] for i in range(0, len(chunk), batch_size)]
+    order = torch.randperm(len(out), generator=gen).tolist()
+    return [out[i] for i in order]
 
 def pearson(x, y) -> float:
     "Pearson correlation of two 1-D arrays (NaN if either is constant)."
@@ -266,6 +248,7 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
         dev = td.dev.iloc[:n_dev] if n_dev else td.dev
         n = len(train)
         xs, ys = td.texts(train), train[td.label].to_numpy()
+        lengths = [len(x) if isinstance(x, str) else len(x[0]) + len(x[1]) for x in xs]
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=rec.lr, weight_decay=0.01)
     steps = rec.epochs * math.ceil(n / rec.batch_size)
@@ -274,15 +257,14 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     model.train()
     grad_mode = torch.is_grad_enabled(); torch.set_grad_enabled(True)  # training needs autograd whatever the caller set
     for ep in range(rec.epochs):
-        for idx in _batches(n, rec.batch_size, gen):
+        for idx in _batches(n, rec.batch_size, gen, None if rec.head == "masked_lm" else lengths):
             if rec.head == "masked_lm":
                 tf, full = mlm_logits_at(model, tok, train.iloc[idx], batch_size=len(idx), grad=True)
                 loss = -torch.nn.functional.logsigmoid(tf[:, 0] - tf[:, 1]).mean()
                 if rec.lm_weight: loss = loss + rec.lm_weight * torch.nn.functional.cross_entropy(full, torch.tensor(train.target.iloc[idx].tolist()))
             else:
-                enc = _encode(tok, [xs[i] for i in idx], rec.max_length)
                 y = torch.tensor(ys[idx])
-                logits = model(**enc).logits
+                logits = run_model(model, tok, [xs[i] for i in idx], truncation=True, grad=True, max_tokens=rec.max_length).logits
                 if rec.head == "regression": loss = torch.nn.functional.mse_loss(logits[:, 0].float(), y.float())
                 else: loss = torch.nn.functional.cross_entropy(logits.float(), y.long())
             opt.zero_grad(); loss.backward()
@@ -295,7 +277,7 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     train_time = time.time() - t0
     model.eval()
     if rec.head == "masked_lm": score = {"accuracy": blimp_accuracy(model, tok, dev)}
-    else: score = score_predictions(predict(model, tok, td.texts(dev), rec.max_length), dev[td.label].to_numpy(), rec.head == "regression")
+    else: score = score_predictions(predict(model, tok, td.texts(dev), max_tokens=rec.max_length), dev[td.label].to_numpy(), rec.head == "regression")
     out.mkdir(parents=True, exist_ok=True)
     if rec.head == "masked_lm": _save_mlm(model, out)
     else: model.save_pretrained(out)
@@ -310,47 +292,3 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     res["artifact_bytes"] = _dir_size(out)
     rj.write_text(json.dumps(res, indent=1))
     return json.loads(rj.read_text())
-
-# %% ../nbs/44_finetune.ipynb #5de18ebd
-def load_finetuned(name: str, merge: bool = True, device: str | None = None, path=None):
-    """`(model, tokenizer)` of the fine-tuned model `name` from its artifact in `models/<name>/` (or `path`): the zoo
-    base model plus the LoRA adapter and head (merged into plain weights when `merge=True`, the default, so every
-    attribution method sees an ordinary transformers model), or the MiniLM body with the trained masked-LM head."""
-    rec = get_recipe(name)
-    d = Path(path) if path else models_dir() / name
-    rj = d / "result.json"
-    if not rj.exists():
-        raise FileNotFoundError(f"No artifact for {name!r} in {d}: train it with `python tools/finetune.py {name}` "
-                                f"(or `normxlogit.finetune.finetune({name!r})`).")
-    info = json.loads(rj.read_text())
-    if rec.head == "masked_lm":
-        from safetensors.torch import load_file
-        model, tok = load_model(rec.base, head="masked_lm", device="cpu")
-        sd = load_file(str(d / "mlm_head.safetensors"))
-        missing = set(_mlm_trainable(model)) - set(sd)
-        if missing: raise ValueError(f"masked-LM artifact lacks {sorted(missing)}")
-        with torch.no_grad():
-            params = dict(model.named_parameters())
-            for k, v in sd.items(): params[k].copy_(v)
-    else:
-        from peft import PeftModel
-        labels = info.get("labels")
-        model, tok = load_model(rec.base, head=rec.head, num_labels=None if labels is None else len(labels), device="cpu")
-        _label_config(model, labels)
-        model = PeftModel.from_pretrained(model, str(d))
-        if merge: model = model.merge_and_unload()
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    model.finetuned_info = info
-    return model.to(device).eval(), tok
-
-def finetuned_table(names=None) -> pd.DataFrame:
-    "Dev scores, sizes and training times of the trained artifacts (read from their `result.json`)."
-    rows = []
-    for n in names or RECIPES:
-        rj = models_dir() / n / "result.json"
-        if not rj.exists(): rows.append(dict(name=n, trained=False)); continue
-        r = json.loads(rj.read_text())
-        rows.append(dict(name=n, trained=True, base=r["base"], task=r["task"], metric=r["metric"], dev_score=round(r["dev_score"][r["metric"]], 4),
-                         dev_size=r["dev_size"], n_train=r["n_train"], epochs=r["epochs"], seed=r["seed"],
-                         train_min=round(r["train_time_s"] / 60, 1), artifact_kb=round(r.get("artifact_bytes", 0) / 1024)))
-    return pd.DataFrame(rows)

@@ -5,7 +5,8 @@
 # %% ../nbs/31_globenc.ipynb #5c317664
 from __future__ import annotations
 import torch
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 from .alti import trace_encoder, encoder_parts, attention_terms, ln_terms, normalise_rows, contribution_scores
 
 # %% auto #0

@@ -6,15 +6,16 @@
 from __future__ import annotations
 import dataclasses
 import torch
-from .core import register_method, Batch, encode, get_adapter
-from . import core as _core
+from .registry import register_method
+from .batch import Batch, encode
+from .heads import get_adapter
 
 # %% auto #0
 __all__ = ['repeat_batch', 'scores_from_embeddings', 'input_gradients', 'grad_l1', 'grad_l2', 'aggregate_gxi', 'gxi',
            'random_scores']
 
 # %% ../nbs/20_gradients.ipynb #b398458f
-from .core import make_batch  # the Batch that `explain` builds (defined in core)
+from .batch import make_batch  # the Batch that `explain` builds (chapter "From texts to a batch")
 
 # %% ../nbs/20_gradients.ipynb #04b35ea7
 def repeat_batch(batch: Batch, n: int) -> Batch:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import warnings
 import numpy as np
 import torch
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 from .gradients import input_gradients, repeat_batch, scores_from_embeddings
 
 # %% auto #0

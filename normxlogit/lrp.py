@@ -8,9 +8,10 @@ import copy, dataclasses
 import torch
 from torch import nn
 from transformers.activations import gelu as _hf_gelu
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 from .heads import get_adapter, unwrap
-from . import rules
+from . import lrp_rules as rules
 
 # %% auto #0
 __all__ = ['SUPPORTED_TYPES', 'VARIANTS', 'GRAD_SCALE', 'check_supported', 'LRPRules', 'lrp_rules', 'batch_for', 'lrp_relevance',
@@ -183,7 +184,7 @@ def _in_dtype(batch, dtype):
 def batch_for(model, tokenizer, texts, targets=None, foils=None) -> Batch:
     """The `Batch` that `explain` would build for `texts` (list of strings), with `targets`/`foils` as (b, k) index
     tensors (default: the prediction). For calling `lrp_relevance` directly, e.g. to keep float64 results."""
-    from normxlogit.core import make_batch
+    from normxlogit.batch import make_batch
     b = make_batch(model, tokenizer, list(texts))
     n, dev = len(b.positions), b.device
     tg = b.targets if targets is None else torch.as_tensor(targets, device=dev).reshape(n, -1)

@@ -5,7 +5,8 @@
 # %% ../nbs/32_value_zeroing.ipynb #3f7b8229
 from __future__ import annotations
 import torch
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 from .alti import trace_encoder, encoder_parts, normalise_rows, contribution_scores
 
 # %% auto #0

@@ -11,22 +11,18 @@ from torch import nn
 import transformers
 from transformers import (AutoConfig, AutoTokenizer, AutoModel, AutoModelForCausalLM, AutoModelForMaskedLM,
                           AutoModelForSequenceClassification)
+from .paths import cache_dir, models_dir
+from .heads import KINDS
 
 # %% auto #0
-__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'cache_dir', 'offline_models', 'offline_path', 'load_model',
-           'tiny_model']
+__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'offline_models', 'offline_path', 'load_model', 'load_finetuned',
+           'finetuned_table', 'tiny_model']
 
 # %% ../nbs/00_zoo.ipynb #6707bfad
-HEAD_TYPES = ("classification", "regression", "masked_lm", "causal_lm", "base")
+HEAD_TYPES = KINDS + ("base",)   # the head kinds of `normxlogit.heads`, plus the bare body
 
 _AUTO = {"classification": AutoModelForSequenceClassification, "regression": AutoModelForSequenceClassification,
          "masked_lm": AutoModelForMaskedLM, "causal_lm": AutoModelForCausalLM, "base": AutoModel}
-
-def cache_dir() -> Path:
-    "Directory where converted offline models are cached (`$NORMXLOGIT_CACHE`, default `~/.cache/normxlogit`)."
-    d = Path(os.environ.get("NORMXLOGIT_CACHE", Path.home() / ".cache" / "normxlogit"))
-    d.mkdir(parents=True, exist_ok=True)
-    return d
 
 def _pkg_dir(pkg: str) -> Path:
     spec = importlib.util.find_spec(pkg)  # locate without importing (some of these packages import heavy deps)
@@ -125,7 +121,6 @@ def load_model(name_or_path: str, head: str = "auto", num_labels: int | None = N
         raise ValueError(f"head must be 'auto' or one of {HEAD_TYPES}, got {head!r}")
     if name_or_path in OFFLINE_MODELS: path = offline_path(name_or_path)
     elif _is_finetuned(name_or_path):
-        from normxlogit.finetune import load_finetuned  # the project's fine-tuned adapters (chapter "Fine-tuned models")
         model, tok = load_finetuned(name_or_path, device=device)
         return model.to(dtype).eval(), tok
     else: path = name_or_path
@@ -160,10 +155,59 @@ class _quiet:
         if self.bars: hl.enable_progress_bar()
 
 def _is_finetuned(name: str) -> bool:
-    "Is `name` one of the project's fine-tuned models (small adapters over an offline base, in `models/`)?"
-    if Path(name).exists() or importlib.util.find_spec("normxlogit.finetune") is None: return False
-    from normxlogit.finetune import RECIPES, models_dir
-    return name in RECIPES and (models_dir() / name).exists()
+    "Is `name` a fine-tuned artifact (small adapter or head over a zoo base, with its `result.json`) in `models_dir()`?"
+    return not Path(name).exists() and "/" not in name and (models_dir() / name / "result.json").is_file()
+
+def _label_config(model, labels):
+    if labels is None: return
+    model.config.id2label = {i: l for i, l in enumerate(labels)}
+    model.config.label2id = {l: i for i, l in enumerate(labels)}
+
+def load_finetuned(name: str, merge: bool = True, device: str | None = None, path=None):
+    """`(model, tokenizer)` of the fine-tuned artifact `name` in `models_dir()` (or the folder `path`).
+
+    The artifact's `result.json` names its zoo base, head and labels: a LoRA adapter and head (merged into plain weights
+    when `merge=True`, the default, so every attribution method sees an ordinary transformers model), or a masked-LM head
+    (`mlm_head.safetensors`) loaded over the base's body. Training recipes live in `normxlogit.finetune`."""
+    d = Path(path) if path else models_dir() / name
+    rj = d / "result.json"
+    if not rj.exists():
+        raise FileNotFoundError(f"No fine-tuned artifact {name!r} in {d}: train it with `python tools/finetune.py {name}` "
+                                f"(or `normxlogit.finetune.finetune({name!r})`), or set NORMXLOGIT_MODELS.")
+    info = json.loads(rj.read_text())
+    if info["head"] == "masked_lm":
+        from safetensors.torch import load_file
+        model, tok = load_model(info["base"], head="masked_lm", device="cpu")
+        sd = load_file(str(d / "mlm_head.safetensors"))
+        params = dict(model.named_parameters())
+        unknown = set(sd) - set(params)
+        if unknown or not sd: raise ValueError(f"masked-LM artifact {d} holds unknown parameters {sorted(unknown)}")
+        with torch.no_grad():
+            for k, v in sd.items(): params[k].copy_(v)
+    else:
+        from peft import PeftModel
+        labels = info.get("labels")
+        model, tok = load_model(info["base"], head=info["head"], num_labels=None if labels is None else len(labels), device="cpu")
+        _label_config(model, labels)
+        model = PeftModel.from_pretrained(model, str(d))
+        if merge: model = model.merge_and_unload()
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    model.finetuned_info = info
+    return model.to(device).eval(), tok
+
+def finetuned_table(names=None):
+    "Dev scores, sizes and training times of the fine-tuned artifacts in `models_dir()` (read from their `result.json`)."
+    import pandas as pd
+    rows = []
+    names = names or sorted(p.parent.name for p in models_dir().glob("*/result.json"))
+    for n in names:
+        rj = models_dir() / n / "result.json"
+        if not rj.exists(): rows.append(dict(name=n, trained=False)); continue
+        r = json.loads(rj.read_text())
+        rows.append(dict(name=n, trained=True, base=r["base"], task=r["task"], metric=r["metric"], dev_score=round(r["dev_score"][r["metric"]], 4),
+                         dev_size=r["dev_size"], n_train=r["n_train"], epochs=r["epochs"], seed=r["seed"],
+                         train_min=round(r["train_time_s"] / 60, 1), artifact_kb=round(r.get("artifact_bytes", 0) / 1024)))
+    return pd.DataFrame(rows)
 
 def _fix_pad(model, tok):
     "Decoders often ship without a pad token: reuse EOS so batches can be padded (right padding, masked out)."

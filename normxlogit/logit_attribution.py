@@ -5,7 +5,8 @@
 # %% ../nbs/03_normxlogit.ipynb #fa415288
 from __future__ import annotations
 import torch
-from .core import register_method, Batch
+from .registry import register_method
+from .batch import Batch
 
 # %% auto #0
 __all__ = ['embedding_norms', 'head_scores', 'logat', 'normxlogit', 'l2norm']

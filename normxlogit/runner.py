@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from .core import explain, get_method, METHODS
+from .core import explain
+from .registry import get_method, METHODS
 from .heads import get_adapter
-from .zoo import cache_dir
+from .paths import cache_dir
 from .faithfulness import faithfulness, aopc, perturbed_accuracy, DEFAULT_RATIOS, check_ratios, model_outputs
 
 _TEXT_COLUMNS = [("premise", "hypothesis"), ("question", "sentence"), ("sentence1", "sentence2"), ("sentence",), ("text",)]
