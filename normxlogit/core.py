@@ -87,6 +87,27 @@ class Explanation:
         return plot_heatmap(np.stack([s for _, _, s in rows]), self.tokens, labels,
                             f"{self.method} (prediction {self.prediction_name!r})", ax=ax, cmap=cmap)
 
+    _FIELDS = ("text", "tokens", "special", "method", "targets", "target_names", "prediction", "prediction_name", "foils", "layers", "kind")
+
+    def to_dict(self, scores: bool = True) -> dict:
+        "A JSON-serialisable dict of the explanation (`scores` as nested lists of floats unless `scores=False`)."
+        py = lambda v: v.item() if hasattr(v, "item") else v
+        d = {k: getattr(self, k) for k in self._FIELDS}
+        d["text"] = self.text if isinstance(self.text, str) else list(self.text)
+        d["special"] = [bool(x) for x in self.special]
+        d["targets"] = [int(x) for x in self.targets]; d["prediction"] = py(self.prediction)
+        d["layers"] = [None if l is None else int(l) for l in self.layers]
+        if scores: d["scores"] = self.scores.tolist()
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict, scores=None) -> "Explanation":
+        "The `Explanation` of `to_dict` output (`scores` given separately when `d` has none)."
+        kw = {k: d[k] for k in cls._FIELDS}
+        kw["text"] = d["text"] if isinstance(d["text"], str) else tuple(d["text"])
+        s = np.asarray(d["scores"] if scores is None else scores, dtype=np.float32)
+        return cls(scores=s, **kw)
+
 class Explanations(list):
     "A list of `Explanation`s with a joint heatmap and DataFrame."
     def to_frame(self):

@@ -15,6 +15,8 @@ import pandas as pd
 
 # %% ../nbs/40_data.ipynb #1994f9e4
 from .paths import data_dir, ENV
+
+# %% ../nbs/40_data.ipynb #d7382e80
 ENV_VAR = ENV["data"]   # NORMXLOGIT_DATA
 
 # %% ../nbs/40_data.ipynb #107d81eb

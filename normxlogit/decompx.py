@@ -8,7 +8,7 @@ import torch
 from transformers.activations import ACT2FN
 from .registry import register_method
 from .batch import Batch
-from .alti import trace_encoder, encoder_parts, attention_terms, ln_terms, _w, _b
+from .tracing import trace_encoder, encoder_parts, attention_terms, ln_terms, weight_of, bias_of
 
 # %% auto #0
 __all__ = ['BIAS_MODES', 'add_bias', 'decompx_layers', 'head_parts', 'decompx_logits', 'decompx']
@@ -54,11 +54,11 @@ def decompx_layers(batch: Batch, bias: str = "absdot"):
         else:
             Z, bz = attention_terms(t, P, X)
         Z = add_bias(Z, bz, bias)
-        Z = add_bias(ln_terms(Z, t.ln1_in, P.ln1), _b(P.ln1, Z), bias)                # LN#1
-        F = add_bias(Z @ _w(P.ffn_in, Z).T, _b(P.ffn_in, Z), bias)                    # W_1 z + b_1
+        Z = add_bias(ln_terms(Z, t.ln1_in, P.ln1), bias_of(P.ln1, Z), bias)                # LN#1
+        F = add_bias(Z @ weight_of(P.ffn_in, Z).T, bias_of(P.ffn_in, Z), bias)                    # W_1 z + b_1
         F = F * _zo(t.ffn_pre, t.ffn_act)[:, :, None]                                 # activation, zero-origin slope
-        F = add_bias(F @ _w(P.ffn_out, Z).T, _b(P.ffn_out, Z), bias)                  # W_2 . + b_2
-        X = add_bias(ln_terms(Z + F, t.ln2_in, P.ln2), _b(P.ln2, Z), bias)            # residual + LN#2
+        F = add_bias(F @ weight_of(P.ffn_out, Z).T, bias_of(P.ffn_out, Z), bias)                  # W_2 . + b_2
+        X = add_bias(ln_terms(Z + F, t.ln2_in, P.ln2), bias_of(P.ln2, Z), bias)            # residual + LN#2
         Xs.append(X)
     return Xs
 
@@ -74,10 +74,10 @@ def head_parts(adapter):
 def decompx_logits(batch: Batch, X, bias: str = "absdot"):
     "(b, j, C) per-source logits: the decomposed explained vector X (b, j, d) through dense, activation (zero-origin slope) and output layer."
     dense, act, out = head_parts(batch.adapter)
-    H = add_bias(X @ _w(dense, X).T, _b(dense, X), bias)
+    H = add_bias(X @ weight_of(dense, X).T, bias_of(dense, X), bias)
     pre = H.sum(-2)
     H = H * _zo(pre, act(pre))[:, None]
-    return add_bias(H @ _w(out, X).T, _b(out, X), bias)
+    return add_bias(H @ weight_of(out, X).T, bias_of(out, X), bias)
 
 @register_method("decompx", family="vector", kinds=("classification", "regression", "masked_lm"),
                  description="DecompX: token decomposition propagated through every layer (FFN linearised) and the classification head",

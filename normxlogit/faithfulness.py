@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import torch
 from .core import Explanation
-from .batch import encode
+from .batch import encode, run_model
 from .heads import get_adapter
 
 DEFAULT_RATIOS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -86,13 +86,15 @@ def model_outputs(model, tokenizer, seqs, tts=None, batch_size: int = 32):
     if any(len(s) == 0 for s in seqs):  # everything deleted: the model reads a lone BOS (else EOS / pad) token
         seqs = [s if len(s) else [filler] for s in seqs]
         tts = [t if t is None or len(t) else [0] for t in tts]
-    dev = next(model.parameters()).device
+    ad = get_adapter(model)
+    dev = next(ad.m.parameters()).device
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
     order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))   # similar lengths together: little padding
     out = torch.empty(0)
     for s in range(0, len(seqs), batch_size):
         idx = order[s:s + batch_size]
-        lg = model(**_pad_batch([seqs[i] for i in idx], [tts[i] for i in idx], pad, dev)).logits.float().cpu()
+        enc = _pad_batch([seqs[i] for i in idx], [tts[i] for i in idx], pad, dev)
+        lg = run_model(ad, tokenizer, None, inputs=enc).logits.float().cpu()    # the one batched forward pass
         if out.numel() == 0: out = torch.empty(len(seqs), lg.shape[-1])
         out[idx] = lg
     return out
@@ -104,13 +106,10 @@ def _as_list(explanations):
     return list(explanations)
 
 def _scores_1d(e: Explanation, i):
-    s = np.asarray(e.scores, float)
-    if s.ndim != 1:
-        raise ValueError(f"explanation {i} has scores of shape {s.shape}; faithfulness needs one score per token "
+    if e.scores.shape[:2] != (1, 1):
+        raise ValueError(f"explanation {i} has scores of shape {e.scores.shape}; faithfulness needs one score per token "
                          f"(one target and one layer: explain(..., target=None, layer=None) or pick a row)")
-    if len(s) != len(e.tokens):
-        raise ValueError(f"explanation {i}: {len(s)} scores for {len(e.tokens)} tokens")
-    return s
+    return np.asarray(e.vector, float)
 
 def _encode_one(model, tokenizer, e: Explanation, i):
     enc = encode(model, tokenizer, [e.text])

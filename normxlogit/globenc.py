@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 from .registry import register_method
 from .batch import Batch
-from .alti import trace_encoder, encoder_parts, attention_terms, ln_terms, normalise_rows, contribution_scores
+from .tracing import trace_encoder, encoder_parts, attention_terms, ln_terms, normalise_rows, contribution_scores
 
 # %% auto #0
 __all__ = ['globenc_matrices', 'globenc']

@@ -14,8 +14,8 @@ from .heads import get_adapter, unwrap
 from . import lrp_rules as rules
 
 # %% auto #0
-__all__ = ['SUPPORTED_TYPES', 'VARIANTS', 'GRAD_SCALE', 'check_supported', 'LRPRules', 'lrp_rules', 'batch_for', 'lrp_relevance',
-           'lrp', 'attnlrp']
+__all__ = ['SUPPORTED_TYPES', 'VARIANTS', 'GRAD_SCALE', 'check_supported', 'LRPRules', 'lrp_rules', 'lrp_relevance', 'lrp',
+           'attnlrp']
 
 # %% ../nbs/11_lrp.ipynb #146f1e1e
 SUPPORTED_TYPES = ("bert", "roberta", "gpt2", "llama", "gemma3_text")
@@ -181,19 +181,10 @@ def _in_dtype(batch, dtype):
     mc = copy.deepcopy(batch.model).to(dtype)
     return dataclasses.replace(batch, model=mc, adapter=get_adapter(mc))
 
-def batch_for(model, tokenizer, texts, targets=None, foils=None) -> Batch:
-    """The `Batch` that `explain` would build for `texts` (list of strings), with `targets`/`foils` as (b, k) index
-    tensors (default: the prediction). For calling `lrp_relevance` directly, e.g. to keep float64 results."""
-    from normxlogit.batch import make_batch
-    b = make_batch(model, tokenizer, list(texts))
-    n, dev = len(b.positions), b.device
-    tg = b.targets if targets is None else torch.as_tensor(targets, device=dev).reshape(n, -1)
-    fl = None if foils is None else torch.as_tensor(foils, device=dev).reshape(n, -1)
-    return dataclasses.replace(b, targets=tg, foils=fl)
-
 def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "full", gated: str | None = None,
                   dtype=None, return_parts: bool = False):
-    """Token relevances (b, k, s) of `variant` ('lrp' or 'attnlrp') for the explained score of `batch`.
+    """Token relevances (b, k, s) of `variant` ('lrp' or 'attnlrp') for the explained score of `batch`
+    (a `normxlogit.batch.make_batch` batch; calling this directly keeps the model's precision, e.g. float64).
 
     embeddings: 'full' (word + position (+ token-type) embeddings, their relevances added per token) or 'partial'
         (word embeddings only). gated: rule for gated MLPs ('half' | 'signal'; default per variant).

@@ -15,7 +15,10 @@ ENV = dict(data="NORMXLOGIT_DATA", cache="NORMXLOGIT_CACHE", models="NORMXLOGIT_
 
 def repo_root() -> Path | None:
     "The clone this package was imported from (the folder holding `settings.ini` and `normxlogit/`), or None when installed."
-    here = Path(__file__).resolve().parent.parent
+    try: here = Path(__file__).resolve().parent.parent
+    except NameError:                                   # running inside this chapter's notebook
+        import importlib.util
+        here = Path(importlib.util.find_spec("normxlogit").origin).resolve().parent.parent
     return here if (here / "settings.ini").is_file() and (here / "normxlogit").is_dir() else None
 
 def _override(kind: str, path) -> Path | None:

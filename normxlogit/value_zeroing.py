@@ -7,22 +7,12 @@ from __future__ import annotations
 import torch
 from .registry import register_method
 from .batch import Batch
-from .alti import trace_encoder, encoder_parts, normalise_rows, contribution_scores
+from .tracing import trace_encoder, encoder_parts, replay_layer, normalise_rows, contribution_scores
 
 # %% auto #0
 __all__ = ['value_zeroing_distances', 'value_zeroing_matrices', 'value_zeroing']
 
 # %% ../nbs/32_value_zeroing.ipynb #03b8b6f4
-def _replay(P, call, rows, b, hidden):
-    "Call the unmodified layer on `hidden` with the arguments of the original call, batch entries picked by `rows`."
-    args, kwargs = call
-    new = [hidden] + [a[rows] if (i == 0 and torch.is_tensor(a) and a.dim() > 0 and a.shape[0] == b) else a
-                      for i, a in enumerate(args[1:])]
-    kw = dict(kwargs)
-    if torch.is_tensor(kw.get("attention_mask")) and kw["attention_mask"].shape[0] == b: kw["attention_mask"] = kw["attention_mask"][rows]
-    out = P.layer(*new, **kw)
-    return out[0] if isinstance(out, (tuple, list)) else out
-
 def value_zeroing_distances(batch: Batch, chunk: int = 256):
     """Per-layer raw distances D (b, i, j) for layers 1..L: cosine distance between token i's layer output and its output
     when token j's value vector is zeroed (all heads). Each layer is replayed from its original input once per zeroed
@@ -34,7 +24,7 @@ def value_zeroing_distances(batch: Batch, chunk: int = 256):
     cols_all = torch.arange(s, device=dev).repeat(b)
     mats = []
     for t, P in zip(trace_encoder(batch), encoder_parts(batch.adapter)):
-        x = t.call[0][0] if t.call[0] else t.call[1]["hidden_states"]
+        x = t.call_input                                                          # as the model passed it
         D = torch.zeros(b, s, s, dtype=t.out.dtype, device=dev)                   # D[b, i, j]
         for st in range(0, b * s, chunk):
             rows, cols = rows_all[st:st + chunk], cols_all[st:st + chunk]
@@ -42,7 +32,7 @@ def value_zeroing_distances(batch: Batch, chunk: int = 256):
             keep[torch.arange(len(rows), device=dev), cols] = 0
             h = P.value.register_forward_hook(lambda mod, inp, out: out * keep)
             try:
-                with torch.no_grad(): y = _replay(P, t.call, rows, b, x[rows]).to(t.out.dtype)
+                with torch.no_grad(): y = replay_layer(P, t, x[rows], rows).to(t.out.dtype)
             finally: h.remove()
             D[rows, :, cols] = 1 - torch.nn.functional.cosine_similarity(y, t.out[rows], dim=-1)
         mats.append(D)
