@@ -7,15 +7,12 @@ from __future__ import annotations
 import dataclasses
 import torch
 from .registry import register_method
-from .batch import Batch, encode
+from .batch import Batch
 from .heads import get_adapter
 
 # %% auto #0
 __all__ = ['repeat_batch', 'scores_from_embeddings', 'input_gradients', 'grad_l1', 'grad_l2', 'aggregate_gxi', 'gxi',
            'random_scores']
-
-# %% ../nbs/20_gradients.ipynb #b398458f
-from .batch import make_batch  # the Batch that `explain` builds (chapter "From texts to a batch")
 
 # %% ../nbs/20_gradients.ipynb #04b35ea7
 def repeat_batch(batch: Batch, n: int) -> Batch:

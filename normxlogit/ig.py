@@ -74,7 +74,7 @@ def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadr
     if bad.any():
         warnings.warn(f"Integrated Gradients did not converge for {int(bad.sum())} example/target pair(s): "
                       f"max |delta| = {delta.abs().max().item():.3g} vs |f(x)-f(baseline)| = {gap.abs().min().item():.3g}; "
-                      f"increase n_steps (now {n_steps}) or use quadrature_rule='gausslegendre'.")
+                      f"increase n_steps (now {n_steps})" + ("." if quadrature_rule == "gausslegendre" else " or use quadrature_rule='gausslegendre'."))
     return (attr, delta) if return_delta else attr
 integrated_gradients.last_delta = None
 

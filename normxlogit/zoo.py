@@ -189,8 +189,12 @@ def load_finetuned(name: str, merge: bool = True, device: str | None = None, pat
         labels = info.get("labels")
         model, tok = load_model(info["base"], head=info["head"], num_labels=None if labels is None else len(labels), device="cpu")
         _label_config(model, labels)
-        model = PeftModel.from_pretrained(model, str(d))
-        if merge: model = model.merge_and_unload()
+        with warnings.catch_warnings():
+            # peft (0.21) calls transformers' deprecated `is_gradient_checkpointing` while loading an adapter: a
+            # FutureWarning about the two packages' versions that a user can do nothing about; nothing else is hidden
+            warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
+            model = PeftModel.from_pretrained(model, str(d))
+            if merge: model = model.merge_and_unload()
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     model.finetuned_info = info
     return model.to(device).eval(), tok

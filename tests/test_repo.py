@@ -46,3 +46,68 @@ def test_notebooks_render_in_the_book():
             has_imp = any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
             other = any(isinstance(n, (ast.Expr, ast.Assign)) for n in ast.walk(tree))
             assert not (has_imp and other and "#| hide" not in src), f"{nb_path.name}: imports mixed with code:\n{src[:300]}"
+
+def _modules():
+    return sorted(p for p in (ROOT / "normxlogit").rglob("*.py") if p.name != "_modidx.py")
+
+def test_modules_compile_without_warnings():
+    "No module warns when compiled (e.g. an invalid escape in a docstring made from a chapter's LaTeX summary)."
+    import warnings
+    for p in _modules():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(p.read_text(), str(p), "exec")
+
+def test_import_graph():
+    """The library's import graph has no cycle, and nothing outside `normxlogit.experiments` and the command line imports
+    the experiments; `normxlogit.paths` is the only module that reads the NORMXLOGIT_* location variables."""
+    import ast, re
+    mods, files = {}, {}
+    for p in _modules():
+        name = ".".join(p.relative_to(ROOT).with_suffix("").parts).replace(".__init__", "")
+        deps = set()
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:   # relative import
+                    pkg = name.split(".") if p.name == "__init__.py" else name.split(".")[:-1]
+                    base = ".".join(pkg[: len(pkg) - node.level + 1] + ([base] if base else []))
+                if base.startswith("normxlogit"):
+                    deps.add(base)
+                    for a in node.names:
+                        if f"{base}.{a.name}".replace("normxlogit.", "", 1) and (ROOT / (base.replace(".", "/") + f"/{a.name}.py")).exists():
+                            deps.add(f"{base}.{a.name}")
+            elif isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name.startswith("normxlogit")}
+        mods[name] = {d for d in deps if d != name and d != "normxlogit"}
+        files[name] = p
+    for name, deps in mods.items():
+        if not name.startswith(("normxlogit.experiments", "normxlogit.cli")):
+            assert not any(d.startswith("normxlogit.experiments") for d in deps), f"{name} imports experiment code: {deps}"
+    state = {}
+    def visit(n, path):
+        if state.get(n) == 1: raise AssertionError(f"import cycle: {' -> '.join(path + [n])}")
+        if state.get(n) == 2: return
+        state[n] = 1
+        for d in mods.get(n, ()): visit(d, path + [n])
+        state[n] = 2
+    for n in mods:
+        if n != "normxlogit": visit(n, [])
+    env = re.compile(r"environ(?:\.get)?[\[(]\s*[\"']NORMXLOGIT_(?:DATA|CACHE|MODELS|RESULTS)")
+    readers = [n for n in mods if n != "normxlogit.paths" and env.search(files[n].read_text())]
+    assert not readers, f"modules resolving locations themselves: {readers}"
+
+def test_stored_outputs_are_clean():
+    """What the book shows a reader: no error output, no stderr stream (progress bars excepted), no absolute path of
+    the machine that ran the notebook."""
+    import re
+    local = re.compile(r"(?<![\w.])/(work|home|tmp|root|Users)/[\w.-]+/")
+    bad = []
+    for nb_path in sorted((ROOT / "nbs").glob("*.ipynb")):
+        for c in json.loads(nb_path.read_text())["cells"]:
+            for o in c.get("outputs", []):
+                txt = "".join(o.get("text", "")) if o.get("output_type") == "stream" else json.dumps(o.get("data", {}))
+                if o.get("output_type") == "error": bad.append((nb_path.name, "error output"))
+                if o.get("name") == "stderr" and not re.search(r"\d+%\||it/s|s/it", txt): bad.append((nb_path.name, txt[:120]))
+                if local.search(txt): bad.append((nb_path.name, local.search(txt).group(0)))
+    assert not bad, bad

@@ -4,39 +4,32 @@
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #4faa9bb2
 from __future__ import annotations
-import os, json, time, warnings
+import json, time, warnings
+from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
-import torch
+import normxlogit
+from .. import __version__
 from ..core import explain
-from ..batch import encode
+from ..batch import predict
 from ..heads import get_adapter
-from ..evidence import sva_evidence, ra_evidence, evidence_to_tokens
+from ..cache import ChunkStore, atomic_write
+from ..paths import cache_dir, results_dir
+from ..runner import model_fingerprint, small_run
+from ..evidence import sva_evidence, ra_evidence
+from ..spans import evidence_to_tokens, replace_span, text_before
 from ..plausibility import pointing_game, reciprocal_rank, relevance_mass_accuracy, per_token_accuracy
-import normxlogit.logit_attribution, normxlogit.gradients, normxlogit.ig, normxlogit.attention, normxlogit.alti_logit, normxlogit.lrp
 
 # %% auto #0
-__all__ = ['AGREEMENT_METHODS', 'TARGET_FREE', 'METRICS', 'ALL_TOKEN_METRICS', 'small_run', 'results_dir', 'task_evidence',
-           'model_input', 'target_foil_logits', 'agreement_items', 'item_metrics', 'explain_items', 'run_agreement']
+__all__ = ['AGREEMENT_METHODS', 'TARGET_FREE', 'METRICS', 'ALL_TOKEN_METRICS', 'task_evidence', 'model_input', 'agreement_items',
+           'item_metrics', 'explain_items', 'AgreementRun', 'run_agreement']
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #7ef08cb1
 AGREEMENT_METHODS = ["random", "gxi", "grad_l2", "ig", "rollout", "alti_logit", "lrp", "attnlrp", "logat", "normxlogit"]
 TARGET_FREE = ("random", "rollout")    # scores independent of target / foil: contrastive = non-contrastive
 METRICS = ["pg", "mrr", "mrr_avg", "rma", "pta"]
 ALL_TOKEN_METRICS = ["pg_all", "mrr_all", "rma_all"]
-
-def small_run() -> bool:
-    "True under `nbdev_test` (env `IN_TEST`) or when `NORMXLOGIT_SMALL` is set: few items, fewer methods."
-    return bool(os.environ.get("IN_TEST") or os.environ.get("NORMXLOGIT_SMALL"))
-
-def results_dir(sub="agreement") -> Path:
-    "Cache folder for per-item results: env `NORMXLOGIT_RESULTS`, else `results/<sub>` in the repository root."
-    if os.environ.get("NORMXLOGIT_RESULTS"): return Path(os.environ["NORMXLOGIT_RESULTS"]) / sub
-    here = Path.cwd().resolve()
-    for d in [here, *here.parents]:
-        if (d / "settings.ini").exists(): return d / "results" / sub
-    return here / "results" / sub
 
 def task_evidence(task, n_pool=None) -> pd.DataFrame:
     "Evidence rows of the first `n_pool` items of 'sva' (Linzen) or 'ra' (BLiMP anaphor_number_agreement, dependency antecedents)."
@@ -46,17 +39,14 @@ def task_evidence(task, n_pool=None) -> pd.DataFrame:
 
 def model_input(row, kind, tokenizer):
     """(input text, evidence spans in it, target string, foil string) of an evidence row: the prefix before the target
-    word for a causal LM (targets with a leading space), the sentence with the target word masked for a masked LM."""
+    word for a causal LM (`text_before`; targets with a leading space), the sentence with the target word replaced by the
+    mask token for a masked LM (`replace_span`; evidence overlapping the target is dropped)."""
     a, b = row["target_span"]
     if kind == "causal_lm":
-        text = row["text"][:a].rstrip()
-        spans = [(s, e) for s, e in row["evidence_spans"] if e <= len(text)]
+        text, spans = text_before(row["text"], a, row["evidence_spans"])
         return text, spans, " " + row["target"], " " + row["foil"]
     if kind == "masked_lm":
-        mask = tokenizer.mask_token
-        text = row["text"][:a] + mask + row["text"][b:]
-        shift = len(mask) - (b - a)
-        spans = [(s, e) if e <= a else (s + shift, e + shift) for s, e in row["evidence_spans"] if e <= a or s >= b]
+        text, spans = replace_span(row["text"], (a, b), tokenizer.mask_token, row["evidence_spans"], overlap="drop")
         return text, spans, row["target"], row["foil"]
     raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
 
@@ -64,30 +54,12 @@ def _single_id(tokenizer, w):
     ids = tokenizer.encode(w, add_special_tokens=False)
     return ids[0] if len(ids) == 1 else None
 
-@torch.no_grad()
-def target_foil_logits(model, tokenizer, texts, target_ids, foil_ids, batch_size=16) -> np.ndarray:
-    "(n, 2) logits of target and foil at the explained position (next token / mask), batched by length."
-    ad = get_adapter(model)
-    out = np.zeros((len(texts), 2))
-    order = np.argsort([len(tokenizer(t)["input_ids"]) for t in texts], kind="stable")
-    dev = next(ad.m.parameters()).device
-    for s in range(0, len(texts), batch_size):
-        idx = order[s:s + batch_size]
-        enc = {k: v.to(dev) for k, v in encode(model, tokenizer, [texts[i] for i in idx]).items()}
-        am = enc["attention_mask"]
-        pos = ((enc["input_ids"] == tokenizer.mask_token_id).long().argmax(-1) if ad.kind == "masked_lm"
-               else am.sum(-1) - 1)
-        h = ad.forward(**enc).last_hidden_state
-        lg = ad.head(h[torch.arange(len(idx), device=dev), pos], layer=ad.num_layers).float().cpu()
-        out[idx, 0] = lg[torch.arange(len(idx)), torch.tensor([target_ids[i] for i in idx])].numpy()
-        out[idx, 1] = lg[torch.arange(len(idx)), torch.tensor([foil_ids[i] for i in idx])].numpy()
-    return out
-
 # %% ../../nbs/51_agreement_benchmark.ipynb #ed73b652
 def agreement_items(model, tokenizer, task, n=None, n_pool=None):
     """The items of `task` for `model`: returns `(items, counts)`. `items` has one row per pool item with the model
     input, target / foil ids, token-level evidence, the logits of target and foil and the flags `single_token`,
-    `annotated`, `correct`, `used` (the first `n` items passing all three). `counts` gives the exact numbers."""
+    `annotated`, `correct`, `used` (the first `n` items passing all three). `counts` gives the exact numbers.
+    The logits come from `normxlogit.batch.predict` (inputs ordered by length, so that batches need little padding)."""
     ad = get_adapter(model)
     ev = task_evidence(task, n_pool)
     rows = []
@@ -106,7 +78,11 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None):
     items["logit_target"] = np.nan; items["logit_foil"] = np.nan
     if ok.any():
         sub = items[ok]
-        lg = target_foil_logits(model, tokenizer, sub.input.tolist(), sub.target_id.astype(int).tolist(), sub.foil_id.astype(int).tolist())
+        order = np.argsort([len(t) for t in sub.tokens], kind="stable")
+        lg = np.empty((len(sub), 2))
+        out = predict(model, tokenizer, [sub.input.iloc[i] for i in order], batch_size=16, truncation=False)
+        ids = np.stack([sub.target_id.astype(int).to_numpy()[order], sub.foil_id.astype(int).to_numpy()[order]], 1)
+        lg[order] = np.take_along_axis(out.numpy(), ids, 1)
         items.loc[ok, "logit_target"], items.loc[ok, "logit_foil"] = lg[:, 0], lg[:, 1]
     items["correct"] = ok & (items.logit_target > items.logit_foil)
     items["used"] = items.correct & (items.correct.cumsum() <= (n if n is not None else len(items)))
@@ -133,7 +109,8 @@ def _options(method, ig_steps):
     return dict(n_steps=ig_steps) if method == "ig" else {}
 
 def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, ig_steps=8) -> list:
-    "Scores (one 1-D array per item, in `items` order) of `method`; batches are formed by input length."
+    """Scores (one 1-D array per item, in `items` order: `Explanation.vector`) of `method` for the target of each item,
+    minus its foil when `contrastive`; batches are formed by input length (`random` draws with seed `seed + batch`)."""
     texts = items.input.tolist()
     order = np.argsort([len(t) for t in items.tokens], kind="stable")
     out = [None] * len(items)
@@ -144,47 +121,108 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
         opts = _options(method, ig_steps) | (dict(seed=seed + c) if method == "random" else {})
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")   # IG's completeness warning with few steps (documented above)
-            ex = explain(model, tokenizer, [texts[i] for i in idx], method=method, target=tg if len(idx) > 1 else tg[0],
-                         foil=(fl if len(idx) > 1 else fl[0]) if contrastive else None, batch_size=len(idx), **opts)
-        ex = [ex] if len(idx) == 1 else ex
+            ex = explain(model, tokenizer, [texts[i] for i in idx], method=method, target=tg, foil=fl, per_text=True,
+                         batch_size=len(idx), **opts)
         for i, e in zip(idx, ex):
             if e.tokens != items.tokens.iloc[i]: raise RuntimeError(f"token mismatch on item {items.id.iloc[i]}")
-            out[i] = np.asarray(e.scores, dtype=np.float64)
+            out[i] = np.asarray(e.vector, dtype=np.float64)
     return out
 
-def run_agreement(model, tokenizer, model_name, task, n, methods=None, n_pool=None, cache=True, ig_steps=8,
-                  batch_size=8, verbose=True):
+def _g6(x):
+    "6 significant digits (what the results CSV stores), so rows computed now and rows read back from a CSV are equal."
+    return float(f"{x:.6g}")
+
+def _rows(model, tokenizer, model_name, task, sub, method, batch_size, seed, ig_steps) -> list:
+    "JSON-safe result rows of the items `sub` for `method`: every item non-contrastive, then every item contrastive."
+    plain = explain_items(model, tokenizer, sub, method, False, batch_size, seed, ig_steps)
+    contr = plain if method in TARGET_FREE else explain_items(model, tokenizer, sub, method, True, batch_size, seed, ig_steps)
+    return [dict(model=model_name, task=task, id=str(r.id), method=method, contrastive=con, n_tokens=int(r.n_tokens),
+                 n_evidence=int(r.n_evidence),
+                 **{k: _g6(v) for k, v in item_metrics(s, r.evidence, r.special, all_tokens=True).items()})
+            for con, sc in ((False, plain), (True, contr)) for r, s in zip(sub.itertuples(), sc)]
+
+# %% ../../nbs/51_agreement_benchmark.ipynb #c80ee092
+@dataclass
+class AgreementRun:
+    """One model and task: `frame` (one row per item x method x contrastive, with the metrics), `counts` (the item
+    selection), `items` (the used items) and `info` (where every method came from and which chunks were computed)."""
+    frame: pd.DataFrame
+    counts: dict
+    items: pd.DataFrame
+    info: dict
+
+def _folder(arg, default):
+    "None for False / None, `default()` for True, else the given folder."
+    if arg is None or arg is False: return None
+    return default() if arg is True else Path(arg)
+
+def run_agreement(model, tokenizer, model_name, task, n, methods=None, n_pool=None, cache=True, results=True,
+                  recompute=False, ig_steps=8, batch_size=8, chunk_size=8, seed=0, verbose=True) -> AgreementRun:
     """Explain the `n` used items of `task` with every method, non-contrastive and contrastive, and score them.
-    Returns `(frame, counts, items)`; `frame` has one row per item x method x contrastive with the metrics.
-    Per-item results are cached in `results_dir()/<model_name>_<task>_<n>.csv` (or the folder `cache`); methods
-    already there are read back, missing ones computed and appended."""
-    methods = list(methods or AGREEMENT_METHODS)
+
+    Work is done per method in chunks of `chunk_size` items (both settings), each stored as soon as it is done in a
+    `ChunkStore` under `cache` (True: `cache_dir()/agreement`; a folder; False: no chunks). The key of a method's chunks
+    covers the library version, the model (name and `model_fingerprint`), task, method, options, seed, batch and chunk
+    size and the items (ids, inputs, target / foil ids, evidence): a rerun with the same arguments reuses every finished
+    chunk, computes only the missing ones and returns an identical frame.
+
+    The assembled rows go to `results/<model_name>_<task>_<n>.csv` (`results`: True = `results_dir('agreement')`, a
+    folder, or False), written atomically. When that file exists for the same items (and `recompute` is False), the
+    methods it holds are read from it instead of being computed (`info['from_results']`); the rows of other methods in
+    it are kept. Returns an `AgreementRun`."""
+    methods = list(AGREEMENT_METHODS if methods is None else methods)
+    if not methods: raise ValueError("no methods given")
+    unknown = [m for m in methods if m not in AGREEMENT_METHODS]
+    if unknown: raise ValueError(f"unknown methods {unknown}; choose from {AGREEMENT_METHODS}")
+    if not isinstance(chunk_size, int) or chunk_size < 1: raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
     kind = get_adapter(model).kind
     methods = [m for m in methods if not (m == "alti_logit" and kind != "causal_lm")]
     items, counts = agreement_items(model, tokenizer, task, n, n_pool)
     counts = dict(model=model_name, **counts)
     used = items[items.used].reset_index(drop=True)
     if counts["used"] < n: warnings.warn(f"{model_name}/{task}: only {counts['used']} usable items of {n} requested; enlarge n_pool")
-    path = None if cache is False else (results_dir() if cache is True else Path(cache)) / f"{model_name}_{task}_{n}.csv"
-    old = pd.read_csv(path) if path is not None and path.exists() else None
-    if old is not None and set(old.id) != set(used.id): old = None      # a different item set: recompute
-    frames = [] if old is None else [old]
-    for m in methods:
-        for con in (False, True):
-            if old is not None and ((old.method == m) & (old.contrastive == con)).any(): continue
+    out_dir, root = _folder(results, lambda: results_dir("agreement")), _folder(cache, lambda: cache_dir() / "agreement")
+    csv = None if out_dir is None else out_dir / f"{model_name}_{task}_{n}.csv"
+    old = pd.read_csv(csv) if csv is not None and csv.exists() else None
+    if old is not None and set(old.id.astype(str)) != set(used.id): old = None      # a different item set: not reusable
+    done = set() if old is None else {m for m in methods if old[old.method == m].contrastive.nunique() == 2}
+    if recompute: done = set()
+    todo = [m for m in methods if m not in done]
+    starts = list(range(0, len(used), chunk_size))
+    info = dict(model=model_name, task=task, from_results=[m for m in methods if m in done], chunks=len(todo) * len(starts),
+                chunks_found_done=0, computed=[])
+    rows = {}
+    if todo:
+        fp = model_fingerprint(model) if root is not None else None
+        item_key = [[r.id, r.input, int(r.target_id), int(r.foil_id), "".join(map(str, r.evidence)),
+                     "".join(map(str, np.asarray(r.special, int)))] for r in used.itertuples()]
+        for m in todo:
             t0 = time.time()
-            if con and m in TARGET_FREE:
-                sc = explain_items(model, tokenizer, used, m, False, batch_size, ig_steps=ig_steps)
-            else:
-                sc = explain_items(model, tokenizer, used, m, con, batch_size, ig_steps=ig_steps)
-            rec = [dict(model=model_name, task=task, id=r.id, method=m, contrastive=con, n_tokens=r.n_tokens,
-                        n_evidence=r.n_evidence, **item_metrics(s, r.evidence, r.special, all_tokens=True))
-                   for r, s in zip(used.itertuples(), sc)]
-            frames.append(pd.DataFrame(rec))
-            if path is not None:    # save after every method: an interrupted run resumes where it stopped
-                path.parent.mkdir(parents=True, exist_ok=True)
-                pd.concat(frames, ignore_index=True).to_csv(path, index=False, float_format="%.6g")
-            if verbose: print(f"  {model_name} {task} {m:11s} contrastive={con!s:5s} {time.time() - t0:6.1f}s")
-    frame = pd.concat(frames, ignore_index=True)
-    frame = frame[frame.method.isin(methods)].reset_index(drop=True)
-    return frame, counts, used
+            store = None
+            if root is not None:
+                key = dict(library=__version__, experiment="agreement", model=model_name, fingerprint=fp, task=task, method=m,
+                           options=_options(m, ig_steps), seed=seed, batch_size=batch_size, chunk_size=chunk_size, items=item_key)
+                store = ChunkStore(root, f"{model_name}-{task}-{m}", key)
+                info["chunks_found_done"] += sum(store.has(j) for j in range(len(starts)))
+            for j, s in enumerate(starts):
+                got = store.get(j) if store is not None else None
+                if got is None:
+                    rows[m, j] = _rows(model, tokenizer, model_name, task, used.iloc[s:s + chunk_size], m, batch_size,
+                                       seed + 1000 * j, ig_steps)
+                    if store is not None: store.put(j, {}, dict(rows=rows[m, j]))
+                    info["computed"].append((m, j))
+                else: rows[m, j] = got[1]["rows"]
+            if verbose: print(f"  {model_name} {task} {m:11s} {time.time() - t0:6.1f}s")
+    parts = []
+    for m in methods:
+        if m in done: parts.append(old[old.method == m])
+        else:
+            recs = [r for j in range(len(starts)) for r in rows[m, j]]
+            parts.append(pd.DataFrame([r for con in (False, True) for r in recs if r["contrastive"] == con]))
+    frame = pd.concat(parts, ignore_index=True)
+    if csv is not None and todo:
+        keep = [] if old is None else [old[~old.method.isin(methods)]]
+        full = pd.concat([frame, *keep], ignore_index=True)
+        atomic_write(csv, lambda tmp: full.to_csv(tmp, index=False, float_format="%.6g"))
+        info["written"] = f"{csv.parent.name}/{csv.name}"
+    return AgreementRun(frame, counts, used, info)

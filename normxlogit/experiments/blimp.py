@@ -4,16 +4,18 @@
 
 # %% ../../nbs/50_blimp_alignment.ipynb #a7c9874b
 from __future__ import annotations
-import os, time, warnings
-from dataclasses import dataclass
+import json, time, warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import normxlogit
+from .. import __version__
 from ..core import explain
 from ..zoo import load_model, load_finetuned
-from ..paths import models_dir, results_dir
-from ..cache import atomic_write
+from ..paths import models_dir, results_dir, cache_dir
+from ..cache import ChunkStore, atomic_write
+from ..runner import model_fingerprint, small_run
 from ..evidence import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..spans import evidence_to_tokens, replace_span
 from ..plausibility import dot_product, average_precision
@@ -22,7 +24,7 @@ from ..finetune import task_data
 # %% auto #0
 __all__ = ['PARADIGMS', 'FT_NAME', 'METHODS', 'METRICS', 'n_per_paradigm', 'have_finetuned', 'held_out_ids',
            'blimp_items_evidence', 'mask_item', 'build_items', 'random_ap', 'explain_items', 'run_items', 'tidy',
-           'nearest_first', 'model_names', 'load_blimp_model', 'BlimpRun', 'run_blimp']
+           'nearest_first', 'model_names', 'load_blimp_model', 'BlimpRun', 'blimp_rows', 'run_blimp']
 
 # %% ../../nbs/50_blimp_alignment.ipynb #c74653a4
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -32,8 +34,8 @@ METHODS = {"random": "Random", "globenc": "GlobEnc¬", "alti": "ALTI¬", "value_
 METRICS = {"dp": "Dot Product", "ap": "Average Precision"}   # (+ "dpsum": DP with scores / their sum, non-negative methods only)
 
 def n_per_paradigm() -> int:
-    "Usable items per paradigm: 16 when `NORMXLOGIT_SMALL` is set, else 100 (the book)."
-    return 16 if os.environ.get("NORMXLOGIT_SMALL", "0") not in ("", "0") else 100
+    "Usable items per paradigm: 16 in a small run (`normxlogit.runner.small_run`: under `nbdev_test` or `NORMXLOGIT_SMALL`), else 100 (the book)."
+    return 16 if small_run() else 100
 
 def have_finetuned() -> bool:
     "Is the fine-tuned MiniLM masked-LM artifact in `models_dir()`?"
@@ -101,10 +103,10 @@ def explain_items(model, tok, items, batch_size: int = 32) -> list:
         out.append(d)
     return out
 
-def run_items(model, tok, items, name: str) -> pd.DataFrame:
+def run_items(model, tok, items, name: str, batch_size: int = 32) -> pd.DataFrame:
     "Alignment of every method and layer with the evidence, one row per (item, layer): columns `<method>|dp`, `<method>|ap`."
     L = model.config.num_hidden_layers
-    expl = explain_items(model, tok, items)
+    expl = explain_items(model, tok, items, batch_size)
     rows = []
     for it, d in zip(items.itertuples(), expl):
         if d["_tokens"] != it.tokens: raise AssertionError(f"tokenisation mismatch for {it.text!r}")
@@ -158,12 +160,14 @@ def load_blimp_model(name: str):
 
 @dataclass
 class BlimpRun:
-    "Per model name: the per-item, per-layer results, the item counts, the `(model, tokenizer)`, the items; and what was computed."
+    """Per model name: the per-item, per-layer results, the item counts, the `(model, tokenizer)`, the items; what was
+    computed (seconds per model) and `info` per model (`source`: 'results' or 'chunks'; the chunks found and computed)."""
     results: dict
     counts: pd.DataFrame
     models: dict
     items: dict
     computed: dict
+    info: dict = field(default_factory=dict)
 
 def _read_cached(csv: Path, stamp: Path, version: str):
     "The cached results, or None (missing, stale, or unreadable: then one warning line)."
@@ -173,14 +177,48 @@ def _read_cached(csv: Path, stamp: Path, version: str):
         warnings.warn(f"unreadable BLiMP result {csv.name} ({type(e).__name__}); recomputing it", stacklevel=2)
         return None
 
-def run_blimp(n: int | None = None, names=None, path=None, recompute: bool = False) -> BlimpRun:
+def _json_rows(df: pd.DataFrame) -> list:
+    "Rows as JSON-safe records (the form in which they are cached, so fresh and cached chunks give identical frames)."
+    return json.loads(json.dumps(df.to_dict("records"), default=lambda o: o.item()))
+
+def blimp_rows(model, tok, items, name: str, cache=True, chunk_size: int = 16, version: str | None = None,
+               batch_size: int = 32):
+    """`run_items` of `items` in chunks of `chunk_size` items, each stored as soon as it is done in a `ChunkStore` under
+    `cache` (True: `cache_dir()/blimp`; a folder; False: no chunks). The key covers the library version, the model (name,
+    `version`, `model_fingerprint`), the methods, batch and chunk size and the items (ids, texts, target / foil,
+    evidence): a rerun reuses the finished chunks and gives an identical frame. Returns `(frame, info)`."""
+    if not isinstance(chunk_size, int) or chunk_size < 1: raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    root = None if cache is None or cache is False else (cache_dir() / "blimp" if cache is True else Path(cache))
+    starts = list(range(0, len(items), chunk_size))
+    store = None
+    if root is not None:
+        key = dict(library=__version__, experiment="blimp", model=name, version=version, fingerprint=model_fingerprint(model),
+                   methods=list(METHODS), batch_size=batch_size, chunk_size=chunk_size,
+                   items=[[r.id, r.text, r.target, r.foil, "".join(map(str, r.evidence)), "".join(map(str, np.asarray(r.keep, int)))]
+                          for r in items.itertuples()])
+        store = ChunkStore(root, f"blimp-{name}", key)
+    info = dict(source="chunks", chunks=len(starts), chunks_found_done=sum(store.has(j) for j in range(len(starts))) if store else 0,
+                computed=[])
+    recs = []
+    for j, s in enumerate(starts):
+        got = store.get(j) if store is not None else None
+        if got is None:
+            rows = _json_rows(run_items(model, tok, items.iloc[s:s + chunk_size], name, batch_size))
+            if store is not None: store.put(j, {}, dict(rows=rows))
+            info["computed"].append(j)
+        else: rows = got[1]["rows"]
+        recs += rows
+    return pd.DataFrame(recs), info
+
+def run_blimp(n: int | None = None, names=None, path=None, recompute: bool = False, cache=True, chunk_size: int = 16) -> BlimpRun:
     """The experiment: `n` usable items per paradigm (default `n_per_paradigm()`) for each model of `names`. Results are
-    read from `results_dir('blimp', path)/<model>_<n>.csv` when present and current, else computed and written atomically."""
+    read from `results_dir('blimp', path)/<model>_<n>.csv` when present and current (and `recompute` is False); else they
+    are computed in resumable chunks (`blimp_rows`, chunk cache `cache`) and the assembled file is written atomically."""
     n = n_per_paradigm() if n is None else int(n)
     names = model_names() if names is None else list(names)
     folder = results_dir("blimp", path=path)
     held, evidence = held_out_ids(), blimp_items_evidence()
-    results, counts, models, items, computed = {}, {}, {}, {}, {}
+    results, counts, models, items, computed, info = {}, {}, {}, {}, {}, {}
     for name in names:
         csv = folder / f"{name}_{n}.csv"
         stamp = csv.with_suffix(".stamp")
@@ -189,11 +227,12 @@ def run_blimp(n: int | None = None, names=None, path=None, recompute: bool = Fal
         items[name], counts[name] = build_items(tok, n, evidence, held)
         models[name] = (model, tok)
         res = None if recompute else _read_cached(csv, stamp, version)
+        info[name] = dict(source="results", chunks=0, chunks_found_done=0, computed=[])
         if res is None:
             t = time.time()
-            res = run_items(model, tok, items[name], name)
+            res, info[name] = blimp_rows(model, tok, items[name], name, cache=cache, chunk_size=chunk_size, version=version)
             computed[name] = time.time() - t
             atomic_write(csv, lambda tmp: res.to_csv(tmp, index=False))
             atomic_write(stamp, lambda tmp: Path(tmp).write_text(version))
         results[name] = res
-    return BlimpRun(results, pd.concat(counts, names=["model", "paradigm"]), models, items, computed)
+    return BlimpRun(results, pd.concat(counts, names=["model", "paradigm"]), models, items, computed, info)
