@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PROC, BUILD = ROOT / "_proc", ROOT / "_build"
 PARTS = {0: "Foundations", 1: "LRP and AttnLRP as modified Gradient x Input", 2: "Baselines: gradients, attention, ALTI-Logit",
-         3: "Baselines: vector-based encoder methods", 4: "Evaluation", 5: "Experiments"}
+         3: "Baselines: vector-based encoder methods", 4: "Evaluation", 5: "Experiments", 9: "References"}
 
 def execute_copy():
     """Run every notebook (a copy of nbs/, so the sources keep their stored outputs) before nbdev's processing, which

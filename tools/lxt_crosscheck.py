@@ -16,6 +16,7 @@ TEXT = {"llama": "the keys to the cabinet are on the table", "bert": "the keys t
 def make(d):
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import normxlogit.lrp as L
+    from normxlogit.batch import make_batch
     from normxlogit.zoo import tiny_model
     d = Path(d); d.mkdir(parents=True, exist_ok=True); ours = {}
     for arch, head in CASES:
@@ -24,7 +25,7 @@ def make(d):
             for n, p in m.named_parameters():
                 if n.endswith("bias"): p.zero_()
         m.save_pretrained(d / arch, safe_serialization=True)
-        b = L.batch_for(m, t, [TEXT[arch]])
+        b = make_batch(m, t, [TEXT[arch]])
         ours[arch] = dict(input_ids=b.input_ids[0].tolist(), position=int(b.positions[0]), target=int(b.targets[0, 0]),
                           model_type=m.config.model_type, **{v: L.lrp_relevance(b, v, embeddings="partial")[0, 0].tolist() for v in L.VARIANTS})
     (d / "ours.json").write_text(json.dumps(ours))

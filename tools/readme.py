@@ -13,10 +13,12 @@ def render():
         if c["cell_type"] == "markdown":
             out.append(src.replace("\n> ", "\n").replace("\n# normxlogit\n", "\n# normxlogit\n", 1))
         elif not src.startswith("#| hide"):
-            out.append(f"```python\n{src}\n```")
+            if not src.startswith("#| echo: false"): out.append(f"```python\n{src}\n```")
             for o in c.get("outputs", []):
-                txt = o.get("text") or o.get("data", {}).get("text/plain")
-                if txt and "text/html" not in o.get("data", {}): out.append("```\n" + "".join(txt).rstrip() + "\n```")
+                data = o.get("data", {})
+                if "text/markdown" in data: out.append("".join(data["text/markdown"]).strip()); continue
+                txt = o.get("text") or data.get("text/plain")
+                if txt and "text/html" not in data: out.append("```\n" + "".join(txt).rstrip() + "\n```")
     return "<!-- generated from nbs/index.ipynb by tools/readme.py: edit the notebook -->\n\n" + "\n\n".join(out) + "\n"
 
 if __name__ == "__main__":
