@@ -7,7 +7,7 @@ __all__ = ['METHOD_MODULES']
 
 # %% ../nbs/09_api.ipynb #896d85fc
 __version__ = "0.1.0"
-from .core import explain, Explanation, Explanations
+from .core import explain, Explanation, Explanations, load_explanations
 from .registry import methods, register_method
 from .batch import Batch, make_batch, predict
 from .heads import get_adapter, register_family, Family

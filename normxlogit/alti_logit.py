@@ -162,7 +162,7 @@ def total(dec: dict):
     return dec["tokens"].sum((-1, -2)) + dec["embedding"] + dec["mlp"].sum(-1) + dec["attn_bias"].sum(-1) + dec["bias"]
 
 @register_method("alti_logit", family="decomposition", layerwise=True, kinds=("classification", "regression", "causal_lm"),
-                 reference="Ferrando et al. 2023; Arras et al. (A Close Look...), App. B.1",
+                 reference="Ferrando et al. 2023; the decomposition-attributions paper (A Close Look at Decomposition-based Attributions for Transformer Language Models), App. B.1",
                  description="ALTI-Logit: attention-block logit contributions tracked to input tokens with ALTI (pre-LN decoders)")
 def alti_logit(batch: Batch, cumulative: bool = True):
     "ALTI-Logit per input token (embedding of the explained token included); layer-wise, cumulative over layers by default."

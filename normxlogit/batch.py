@@ -10,8 +10,8 @@ import torch
 from .heads import get_adapter, HeadAdapter
 
 # %% auto #0
-__all__ = ['as_inputs', 'max_length', 'encode', 'explained_positions', 'Forward', 'run_model', 'predict', 'Batch',
-           'resolve_targets', 'make_batch']
+__all__ = ['as_inputs', 'max_length', 'encode', 'token_offsets', 'explained_positions', 'Forward', 'run_model', 'predict',
+           'Batch', 'resolve_targets', 'make_batch']
 
 # %% ../nbs/02_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
@@ -57,6 +57,19 @@ def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | 
         raise ValueError(f"Input {i} has {int(lengths[i])} tokens but the model accepts at most {n}; "
                          f"shorten it or pass truncation=True to truncate explicitly.")
     return {k: v for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
+
+def token_offsets(tokenizer, texts, truncation: bool = False, max_tokens: int | None = None) -> list | None:
+    """Per text, one entry per token as `encode` tokenises it: `[segment, start, end]` (character span in the segment's
+    text; segment 0 or 1 for pairs) or None for special tokens. None when the tokenizer gives no offsets (a slow one)."""
+    if not getattr(tokenizer, "is_fast", False): return None
+    out = []
+    for t in texts:
+        parts = (t,) if isinstance(t, str) else tuple(t)
+        enc = tokenizer(*parts, return_offsets_mapping=True, truncation=bool(truncation),
+                        max_length=max_tokens if truncation else None)
+        seq = enc.sequence_ids()
+        out.append([None if s is None else [int(s), int(a), int(b)] for s, (a, b) in zip(seq, enc["offset_mapping"])])
+    return out
 
 def explained_positions(adapter: HeadAdapter, tokenizer, enc) -> torch.Tensor:
     "(b,) index of the explained token of each input: the mask (masked LMs), else where the head reads (`pool_positions`)."

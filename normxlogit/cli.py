@@ -45,6 +45,7 @@ def _parser():
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--ratios", default=None, help="comma-separated ratios in (0, 1] (default 0.1,...,0.9)")
     f.add_argument("--correct-only", action="store_true", help="only items the model predicts correctly")
+    f.add_argument("--save-explanations", default=None, metavar="DIR", help="also write each method's explanations as DIR/<method>.json")
     f.add_argument("--no-progress", action="store_true")
     sub.add_parser("methods", help="list the methods")
     sub.add_parser("models", help="list the offline models and the fine-tuned artifacts")
@@ -115,6 +116,11 @@ def _faithfulness(nx, args):
         c = Path(args.cache).expanduser()
         try: c.mkdir(parents=True, exist_ok=True)
         except OSError as err: raise UserError(f"--cache: cannot use {str(c)!r} ({err.strerror})") from None
+    save_dir = None
+    if args.save_explanations is not None:
+        save_dir = Path(args.save_explanations).expanduser()
+        try: save_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err: raise UserError(f"--save-explanations: cannot use {str(save_dir)!r} ({err.strerror})") from None
     try: td = task_data(args.task)
     except FileNotFoundError as err: raise UserError(_one_line(err)) from None
     if args.n > len(td.dev):
@@ -137,7 +143,7 @@ def _faithfulness(nx, args):
         res = run_faithfulness(methods, model, tok, td.dev, n=args.n, ratios=ratios, cache=args.cache or True,
                                correct_only=args.correct_only, text_columns=td.text, label_column=td.label,
                                dataset_name=f"{args.task}-heldout", model_name=args.model, seed=args.seed,
-                               batch_size=args.batch_size, progress=not args.no_progress)
+                               batch_size=args.batch_size, progress=not args.no_progress, save_explanations=save_dir)
     except (ValueError, NotImplementedError) as err:
         raise UserError(_one_line(err)) from None
     if rank == 0:

@@ -10,11 +10,11 @@ import numpy as np
 import torch
 from .heads import get_adapter
 from .registry import get_method
-from .batch import as_inputs, make_batch
+from .batch import as_inputs, make_batch, token_offsets, max_length
 from .plot import heatmap_html, plot_heatmap
 
 # %% auto #0
-__all__ = ['Explanation', 'Explanations', 'explain']
+__all__ = ['Explanation', 'Explanations', 'load_explanations', 'explain', 'model_name']
 
 # %% ../nbs/02_core.ipynb #000afb9e
 @dataclass
@@ -32,6 +32,10 @@ class Explanation:
     foils: list | None = None
     layers: list | None = None
     kind: str = ""
+    offsets: list | None = None      # per token: [segment, start, end] in the text (None: special token); None if unknown
+    model: str = ""                  # the model's name or path
+    options: dict = field(default_factory=dict)   # the method's options
+    version: str = ""                # the library version that computed it
 
     def __post_init__(self):
         s = np.asarray(self.scores)
@@ -87,7 +91,8 @@ class Explanation:
         return plot_heatmap(np.stack([s for _, _, s in rows]), self.tokens, labels,
                             f"{self.method} (prediction {self.prediction_name!r})", ax=ax, cmap=cmap)
 
-    _FIELDS = ("text", "tokens", "special", "method", "targets", "target_names", "prediction", "prediction_name", "foils", "layers", "kind")
+    _FIELDS = ("text", "tokens", "special", "method", "targets", "target_names", "prediction", "prediction_name", "foils",
+               "layers", "kind", "offsets", "model", "options", "version")
 
     def to_dict(self, scores: bool = True) -> dict:
         "A JSON-serialisable dict of the explanation (`scores` as nested lists of floats unless `scores=False`)."
@@ -103,10 +108,55 @@ class Explanation:
     @classmethod
     def from_dict(cls, d: dict, scores=None) -> "Explanation":
         "The `Explanation` of `to_dict` output (`scores` given separately when `d` has none)."
-        kw = {k: d[k] for k in cls._FIELDS}
+        kw = {k: d[k] for k in cls._FIELDS if k in d}
         kw["text"] = d["text"] if isinstance(d["text"], str) else tuple(d["text"])
         s = np.asarray(d["scores"] if scores is None else scores, dtype=np.float32)
         return cls(scores=s, **kw)
+
+    def words(self) -> list:
+        """The words of the text as groups of token indices: `[(segment, start, end, [token indices])]`, special tokens
+        as their own entries (segment None). A word is a maximal run of tokens without whitespace between them (so
+        `film,` is one word), for WordPiece (`##`), byte-level BPE (`Ġ`) and SentencePiece (`▁`) alike: the grouping
+        reads the tokenizer's character offsets, never the token strings."""
+        if self.offsets is None: raise ValueError("word-level scores need character offsets (a fast tokenizer)")
+        texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
+        words, pending = [], []
+        for i, off in enumerate(self.offsets):
+            if off is None or self.special[i]:
+                if pending and words and words[-1][0] is not None: words[-1][3].extend(pending); pending = []
+                words.append((None, 0, 0, [i])); continue
+            seg, s, e = off
+            piece = texts[seg][s:e]
+            s2 = s + len(piece) - len(piece.lstrip())
+            if s2 >= e: pending.append(i); continue            # a whitespace-only token: joins the next word
+            last = words[-1] if words else None
+            if last is None or last[0] != seg or s2 > last[2]:
+                words.append((seg, s2, e, pending + [i]))
+            else:
+                words[-1] = (seg, last[1], e, last[3] + pending + [i])
+            pending = []
+        if pending: words.append((None, 0, 0, pending)) if not words or words[-1][0] is None else words[-1][3].extend(pending)
+        return words
+
+    def to_words(self, agg: str = "sum") -> "Explanation":
+        """The explanation at word level: the scores of each word's tokens merged with `agg` ('sum', 'mean', 'max' or
+        'absmax': the score of largest magnitude, with its sign); special tokens stay apart. 'sum' preserves totals."""
+        fns = {"sum": lambda x: x.sum(-1), "mean": lambda x: x.mean(-1), "max": lambda x: x.max(-1),
+               "absmax": lambda x: np.take_along_axis(x, np.abs(x).argmax(-1)[..., None], -1)[..., 0]}
+        if agg not in fns: raise ValueError(f"agg must be one of {sorted(fns)}, got {agg!r}")
+        texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
+        ws = self.words()
+        scores = np.stack([fns[agg](self.scores[..., idx]) for *_, idx in ws], -1).astype(self.scores.dtype)
+        tokens = [self.tokens[idx[0]] if seg is None else texts[seg][s:e] for seg, s, e, idx in ws]
+        special = [seg is None for seg, *_ in ws]
+        offsets = [None if seg is None else [seg, s, e] for seg, s, e, _ in ws]
+        return Explanation(self.text, tokens, scores, special, self.method, list(self.targets), list(self.target_names),
+                           self.prediction, self.prediction_name, self.foils, list(self.layers), self.kind, offsets,
+                           self.model, dict(self.options, words=agg), self.version)
+
+    def save(self, path):
+        "Write the explanation as JSON (scores exact, no pickle); read it back with `load_explanations`."
+        _save_json(path, dict(format="normxlogit.explanations", single=True, items=[self.to_dict()]))
 
 class Explanations(list):
     "A list of `Explanation`s with a joint heatmap and DataFrame."
@@ -114,6 +164,26 @@ class Explanations(list):
         import pandas as pd
         return pd.concat([e.to_frame().assign(example=i) for i, e in enumerate(self)], ignore_index=True)
     def _repr_html_(self): return "".join(e._repr_html_() for e in self)
+    def to_words(self, agg: str = "sum") -> "Explanations": return Explanations(e.to_words(agg) for e in self)
+    def save(self, path):
+        "Write all explanations to one JSON file (scores exact, no pickle)."
+        _save_json(path, dict(format="normxlogit.explanations", single=False, items=[e.to_dict() for e in self]))
+
+def _save_json(path, doc):
+    import json
+    from normxlogit.cache import atomic_write
+    from pathlib import Path
+    atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(doc, allow_nan=True)))
+
+def load_explanations(path):
+    "The `Explanation` (or `Explanations`, for a list) saved with `.save(path)`."
+    import json
+    from pathlib import Path
+    doc = json.loads(Path(path).read_text())
+    if not isinstance(doc, dict) or doc.get("format") != "normxlogit.explanations":
+        raise ValueError(f"{path} is not a file of saved explanations")
+    items = [Explanation.from_dict(d) for d in doc["items"]]
+    return items[0] if doc.get("single") else Explanations(items)
 
 # %% ../nbs/02_core.ipynb #e7ee39bb
 def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, foil=None, layer=None, per_text: bool = False,
@@ -162,7 +232,7 @@ def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, fo
             dt = next(adapter.m.parameters()).dtype
             raise FloatingPointError(f"Method {method!r} produced non-finite scores with a {dt} model"
                                      + ("; run the model in float32 (or bfloat16)." if dt == torch.float16 else "."))
-        results.extend(_to_explanations(batch, scores, items[s:e], method, m.layerwise))
+        results.extend(_to_explanations(batch, scores, items[s:e], method, m.layerwise, truncation, options))
     return results[0] if single else results
 
 def _name(adapter, tokenizer, i):
@@ -170,8 +240,17 @@ def _name(adapter, tokenizer, i):
     id2 = adapter.config.id2label or {}
     return str(id2.get(int(i), int(i)))
 
-def _to_explanations(batch, scores, texts, method, layerwise):
+def model_name(model) -> str:
+    "A model's name: its fine-tuned artifact name, else its Hugging Face name or path, else its class."
+    ad = get_adapter(model)
+    info = getattr(model, "finetuned_info", None) or getattr(ad.m, "finetuned_info", None) or {}
+    return info.get("name") or str(getattr(ad.config, "_name_or_path", "") or type(ad.m).__name__)
+
+def _to_explanations(batch, scores, texts, method, layerwise, truncation=False, options=None):
+    from normxlogit import __version__
     ad, tok = batch.adapter, batch.tokenizer
+    offs = token_offsets(tok, texts, truncation, max_length(ad, tok))
+    name = model_name(ad.model)
     special = batch.special_mask().cpu()
     am = batch.attention_mask.bool().cpu()
     layers = batch.layers() if layerwise else [None]
@@ -182,7 +261,9 @@ def _to_explanations(batch, scores, texts, method, layerwise):
         tg = batch.targets[i].tolist(); fl = batch.foils[i].tolist() if batch.foils is not None else None
         if ad.kind == "regression": p, pn = float(batch.out_logits[i, 0]), f"{float(batch.out_logits[i, 0]):.3f}"
         else: p = int(batch.predictions[i]); pn = _name(ad, tok, p)
+        off = offs[i] if offs is not None and len(offs[i]) == len(ids) else None
         res.append(Explanation(text, tok.convert_ids_to_tokens(ids), scores[i][..., keep].numpy(), special[i][keep].numpy(), method, tg,
                                [_name(ad, tok, t) if ad.kind != "regression" else "value" for t in tg], p, pn,
-                               [_name(ad, tok, f) for f in fl] if fl is not None else None, layers, ad.kind))
+                               [_name(ad, tok, f) for f in fl] if fl is not None else None, layers, ad.kind, off, name,
+                               dict(options or {}), __version__))
     return res

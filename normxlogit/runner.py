@@ -100,7 +100,8 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
                      ratios=DEFAULT_RATIOS, cache=True, correct_only: bool = False, text_columns=None, label_column=None,
                      dataset_name: str = "dataset", model_name: str | None = None, method_options: dict | None = None,
                      seed: int = 0, batch_size: int = 16, progress: bool = True, label=None, rank: int | None = None,
-                     world_size: int | None = None, wait_timeout: float = 24 * 3600, **faith_kw) -> FaithfulnessResult:
+                     world_size: int | None = None, wait_timeout: float = 24 * 3600, save_explanations=None,
+                     **faith_kw) -> FaithfulnessResult:
     """Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness, resumably.
 
     methods: registered method names (an unknown name is an error before any work). n: samples (None = all), drawn as a
@@ -113,7 +114,8 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
     is done when `cache` is True (folder `cache_dir()/faithfulness`) or a folder: a rerun with the same arguments reuses
     the finished chunks and computes only the missing ones, with an identical result. `rank`/`world_size` (default: from
     the environment of `accelerate launch`) split the chunks across processes sharing one cache folder; every process
-    then waits for the others' chunks and returns the whole result. Returns a `FaithfulnessResult`."""
+    then waits for the others' chunks and returns the whole result. `save_explanations`: a folder where the explanations
+    of each method are written as `<method>.json` (see `load_explanations`). Returns a `FaithfulnessResult`."""
     if isinstance(methods, str): methods = [methods]
     methods = list(methods)
     if not methods: raise ValueError("no methods given")
@@ -190,6 +192,12 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
         for m, j in jobs:
             if (m, j) not in done: done[m, j] = work(m, j)
     df = pd.DataFrame([r for jb in jobs for r in done[jb][2]])
+    if save_explanations is not None and rank == 0:
+        from normxlogit.core import Explanations
+        for m in methods:
+            exps = Explanations(Explanation.from_dict(d, scores=done[m, j][1][f"scores_{i}"])
+                                for j in range(len(starts)) for i, d in enumerate(done[m, j][0]))
+            exps.save(Path(save_explanations) / f"{m}.json")
     info["chunks"] = len(jobs); info["chunks_found_done"] = found; info["chunks_reused"] = sum(done[jb][3] for jb in mine)
     info["explain_s"] = round(time.time() - t0, 1)
     df.insert(1, "row", [sel.index[i] for i in df["sample"]])

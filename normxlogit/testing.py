@@ -8,7 +8,7 @@ import time
 import torch
 
 # %% auto #0
-__all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'time_per_instance']
+__all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'zero_biases', 'time_per_instance']
 
 # %% ../nbs/05_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -26,6 +26,13 @@ def randomise_ln(model, seed: int = 0):
         if isinstance(mod, torch.nn.LayerNorm):
             mod.weight.data = (0.5 + torch.rand(mod.weight.shape, generator=g)).to(mod.weight.dtype)
             if mod.bias is not None: mod.bias.data = (0.1 * torch.randn(mod.bias.shape, generator=g)).to(mod.bias.dtype)
+    return model
+
+def zero_biases(model):
+    "Set every bias (linear, LayerNorm, LM head) to zero in place, e.g. for exact LRP conservation; returns `model`."
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            if n.endswith("bias"): p.zero_()
     return model
 
 def time_per_instance(model, tokenizer, texts, method: str, repeats: int = 1, **options) -> float:
