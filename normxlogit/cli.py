@@ -45,6 +45,7 @@ def _parser():
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--ratios", default=None, help="comma-separated ratios in (0, 1] (default 0.1,...,0.9)")
     f.add_argument("--correct-only", action="store_true", help="only items the model predicts correctly")
+    f.add_argument("--protocol", default="paper", choices=["paper", "strict"], help="which tokens are perturbed and how many (default: the paper's)")
     f.add_argument("--save-explanations", default=None, metavar="DIR", help="also write each method's explanations as DIR/<method>.json")
     f.add_argument("--no-progress", action="store_true")
     sub.add_parser("methods", help="list the methods")
@@ -141,7 +142,7 @@ def _faithfulness(nx, args):
                         f"{'a regression' if td.labels is None else 'a classification'} task")
     try:
         res = run_faithfulness(methods, model, tok, td.dev, n=args.n, ratios=ratios, cache=args.cache or True,
-                               correct_only=args.correct_only, text_columns=td.text, label_column=td.label,
+                               correct_only=args.correct_only, protocol=args.protocol, text_columns=td.text, label_column=td.label,
                                dataset_name=f"{args.task}-heldout", model_name=args.model, seed=args.seed,
                                batch_size=args.batch_size, progress=not args.no_progress, save_explanations=save_dir)
     except (ValueError, NotImplementedError) as err:

@@ -25,11 +25,32 @@ def check_ratios(ratios) -> tuple:
     return out
 
 def n_selected(ratio: float, n: int, rounding: str = "ceil") -> int:
-    """How many of `n` rankable tokens a `ratio` selects: `ceil(ratio * n)` (default: at least one token for any ratio
-    > 0, all of them at ratio 1) or `round` (half up, `floor(ratio * n + 1/2)`; may select none on short inputs)."""
+    """How many of `n` tokens a `ratio` selects: `ceil(ratio * n)` (at least one token for any ratio > 0, all of them at
+    ratio 1), `round` (half up, `floor(ratio * n + 1/2)`) or `floor`: Python's `int(ratio * n)`, floating-point error
+    included, exactly as the NormXLogit authors' code counts (`int(90 * 0.7)` is 62)."""
     if rounding == "ceil": return min(n, math.ceil(ratio * n - 1e-9))
     if rounding == "round": return min(n, math.floor(ratio * n + 0.5))
-    raise ValueError(f"rounding must be 'ceil' or 'round', got {rounding!r}")
+    if rounding == "floor": return min(n, int(ratio * n))
+    raise ValueError(f"rounding must be 'ceil', 'round' or 'floor', got {rounding!r}")
+
+PROTOCOLS = {
+    # the NormXLogit authors' code (Experiment 1): only a leading special token ([CLS]) is protected, [SEP]s are ranked
+    # and perturbed like words; k = int(r * L) with L every token of the input, specials included
+    "paper": dict(special="first", count="all", rounding="floor"),
+    # this library's stricter variant (an ablation): special tokens are never ranked nor perturbed, k = ceil(r * n) of
+    # the n non-special tokens
+    "strict": dict(special="exclude", count="rankable", rounding="ceil"),
+}
+
+def rankable_mask(special, how: str = "first") -> np.ndarray:
+    "Which tokens may be ranked and perturbed: all but special tokens ('exclude'), all ('keep'), all but a leading special token ('first')."
+    special = np.asarray(special, bool)
+    if how == "exclude": return ~special
+    if how == "keep": return np.ones(len(special), bool)
+    if how == "first":
+        m = np.ones(len(special), bool); m[0] = not special[0]
+        return m
+    raise ValueError(f"special must be 'exclude', 'keep' or 'first', got {how!r}")
 
 def rank_tokens(scores, rankable) -> np.ndarray:
     "Indices of the rankable positions, most important (highest score) first; ties keep the input order."
@@ -40,8 +61,8 @@ def rank_tokens(scores, rankable) -> np.ndarray:
     return idx[np.argsort(-s, kind="stable")]
 
 # %% auto #0
-__all__ = ['DEFAULT_RATIOS', 'check_ratios', 'n_selected', 'rank_tokens', 'perturbation_mode', 'perturb', 'model_outputs',
-           'faithfulness', 'aopc', 'perturbed_accuracy']
+__all__ = ['DEFAULT_RATIOS', 'PROTOCOLS', 'check_ratios', 'n_selected', 'rankable_mask', 'rank_tokens', 'perturbation_mode',
+           'perturb', 'model_outputs', 'faithfulness', 'aopc', 'perturbed_accuracy']
 
 # %% ../nbs/43_faithfulness.ipynb #b5fe5b25
 def perturbation_mode(model, tokenizer, mode: str = "auto") -> str:
@@ -123,20 +144,28 @@ def _encode_one(model, tokenizer, e: Explanation, i):
     return ids, tt
 
 def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: str = "auto", label=None, gold=None,
-                 keep_special: bool = False, rounding: str = "ceil", batch_size: int = 32, metrics=("comprehensiveness", "sufficiency")) -> pd.DataFrame:
+                 protocol: str = "paper", special: str | None = None, count: str | None = None, rounding: str | None = None,
+                 batch_size: int = 32, metrics=("comprehensiveness", "sufficiency")) -> pd.DataFrame:
     """Perturbation faithfulness of token attributions (one row per sample x method x ratio).
 
     explanations: a list of `Explanation`s (1-D scores) of `model`, or a dict `{method name: list}` (same texts).
     For each ratio $r$ the top-$k$ rankable tokens, $k$ = `n_selected(r, n, rounding)`, are perturbed (masked or
     deleted, `perturbation_mode`) for comprehensiveness and all other rankable tokens for sufficiency:
     `comprehensiveness` = $p_y(x) - p_y(x \\setminus \\mathrm{top}_k)$, `sufficiency` = $p_y(x) - p_y(\\mathrm{top}_k \\text{ only})$,
-    $y$ = `label` (None: the model's prediction on $x$; 'gold': `gold`; or a list of label ids), special tokens never
-    perturbed unless `keep_special=True`. Also stored: the predictions on the perturbed inputs (accuracy under
+    $y$ = `label` (None: the model's prediction on $x$; 'gold': `gold`; or a list of label ids). Which tokens may be
+    perturbed and how many: `protocol` 'paper' (the authors' code, default) or 'strict' (see `PROTOCOLS`), or each
+    setting by hand: `special` ('first', 'exclude', 'keep'; see `rankable_mask`), `count` ('all': $k$ from every token,
+    'rankable': from the rankable ones) and `rounding` (`n_selected`). Also stored: the predictions on the perturbed inputs (accuracy under
     perturbation, with `gold`) and, for regression heads, the predicted values (Pearson under perturbation);
     probabilities are NaN for regression."""
     ratios = check_ratios(ratios)
     for m in metrics:
         if m not in ("comprehensiveness", "sufficiency"): raise ValueError(f"unknown metric {m!r}")
+    if protocol not in PROTOCOLS: raise ValueError(f"protocol must be one of {sorted(PROTOCOLS)}, got {protocol!r}")
+    cfg = dict(PROTOCOLS[protocol])
+    cfg.update({k: v for k, v in dict(special=special, count=count, rounding=rounding).items() if v is not None})
+    if cfg["count"] not in ("all", "rankable"): raise ValueError(f"count must be 'all' or 'rankable', got {cfg['count']!r}")
+    n_selected(0.5, 2, cfg["rounding"]); rankable_mask([False], cfg["special"])   # bad values fail before any work
     groups = _as_list(explanations)
     if not isinstance(groups, dict): groups = {None: groups}
     ad = get_adapter(model)
@@ -160,12 +189,12 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
             if not isinstance(e, Explanation): raise TypeError(f"expected Explanation objects, got {type(e).__name__}")
             s = _scores_1d(e, i)
             ids, tt = _encode_one(model, tokenizer, e, i)
-            rankable = np.ones(len(ids), bool) if keep_special else ~np.asarray(e.special, bool)
-            order = rank_tokens(s, rankable); n = len(order)
+            order = rank_tokens(s, rankable_mask(e.special, cfg["special"])); n = len(order)
             if n == 0: raise ValueError(f"explanation {i} has no rankable token")
+            length = len(ids) if cfg["count"] == "all" else n
             seqs.append(ids); tts.append(tt); where.append((meth, i, None, None, n, 0))
             for r in ratios:
-                k = n_selected(r, n, rounding)
+                k = min(n, n_selected(r, length, cfg["rounding"]))
                 for m in metrics:
                     drop = order[:k] if m == "comprehensiveness" else order[k:]
                     p_ids, p_tt = perturb(ids, drop, mode, tokenizer.mask_token_id, tt)

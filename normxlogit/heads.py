@@ -121,6 +121,23 @@ class HeadAdapter:
             h = getattr(self.body, self.family.final_norm)(h)
         return self.head_fn(self.m, h)
 
+    def head_rows(self, h, rows, layer: int | None = None):
+        """Logits `(..., s, k)` of the output rows `rows` `(b, k)` only, at every vector of `h` `(b, s, d)`.
+
+        For a causal-LM head that is a linear map onto the vocabulary (every decoder family here) only those rows of the
+        output matrix are multiplied: `k` columns instead of the whole vocabulary (49,152 for SmolLM2, 262,144 for
+        Gemma 3). Other heads are applied in full and the rows gathered; the result is the same."""
+        if self.kind == "causal_lm" and self.family.causal_lm is _lm_head:
+            if self.decoder and layer is not None and layer < self.num_layers:
+                h = getattr(self.body, self.family.final_norm)(h)
+            out = self.m.lm_head
+            z = torch.einsum("bsd,bkd->bsk", h, out.weight[rows].to(h.dtype))
+            if getattr(out, "bias", None) is not None: z = z + out.bias[rows][:, None, :].to(z.dtype)
+            cap = getattr(self.m.config, "final_logit_softcapping", None)
+            return torch.tanh(z / cap) * cap if cap else z
+        full = self.head(h, layer=layer)
+        return full.gather(-1, rows[:, None, :].expand(-1, full.shape[1], -1))
+
     def pool_positions(self, attention_mask):
         "Where the model's own classification head reads: the first token (encoders) or the last non-padding token (decoders)."
         if self.decoder:

@@ -20,18 +20,26 @@ def embedding_norms(batch: Batch, embedding: str = "word"):
     return e.detach().float().norm(dim=-1)
 
 def head_scores(batch: Batch, layers=None, signed: bool = False):
-    "(b, k, n_layers, s): the explained score read off every token by the head-on-top, at each layer in `layers`."
+    """(b, k, n_layers, s): the explained score read off every token by the head-on-top, at each layer in `layers`.
+    Language-model heads compute only the explained rows of the vocabulary (targets and foils), not all of it."""
     ad = batch.adapter
-    rows = []
+    k = batch.targets.shape[1]
+    out = []
     with torch.no_grad():
         for l in (layers or batch.layers()):
-            logits = ad.head(batch.hidden_states[l], layer=l).float()                # (b, s, C)
+            h = batch.hidden_states[l]
+            if batch.kind in ("masked_lm", "causal_lm"):
+                idx = batch.targets if batch.foils is None else torch.cat([batch.targets, batch.foils], 1)
+                z = ad.head_rows(h, idx, layer=l).float()                          # (b, s, k) or (b, s, 2k)
+                out.append((z[..., :k] - z[..., k:] if batch.foils is not None else z).transpose(1, 2))
+                continue
+            logits = ad.head(h, layer=l).float()                                    # (b, s, C)
             if batch.kind == "regression":
                 d = logits[..., 0] - batch.at_positions(logits)[:, None, 0]          # Eq. 8, before |.|
-                rows.append((d if signed else d.abs())[:, None, :].expand(-1, batch.targets.shape[1], -1))
+                out.append((d if signed else d.abs())[:, None, :].expand(-1, k, -1))
             else:
-                rows.append(batch.score(logits).transpose(1, 2))                    # (b, k, s)
-    return torch.stack(rows, dim=2)
+                out.append(batch.score(logits).transpose(1, 2))                     # (b, k, s)
+    return torch.stack(out, dim=2)
 
 @register_method("logat", family="normxlogit", layerwise=True, description="Logit of the explained label from the head-on-top applied to each token (Eq. 7; Eq. 8 for regression)",
                  reference="Abbasi et al. 2024, Eq. 7-8")

@@ -101,14 +101,15 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
                      dataset_name: str = "dataset", model_name: str | None = None, method_options: dict | None = None,
                      seed: int = 0, batch_size: int = 16, progress: bool = True, label=None, rank: int | None = None,
                      world_size: int | None = None, wait_timeout: float = 24 * 3600, save_explanations=None,
-                     **faith_kw) -> FaithfulnessResult:
+                     protocol: str = "paper", **faith_kw) -> FaithfulnessResult:
     """Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness, resumably.
 
     methods: registered method names (an unknown name is an error before any work). n: samples (None = all), drawn as a
     seeded shuffle of the frame; `correct_only=True` keeps only samples the model predicts correctly (the first `n` of
     them in the shuffled order; classification only). metrics: 'comprehensiveness' / 'sufficiency'. label: None (the
-    prediction) or 'gold'. method_options: `{method: {option: value}}` for `explain`; other keywords go to
-    `faithfulness` (mode, keep_special, rounding, ...).
+    prediction) or 'gold'. method_options: `{method: {option: value}}` for `explain`. protocol: which tokens are
+    perturbed and how many ('paper', the authors' code, or 'strict'; see `faithfulness`); other keywords go to
+    `faithfulness` (mode, special, count, rounding, ...).
 
     Work is done in chunks of `batch_size` samples per method (explain, then perturb and score), each stored as soon as it
     is done when `cache` is True (folder `cache_dir()/faithfulness`) or a folder: a rerun with the same arguments reuses
@@ -158,7 +159,7 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
     for m in methods:
         key = dict(library=__version__, model=mname, fingerprint=fp, method=m, options=method_options.get(m, {}),
                    dataset=dataset_name, rows=[str(i) for i in sel.index], label=label, metrics=list(metrics),
-                   ratios=list(ratios), faithfulness=faith_kw, batch_size=batch_size)
+                   ratios=list(ratios), protocol=protocol, faithfulness=faith_kw, batch_size=batch_size)
         stores[m] = ChunkStore(root, f"faith-{m}", key) if root is not None else None
     jobs = [(m, j) for m in methods for j in range(len(starts))]
     mine = [jb for q, jb in enumerate(jobs) if q % world_size == rank]
@@ -175,7 +176,7 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
             exps = explain(ad.model, tokenizer, texts[s:e], method=m, batch_size=batch_size, target=tg,
                            per_text=tg is not None, **method_options.get(m, {}))
             df = faithfulness(ad.model, tokenizer, list(exps), ratios=ratios, gold=None if gold is None else gold[s:e],
-                              label=label, metrics=metrics, batch_size=2 * batch_size, **faith_kw)
+                              label=label, metrics=metrics, batch_size=2 * batch_size, protocol=protocol, **faith_kw)
             df["sample"] += s
             df["method"] = m
             return list(exps), _json_rows(df)
