@@ -27,6 +27,8 @@ def atomic_write(path, write) -> Path:
     try:
         write(tmp)
         with open(tmp, "rb+") as f: os.fsync(f.fileno())
+        umask = os.umask(0); os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)          # mkstemp makes the file private (0600); give it the usual permissions
         os.replace(tmp, path)
     except BaseException:
         try: os.unlink(tmp)
@@ -56,7 +58,7 @@ def save_entry(path, arrays: dict, meta: dict) -> Path:
     doc = json.dumps(dict(format=FORMAT, meta=meta), allow_nan=True, default=lambda o: o.item() if hasattr(o, "item") else str(o))
     blob = np.frombuffer(doc.encode(), dtype=np.uint8)
     def write(tmp):
-        with open(tmp, "wb") as f: np.savez(f, __meta__=blob, **{k: np.asarray(v) for k, v in arrays.items()})
+        with open(tmp, "wb") as f: np.savez_compressed(f, __meta__=blob, **{k: np.asarray(v) for k, v in arrays.items()})
     return atomic_write(path, write)
 
 def load_entry(path, expect_key: dict | None = None):

@@ -38,6 +38,8 @@ def _parser():
     f.add_argument("--model", required=True, help="a classifier / regressor: fine-tuned artifact, local path or hub id")
     f.add_argument("--task", required=True, choices=TASKS)
     f.add_argument("--methods", required=True, help="comma-separated method names (see `normxlogit methods`)")
+    f.add_argument("--method-options", default=None, metavar="JSON",
+                   help='options per method as JSON, e.g. \'{"gxi": {"aggregate": "l1"}, "ig": {"n_steps": 50}}\'')
     f.add_argument("--n", type=int, default=100, help="held-out items to explain (default 100)")
     f.add_argument("--out", required=True, help="CSV file to write")
     f.add_argument("--cache", default=None, help="cache folder (default $NORMXLOGIT_CACHE/faithfulness)")
@@ -104,6 +106,15 @@ def _faithfulness(nx, args):
     for m in methods:
         if m not in nx.registry.METHODS: _bad_method(nx, m)
     if args.n < 1: raise UserError(f"--n must be at least 1, got {args.n}")
+    opts = {}
+    if args.method_options:
+        import json
+        try: opts = json.loads(args.method_options)
+        except json.JSONDecodeError as err: raise UserError(f"--method-options is not valid JSON ({err.msg} at character {err.pos})") from None
+        if not isinstance(opts, dict) or not all(isinstance(v, dict) for v in opts.values()):
+            raise UserError('--method-options must map method names to option objects, e.g. \'{"gxi": {"aggregate": "l1"}}\'')
+        unknown = sorted(set(opts) - set(methods))
+        if unknown: raise UserError(f"--method-options names methods not in --methods: {', '.join(unknown)}")
     if args.batch_size < 1: raise UserError(f"--batch-size must be at least 1, got {args.batch_size}")
     ratios = nx.faithfulness.DEFAULT_RATIOS
     if args.ratios:
@@ -142,13 +153,14 @@ def _faithfulness(nx, args):
                         f"{'a regression' if td.labels is None else 'a classification'} task")
     try:
         res = run_faithfulness(methods, model, tok, td.dev, n=args.n, ratios=ratios, cache=args.cache or True,
-                               correct_only=args.correct_only, protocol=args.protocol, text_columns=td.text, label_column=td.label,
+                               correct_only=args.correct_only, protocol=args.protocol, method_options=opts, text_columns=td.text, label_column=td.label,
                                dataset_name=f"{args.task}-heldout", model_name=args.model, seed=args.seed,
                                batch_size=args.batch_size, progress=not args.no_progress, save_explanations=save_dir)
     except (ValueError, NotImplementedError) as err:
         raise UserError(_one_line(err)) from None
     if rank == 0:
-        atomic_write(out, lambda tmp: res.samples.to_csv(tmp, index=False))
+        gz = "gzip" if out.name.endswith(".gz") else None       # `--out x.csv.gz` writes a compressed file
+        atomic_write(out, lambda tmp: res.samples.to_csv(tmp, index=False, compression=gz))
         i = res.info
         print(f"{args.task}: {i['n_used']} items x {len(methods)} methods; {i['chunks']} chunks "
               f"({i['chunks_found_done']} found done); wrote {len(res.samples)} rows to {args.out}")

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from .registry import register_method
 from .batch import Batch
-from .gradients import input_gradients, repeat_batch, scores_from_embeddings
+from .gradients import input_gradients, repeat_batch, scores_from_embeddings, aggregate_gxi
 
 # %% auto #0
 __all__ = ['QUADRATURES', 'quadrature', 'baseline_embeddings', 'integrated_gradients', 'ig']
@@ -48,10 +48,14 @@ def baseline_embeddings(batch: Batch, baseline="zero"):
 
 # %% ../nbs/21_integrated_gradients.ipynb #373fdda8
 def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadrature_rule: str = "gausslegendre",
-                         internal_batch_size: int | None = None, return_delta: bool = False, delta_tol: float = 0.05):
-    """Integrated Gradients (b, k, s) of the explained scores w.r.t. the input word embeddings.
+                         internal_batch_size: int | None = None, return_delta: bool = False, delta_tol: float = 0.05,
+                         aggregate: str = "sum"):
+    """Integrated Gradients (b, k, s) of the explained scores w.r.t. the input word embeddings, aggregated over the
+    embedding dimensions like Gradient x Input (`aggregate` 'sum': signed, the completeness-preserving default; 'l1' or
+    'l2': the norms the NormXLogit paper's baselines use).
 
     With `return_delta=True` also returns the signed completeness gap $\\sum_i \\mathrm{IG}_i - (f(x)-f(\\bar x))$ (b, k)."""
+    aggregate_gxi(torch.zeros(1, 1), aggregate)  # validate before the backward passes
     x = batch.word_embeddings().detach()
     x0 = baseline_embeddings(batch, baseline)
     alphas, weights = quadrature(n_steps, quadrature_rule)
@@ -65,7 +69,9 @@ def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadr
         g = input_gradients(repeat_batch(batch, len(a)), pts)[0]      # (n*b, k, s, d), step-major
         g = (g.view(len(a), b, *g.shape[1:]) * w.view(-1, 1, 1, 1, 1)).sum(0)
         total = g if total is None else total + g
-    attr = (total * (x - x0)[:, None]).sum(-1) * batch.attention_mask[:, None].to(x)
+    prod = total * (x - x0)[:, None]
+    mask = batch.attention_mask[:, None].to(x)
+    attr = prod.sum(-1) * mask
     with torch.no_grad():
         gap = scores_from_embeddings(batch, x) - scores_from_embeddings(batch, x0)
     delta = attr.sum(-1) - gap
@@ -75,12 +81,13 @@ def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadr
         warnings.warn(f"Integrated Gradients did not converge for {int(bad.sum())} example/target pair(s): "
                       f"max |delta| = {delta.abs().max().item():.3g} vs |f(x)-f(baseline)| = {gap.abs().min().item():.3g}; "
                       f"increase n_steps (now {n_steps})" + ("." if quadrature_rule == "gausslegendre" else " or use quadrature_rule='gausslegendre'."))
+    if aggregate != "sum": attr = aggregate_gxi(prod, aggregate) * mask
     return (attr, delta) if return_delta else attr
 integrated_gradients.last_delta = None
 
 @register_method("ig", family="gradient", gradient=True, reference="Sundararajan et al. 2017",
                  description="Integrated Gradients on the input word embeddings (zero/pad baseline, Gauss-Legendre)")
 def ig(batch: Batch, n_steps: int = 50, baseline="zero", quadrature_rule: str = "gausslegendre",
-       internal_batch_size: int | None = None, delta_tol: float = 0.05):
-    "Integrated Gradients; the completeness gaps of the last call are in `integrated_gradients.last_delta`."
-    return integrated_gradients(batch, n_steps, baseline, quadrature_rule, internal_batch_size, False, delta_tol)
+       internal_batch_size: int | None = None, delta_tol: float = 0.05, aggregate: str = "sum"):
+    "Integrated Gradients (`aggregate` as for `gxi`); the completeness gaps of the last call are in `integrated_gradients.last_delta`."
+    return integrated_gradients(batch, n_steps, baseline, quadrature_rule, internal_batch_size, False, delta_tol, aggregate)

@@ -111,3 +111,10 @@ def test_stored_outputs_are_clean():
                 if o.get("name") == "stderr" and not re.search(r"\d+%\||it/s|s/it", txt): bad.append((nb_path.name, txt[:120]))
                 if local.search(txt): bad.append((nb_path.name, local.search(txt).group(0)))
     assert not bad, bad
+
+def test_no_pickle_in_the_library():
+    "Caches and artifacts are data: nothing in the library unpickles (pickle, torch.load, allow_pickle=True)."
+    import re
+    bad = re.compile(r"^\s*(import pickle|from pickle)|pickle\.loads?\(|torch\.load\(|allow_pickle\s*=\s*True|joblib", re.M)
+    hits = [p.name for p in _modules() if bad.search(p.read_text())]
+    assert not hits, hits
