@@ -85,6 +85,7 @@ class Recipe:
     max_length: int = 64
     warmup: float = 0.06
     lm_weight: float = 0.5        # masked_lm only: weight of the full-vocabulary cross-entropy next to target-vs-foil
+    permute_labels: bool = False  # train on randomly permuted labels (the data randomisation test of the sanity checks)
 
 MINILM_LORA = ("query", "key", "value", "attention.output.dense", "intermediate.dense", "output.dense")  # LoRA on every linear layer of the encoder
 
@@ -95,6 +96,7 @@ RECIPES = {r.name: r for r in [
     Recipe("minilm-mnli", "minilm-l6", "mnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
     Recipe("minilm-qnli", "minilm-l6", "qnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
     Recipe("minilm-stsb", "minilm-l6", "stsb", "regression", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
+    Recipe("minilm-sst2-permuted", "minilm-l6", "sst2", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=20000, batch_size=32, lr=8e-4, permute_labels=True),
     Recipe("minilm-blimp-mlm", "minilm-l6", "blimp", "masked_lm", lora_r=0, target_modules=(), modules_to_save=(),
            n_train=2500, batch_size=32, lr=2e-3),
 ]}
@@ -249,6 +251,7 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
         n = len(train)
         xs, ys = td.texts(train), train[td.label].to_numpy()
         lengths = [len(x) if isinstance(x, str) else len(x[0]) + len(x[1]) for x in xs]
+        if rec.permute_labels: ys = np.random.default_rng(seed).permutation(ys)   # labels no longer match the texts
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=rec.lr, weight_decay=0.01)
     steps = rec.epochs * math.ceil(n / rec.batch_size)

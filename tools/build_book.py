@@ -50,7 +50,7 @@ def adapt():
         nb = nbformat.read(p, as_version=4)
         if nb.cells and nb.cells[0].cell_type == "raw" and nb.cells[0].source.startswith("---"):
             fm = _yaml_front(nb.cells[0].source)
-            if fm.get("output-file"): pages[fm["output-file"]] = p.stem + ".html"
+            if fm.get("output-file"): pages[fm["output-file"]] = p.stem + ".ipynb"   # a document link MyST resolves
             title = fm.get("title", p.stem)
             desc = f"\n\n*{fm['description'].strip()}*" if fm.get("description") else ""
             nb.cells[0] = nbformat.v4.new_markdown_cell(f"# {title}{desc}")
@@ -117,6 +117,7 @@ html:
   home_page_in_navbar: true
 parse:
   myst_enable_extensions: [dollarmath, amsmath, colon_fence, html_image]
+  myst_heading_anchors: 4
 sphinx:
   config:
     mathjax_path: ../mathjax/tex-chtml-full.js
