@@ -184,15 +184,14 @@ def _pad(seqs, pad_id):
 
 def mlm_logits_at(model, tok, items: pd.DataFrame, batch_size: int = 64, grad: bool = False):
     "(n, 2) logits of (target, foil) at the masked position of each BLiMP item, and the full-vocabulary logits if `grad`."
-    dev = next(model.parameters()).device
     outs, fulls = [], []
     for s in range(0, len(items), batch_size):
         ch = items.iloc[s:s + batch_size]
         ids, am = _pad(ch.input_ids.tolist(), tok.pad_token_id)
-        with torch.set_grad_enabled(grad):
-            lg = model(input_ids=ids.to(dev), attention_mask=am.to(dev)).logits
-            lg = lg[torch.arange(len(ch)), torch.tensor(ch.position.tolist())]
-        t = torch.tensor(ch.target.tolist()); f = torch.tensor(ch.foil.tolist())
+        fw = run_model(model, tok, None, inputs=dict(input_ids=ids, attention_mask=am), grad=grad)   # logits at the mask
+        assert fw.positions.tolist() == ch.position.tolist()
+        lg = fw.logits
+        t = torch.tensor(ch.target.tolist(), device=lg.device); f = torch.tensor(ch.foil.tolist(), device=lg.device)
         outs.append(torch.stack([lg[torch.arange(len(ch)), t], lg[torch.arange(len(ch)), f]], -1)); fulls.append(lg)
     return torch.cat(outs), (torch.cat(fulls) if grad else None)
 
