@@ -6,26 +6,35 @@
 from __future__ import annotations
 from .registry import register_method
 from .batch import Batch
-from .tracing import trace_encoder, encoder_parts, attention_terms, ln_terms, normalise_rows, contribution_scores
+import torch
+from .tracing import trace_encoder, encoder_parts, attention_chunks, normalise_rows, contribution_scores
 
 # %% auto #0
 __all__ = ['alti_matrices', 'alti']
 
 # %% ../nbs/30_alti.ipynb #c29ed8cc
-def alti_matrices(batch: Batch):
-    "Per-layer ALTI contribution matrices (b, i, j) for layers 1..L, rows normalised to sum to one."
+def alti_matrices(batch: Batch, rows: int | None = None):
+    """Per-layer ALTI contribution matrices (b, i, j) for layers 1..L, rows normalised to sum to one.
+
+    The distances $\\lVert y_i - T_i(x_j)\\rVert_1$ are formed `rows` target rows at a time (`attention_chunks`:
+    default about $2^{24}$ numbers per chunk), in place, never all $s^2$ vectors at once."""
     mats = []
     for t, P in zip(trace_encoder(batch), encoder_parts(batch.adapter)):
-        Z, _ = attention_terms(t, P)
-        T = ln_terms(Z, t.ln1_in, P.ln1)                                                   # T_i(x_j)
         y = t.ln1_out                                                                      # y_i (biases included)
-        c = (y.abs().sum(-1)[:, :, None] - (y[:, :, None] - T).abs().sum(-1)).clamp_min(0)
+        b, s, _ = y.shape
+        sd = (t.ln1_in.var(-1, unbiased=False, keepdim=True) + P.ln1.eps).sqrt()           # σ(ỹ_i), (b, s, 1)
+        gam = P.ln1.weight.detach().to(y.dtype)
+        dist = torch.empty(b, s, s, dtype=y.dtype, device=y.device)                        # (b, i, j)
+        for i0, i1, Z in attention_chunks(t, P, rows):                                     # Z[b, j, i] = z_{i<-j}
+            Z.sub_(Z.mean(-1, keepdim=True)).mul_(gam).div_(sd[:, None, i0:i1])            # T_i(x_j) (LN#1, as ln_terms)
+            dist[:, i0:i1] = Z.sub_(y[:, None, i0:i1]).abs_().sum(-1).transpose(1, 2)
+        c = (y.abs().sum(-1)[:, :, None] - dist).clamp_min_(0)
         mats.append(normalise_rows(c, batch.attention_mask))
     return mats
 
 @register_method("alti", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
                  description="ALTI: Manhattan-distance contributions through attention, residual and LN#1, rolled out over layers",
                  reference="Ferrando et al. 2022")
-def alti(batch: Batch, rollout: bool | None = None):
-    "ALTI (label-independent). `rollout=None`: global (rollout) without `layer`, per-layer ALTI¬ with `layer`."
-    return contribution_scores(batch, alti_matrices(batch), rollout)
+def alti(batch: Batch, rollout: bool | None = None, rows: int | None = None):
+    "ALTI (label-independent). `rollout=None`: global (rollout) without `layer`, per-layer ALTI¬ with `layer`; `rows`: chunk size."
+    return contribution_scores(batch, alti_matrices(batch, rows), rollout)

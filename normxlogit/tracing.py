@@ -11,8 +11,8 @@ from .batch import Batch
 
 # %% auto #0
 __all__ = ['ENCODER_TYPES', 'EncoderLayerParts', 'encoder_parts', 'LayerTrace', 'work_dtype', 'split_heads', 'trace_encoder',
-           'replay_layer', 'weight_of', 'bias_of', 'attention_terms', 'ln_terms', 'normalise_rows', 'compose_rollout',
-           'contribution_scores']
+           'replay_layer', 'weight_of', 'bias_of', 'attention_terms', 'ln_terms', 'attention_chunks',
+           'ln_attention_chunks', 'normalise_rows', 'compose_rollout', 'contribution_scores']
 
 # %% ../nbs/29_tracing.ipynb #8036546d
 ENCODER_TYPES = ("bert", "roberta", "xlm-roberta", "deberta-v2")
@@ -180,6 +180,54 @@ def ln_terms(Z, pre, ln):
     "Decompose LayerNorm: $\\gamma \\odot (z_j - \\mathrm{mean}(z_j)) / \\sqrt{\\mathrm{Var}(y)+\\epsilon}$ with $y$ its actual input `pre` (bias $\\beta$ left out)."
     sd = (pre.var(-1, unbiased=False, keepdim=True) + ln.eps).sqrt()[:, :, None]
     return ln.weight.detach().to(Z.dtype) * (Z - Z.mean(-1, keepdim=True)) / sd
+
+# %% ../nbs/29_tracing.ipynb #2baa69b3
+def _head_values(t: LayerTrace, P: EncoderLayerParts):
+    "(b, j, h, d): each head's value vector through its rows of the output projection, $(x_j W_V^h + b_V^h) W_O^h$."
+    h = t.probs.shape[1]
+    return torch.einsum("bjhc,ehc->bjhe", split_heads(t.value, h), weight_of(P.attn_out, t).view(-1, h, P.head_dim))
+
+def _source_major_chunks(At, G, g, rows):
+    "Yield (i0, i1, T[b, j, i - i0] = sum_h At[b, j, i, h] G[b, j, h] + δ_ij g[b, i]) in chunks of `rows` target rows (a reused buffer)."
+    b, s, _, _ = At.shape
+    d = G.shape[-1]
+    if rows is None: rows = 2 ** 24 // max(1, b * s * d)
+    if rows < 1: raise ValueError(f"rows must be >= 1, got {rows}")
+    rows = min(rows, s)
+    buf = torch.empty(b * s * rows * d, dtype=G.dtype, device=G.device)
+    for i0 in range(0, s, rows):
+        i1 = min(i0 + rows, s); n = i1 - i0
+        T = buf[:b * s * n * d].view(b, s, n, d)
+        for e in range(b): torch.bmm(At[e, :, i0:i1], G[e], out=T[e])          # per source j: (n, h) @ (h, d)
+        ar = torch.arange(i0, i1, device=G.device)
+        T[:, ar, ar - i0] += g[:, i0:i1]                                         # the residual, δ_ij
+        yield i0, i1, T
+
+def attention_chunks(t: LayerTrace, P: EncoderLayerParts, rows: int | None = None):
+    """Yield `(i0, i1, Z)`: the terms $z_{i\\leftarrow j}$ of `attention_terms(t, P)[0]` for the target rows
+    `i0 <= i < i1`, **source-major**, `Z[b, j, i - i0]` of shape (b, s, i1 - i0, d), one chunk of rows at a time, each
+    entry computed exactly as `attention_terms` does. `Z` is a reused buffer: use it (in place is fine) before asking
+    for the next chunk. `rows`: target rows per chunk (default: chunks of about $2^{24}$ numbers)."""
+    return _source_major_chunks(t.probs.permute(0, 3, 2, 1).contiguous(), _head_values(t, P), t.x, rows)
+
+def ln_attention_chunks(t: LayerTrace, P: EncoderLayerParts, lns=None, rows: int | None = None):
+    """Like `attention_chunks`, but yields the vectors after the LayerNorms `lns` (bias $\beta$ left out), i.e. chunks of
+    `ln_terms(attention_terms(t, P)[0], ...)` (through each LayerNorm in turn), source-major.
+
+    `lns`: (module, its actual input) pairs (default `[(P.ln1, t.ln1_in)]`; GlobEnc adds `(P.ln2, t.ln2_in)`). The
+    centring and $\\gamma$ of each LayerNorm are applied to each head's vector before the attention mixes them and
+    $1/\\sigma$ of target $i$ is folded into the attention weights, so a chunk costs one batched product (equal to
+    the direct form up to rounding)."""
+    A = t.probs
+    b, h, s, _ = A.shape
+    lns = [(P.ln1, t.ln1_in)] if lns is None else lns
+    G, g, inv = _head_values(t, P), t.x, torch.ones(b, s, dtype=A.dtype, device=A.device)
+    for ln, pre in lns:                         # fixed statistics: centre and scale each head's vector before mixing
+        gam = ln.weight.detach().to(A.dtype)
+        G, g = gam * (G - G.mean(-1, keepdim=True)), gam * (g - g.mean(-1, keepdim=True))
+        inv = inv / (pre.var(-1, unbiased=False) + ln.eps).sqrt()
+    At = (A * inv[:, None, :, None]).permute(0, 3, 2, 1).contiguous()           # (b, j, i, h): A^h_ij / σ_i
+    return _source_major_chunks(At, G, g * inv[..., None], rows)
 
 # %% ../nbs/29_tracing.ipynb #5f874595
 def normalise_rows(C, mask):
