@@ -8,7 +8,7 @@ import time
 import torch
 
 # %% auto #0
-__all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'zero_biases', 'time_per_instance']
+__all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance']
 
 # %% ../nbs/05_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -34,6 +34,17 @@ def zero_biases(model):
         for n, p in model.named_parameters():
             if n.endswith("bias"): p.zero_()
     return model
+
+def check_batching(model, tokenizer, texts, method: str, atol: float = 1e-6, rtol: float = 0.0, **options):
+    "Explaining `texts` in one padded batch gives the tokens and scores of explaining each text alone (padding changes nothing)."
+    import numpy as np
+    from normxlogit.core import explain
+    batched = explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
+    for text, bt in zip(texts, batched):
+        one = explain(model, tokenizer, text, method=method, **options)
+        assert one.tokens == bt.tokens, (method, one.tokens, bt.tokens)
+        assert np.allclose(one.scores, bt.scores, atol=atol, rtol=rtol), (method, text, float(np.abs(one.scores - bt.scores).max()))
+    return batched
 
 def time_per_instance(model, tokenizer, texts, method: str, repeats: int = 1, **options) -> float:
     "Seconds per instance of `explain(..., method=method)` on `texts` in one batch, after one warm-up call (median of `repeats`)."
