@@ -8,7 +8,8 @@ import time
 import torch
 
 # %% auto #0
-__all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance']
+__all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance',
+           'check_contribution_matrices', 'max_diff', 'n_token_text', 'check_matrices_match']
 
 # %% ../nbs/05_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -55,3 +56,66 @@ def time_per_instance(model, tokenizer, texts, method: str, repeats: int = 1, **
         t0 = time.perf_counter(); explain(model, tokenizer, texts, method=method, batch_size=len(texts), **options)
         times.append((time.perf_counter() - t0) / len(texts))
     return sorted(times)[len(times) // 2]
+
+def check_contribution_matrices(model, tokenizer, texts, matrices_fn, method: str, **options):
+    """The per-layer contribution matrices `matrices_fn(batch)` of a rollout method, and their rollouts, are row-stochastic
+    (non-negative rows summing to one) and take nothing from padding; `explain(..., method, target='all')` gives one and
+    the same explanation for every class, summing to one. Returns that explanation's scores (targets, tokens)."""
+    import numpy as np
+    from normxlogit.batch import make_batch
+    from normxlogit.core import explain
+    from normxlogit.tracing import compose_rollout
+    b = make_batch(model, tokenizer, list(texts)); am = b.attention_mask
+    mats = matrices_fn(b)
+    for M in list(mats) + compose_rollout(mats)[1:]:
+        assert (M >= 0).all() and torch.allclose(M.sum(-1), torch.ones_like(M.sum(-1)), atol=1e-5), method
+        assert (M * am[:, :, None] * (1 - am[:, None, :])).abs().max() == 0, f"{method}: contribution from padding"
+    e = explain(model, tokenizer, texts[0], method=method, target="all", **options)
+    S = e.scores[:, 0]                                     # (targets, tokens): one layer entry, the rollout
+    n_classes = model.config.num_labels
+    assert e.scores.shape == (n_classes, 1, len(e.tokens)) and np.allclose(S, S[0]) and abs(S[0].sum() - 1) < 1e-5, method
+    return S, mats, b
+
+def max_diff(xs, ys) -> float:
+    "Largest absolute difference between two lists of tensors (e.g. per-layer matrices of a new and a reference implementation)."
+    return max(float((x - y).abs().max()) for x, y in zip(xs, ys))
+
+def n_token_text(n: int) -> str:
+    "A text of exactly `n` tokens for a lowercase WordPiece model (one token per common word, plus [CLS] and [SEP])."
+    if n < 3: raise ValueError(f"n must be at least 3, got {n}")
+    words = "the cat sat on the mat and the dog ran to the park".split()
+    return " ".join((words * (n // len(words) + 1))[:n - 2])
+
+def check_matrices_match(reference_fn, matrices_fn, method: str, archs=("bert", "roberta", "deberta-v2"), texts=SAMPLE_TEXTS,
+                         variants=({},), rows=(1, 3, None), minilm_tokens: int | None = None, atol: float = 1e-6):
+    """A faster implementation `matrices_fn(batch, rows=r, **variant)` of per-layer contribution matrices agrees with its
+    `reference_fn(batch, **variant)` (and so do the rollouts), for every block size in `rows`, on tiny models of `archs`
+    with random LayerNorms; the registered `method` equals the scores of the reference matrices with and without `layer`;
+    with `minilm_tokens`, also on MiniLM-L6 at that input length. Returns the largest differences (tiny, MiniLM)."""
+    from normxlogit.batch import make_batch
+    from normxlogit.registry import get_method
+    from normxlogit.tracing import compose_rollout, contribution_scores
+    from normxlogit.zoo import tiny_model, load_model
+    worst, fn = 0.0, get_method(method).fn
+    for arch in archs:
+        m, t = tiny_model(arch, "classification", initializer_range=0.3); randomise_ln(m)
+        b = make_batch(m, t, list(texts))
+        for v in variants:
+            ref = reference_fn(b, **v)
+            for r in rows:
+                new = matrices_fn(b, rows=r, **v)
+                worst = max(worst, max_diff(ref, new), max_diff(compose_rollout(ref), compose_rollout(new)))
+        for lay in [None, "all"]:
+            b.layer = lay
+            worst = max(worst, float((fn(b) - contribution_scores(b, reference_fn(b))).abs().max()))
+    worst_minilm = float("nan")
+    if minilm_tokens:
+        mm, tm = load_model("minilm-l6", head="classification")
+        b = make_batch(mm, tm, [n_token_text(minilm_tokens)])
+        assert b.input_ids.shape[1] == minilm_tokens
+        ref, new = reference_fn(b), matrices_fn(b)
+        worst_minilm = max(max_diff(ref, new), max_diff(compose_rollout(ref), compose_rollout(new)))
+        assert worst_minilm < atol, (method, worst_minilm)
+    assert worst < atol, (method, worst)
+    return worst, worst_minilm
+
