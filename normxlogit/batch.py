@@ -95,16 +95,17 @@ class Forward:
     hidden_states: tuple
 
 def run_model(model, tokenizer, texts, truncation: bool = False, grad: bool = False, max_tokens: int | None = None,
-              inputs: dict | None = None) -> Forward:
+              inputs: dict | None = None, keep_layers=None) -> Forward:
     """Encode `texts` (or take ready `inputs`), run the model (`model` or its `HeadAdapter`) once on its device and return
-    the logits at the explained positions. Without `grad` no autograd graph is built."""
+    the logits at the explained positions. Without `grad` no autograd graph is built. `keep_layers`: the hidden-state
+    indices to keep (default all; see `HeadAdapter.forward`)."""
     ad = _adapter(model)
     dev = next(ad.m.parameters()).device
     if inputs is None: inputs = encode(ad, tokenizer, as_inputs(texts)[0], truncation, max_tokens)
     enc = {k: v.to(dev) for k, v in inputs.items()}
     pos = explained_positions(ad, tokenizer, enc)
     with torch.set_grad_enabled(grad):
-        out = ad.forward(**enc)
+        out = ad.forward(**enc, keep=keep_layers)
         logits = ad.head(out.last_hidden_state[torch.arange(len(pos), device=dev), pos], layer=ad.num_layers)
     return Forward(enc, pos, logits, out.hidden_states)
 
@@ -234,11 +235,12 @@ def resolve_targets(adapter, tokenizer, spec, pred, n_out: int, what: str = "tar
     return pred[:, None].clone().long() if r is None else torch.tensor(r).expand(b, len(r)).clone()
 
 def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, truncation: bool = False,
-               per_text: bool = False) -> Batch:
-    "The `Batch` that `explain` hands to a method for `texts` (one forward pass; targets and foils by the rule above)."
+               per_text: bool = False, keep_layers=None) -> Batch:
+    """The `Batch` that `explain` hands to a method for `texts` (one forward pass; targets and foils by the rule above).
+    `keep_layers`: hidden-state indices to keep (default all; the others are `None`)."""
     items, _ = as_inputs(texts)
     ad = _adapter(model)
-    fw = run_model(ad, tokenizer, items, truncation)
+    fw = run_model(ad, tokenizer, items, truncation, keep_layers=keep_layers)
     n_out = fw.logits.shape[-1]
     dev = fw.logits.device
     pred = fw.logits.argmax(-1) if ad.kind != "regression" else torch.zeros(len(items), dtype=torch.long, device=dev)

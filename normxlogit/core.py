@@ -219,10 +219,12 @@ def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, fo
     if progress:
         from tqdm.auto import tqdm
         chunks = tqdm(chunks, desc=method, unit="batch")
+    L = adapter.num_layers
+    keep = None if not m.lean else {0} | ({L} if layer is None else set(range(1, L + 1)) if layer == "all" else {layer})
     part = lambda spec, s, e: list(spec[s:e]) if per_text and spec is not None else spec
     for s in chunks:
         e = min(s + batch_size, len(items))
-        batch = make_batch(adapter, tokenizer, items[s:e], part(target, s, e), part(foil, s, e), layer, truncation, per_text)
+        batch = make_batch(adapter, tokenizer, items[s:e], part(target, s, e), part(foil, s, e), layer, truncation, per_text, keep)
         scores = m.fn(batch, **options)
         if not torch.is_tensor(scores): raise TypeError(f"Method {method!r} returned {type(scores)}, expected a tensor")
         scores = scores.detach().float().cpu()

@@ -105,12 +105,40 @@ class HeadAdapter:
         "Input word embeddings $x_i^0$ (what the body receives as `inputs_embeds`; Gemma's scaling included)."
         return self.body.get_input_embeddings()(input_ids)
 
-    def forward(self, input_ids=None, inputs_embeds=None, attention_mask=None, token_type_ids=None, **kw):
-        "Run the body with all hidden states (the exact forward pass of the model up to its head)."
-        args = dict(attention_mask=attention_mask, output_hidden_states=True, return_dict=True, **kw)
+    def layer_modules(self) -> nn.ModuleList:
+        "The body's list of transformer layers (`encoder.layer`, `layers`, `h`, ...)."
+        L = self.num_layers
+        for name, mod in self.body.named_modules():
+            if isinstance(mod, nn.ModuleList) and len(mod) == L: return mod
+        raise NotImplementedError(f"cannot find the {L} transformer layers of {type(self.body).__name__}")
+
+    def forward(self, input_ids=None, inputs_embeds=None, attention_mask=None, token_type_ids=None, keep=None, **kw):
+        """Run the body with all hidden states (the exact forward pass of the model up to its head).
+
+        `keep`: an iterable of hidden-state indices (0 = embedding output, L = last) to keep; the others are `None` in
+        `hidden_states` and never stored (the body runs without `output_hidden_states`; layer inputs are caught by hooks).
+        The kept states are exactly those of the full call."""
+        args = dict(attention_mask=attention_mask, return_dict=True, **kw)
         if token_type_ids is not None: args["token_type_ids"] = token_type_ids
-        if inputs_embeds is not None: return self.body(inputs_embeds=inputs_embeds, **args)
-        return self.body(input_ids=input_ids, **args)
+        if inputs_embeds is not None: args["inputs_embeds"] = inputs_embeds
+        else: args["input_ids"] = input_ids
+        if keep is None: return self.body(output_hidden_states=True, **args)
+        L = self.num_layers
+        keep = sorted({int(l) for l in keep})
+        if any(not 0 <= l <= L for l in keep): raise ValueError(f"keep must hold layer indices in 0..{L}, got {keep}")
+        got, hooks = {}, []
+        def catch(l):
+            def hook(mod, a, k): got[l] = a[0] if a else k["hidden_states"]
+            return hook
+        layers = self.layer_modules()
+        for l in keep:
+            if l < L: hooks.append(layers[l].register_forward_pre_hook(catch(l), with_kwargs=True))
+        try: out = self.body(output_hidden_states=False, **args)
+        finally:
+            for h in hooks: h.remove()
+        if L in keep: got[L] = out.last_hidden_state
+        out.hidden_states = tuple(got.get(l) for l in range(L + 1))
+        return out
 
     def head(self, h, layer: int | None = None):
         """Logits of the head-on-top applied to every vector of `h` (..., d).

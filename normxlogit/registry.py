@@ -23,14 +23,18 @@ class Method:
     kinds: tuple = KINDS             # head kinds it supports
     gradient: bool = False           # needs autograd through the model
     reference: str = ""
+    lean: bool = False               # needs only the hidden states of the explained layers (and the embedding output)
 
 METHODS: dict[str, Method] = {}
 
 def register_method(name: str, *, family: str = "", description: str = "", layerwise: bool = False,
-                    kinds=KINDS, gradient: bool = False, reference: str = ""):
-    "Decorator adding `fn(batch, **options)` to the registry under `name` (the `method=` of `explain`)."
+                    kinds=KINDS, gradient: bool = False, reference: str = "", lean: bool = False):
+    """Decorator adding `fn(batch, **options)` to the registry under `name` (the `method=` of `explain`).
+
+    `lean=True` declares that `fn` reads only `batch.hidden_states` at `batch.layers()` and 0: `explain` then keeps no
+    other hidden state (on a 30-layer decoder, 2 of 31)."""
     def deco(fn):
-        METHODS[name] = Method(name, fn, family, description or (fn.__doc__ or "").split("\n")[0], layerwise, tuple(kinds), gradient, reference)
+        METHODS[name] = Method(name, fn, family, description or (fn.__doc__ or "").split("\n")[0], layerwise, tuple(kinds), gradient, reference, lean)
         return fn
     return deco
 

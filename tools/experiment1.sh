@@ -4,6 +4,8 @@
 # to results/faithfulness/<model>_<task>_<method>.csv.gz (the
 # chunks of a finished method are then removed: its rows are in the CSV, and its explanations can be recomputed).
 #   bash tools/experiment1.sh minilm-sst2 sst2 872            # model, task, number of held-out items
+#   OUTDIR=results/faithfulness/ablations/correct_only METHODS="normxlogit gxi" \
+#     bash tools/experiment1.sh minilm-sst2 sst2 872 --correct-only   # an ablation: extra options go to the CLI
 # Methods and options follow the paper (Gradient Norm = L1 norm of the gradient; Gradient x Input and Integrated
 # Gradients with 50 steps aggregated with the L1 norm over the embedding dimensions), plus AttnLRP and LRP.
 set -euo pipefail
@@ -13,8 +15,10 @@ methods=${METHODS:-"random l2norm logat normxlogit grad_l1 gxi decompx attnlrp l
 steps=${IG_STEPS:-50}
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONHASHSEED=0
 export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
+outdir=${OUTDIR:-results/faithfulness}
+mkdir -p "$outdir"
 for m in $methods; do
-  out=results/faithfulness/${model}_${task}_${m}.csv.gz
+  out=$outdir/${model}_${task}_${m}.csv.gz
   [ -f "$out" ] && { echo "$out exists"; continue; }
   case $m in
     gxi) opts='{"gxi": {"aggregate": "l1"}}' ;;
@@ -23,6 +27,6 @@ for m in $methods; do
   esac
   echo "== $model $task $m $(date +%T)"
   .venv/bin/normxlogit faithfulness --model "$model" --task "$task" --methods "$m" --method-options "$opts" --n "$n" \
-     --out "$out" --cache results/faithfulness/chunks --protocol paper --batch-size 16 "$@"
-  rm -rf results/faithfulness/chunks/faith-"$m"-*
+     --out "$out" --cache "$outdir"/chunks --protocol paper --batch-size 16 "$@"
+  rm -rf "$outdir"/chunks/faith-"$m"-*
 done
