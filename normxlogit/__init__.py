@@ -24,3 +24,4 @@ def _register_all():
 
 _register_all()
 from .runner import run_faithfulness
+from .head_relevance import head_relevance, mask_heads, head_shape
