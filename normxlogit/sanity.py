@@ -172,13 +172,19 @@ def _plan(model, stages, tests, has_other: bool):
     return variants, comps
 
 def _explain_chunk(model, tok, texts, targets, method, opts, seed):
+    """Vectors and special-token masks of one chunk, and how many of its items Integrated Gradients did not make complete
+    (its `CompletenessWarning`s are not shown per chunk: they are counted, stored with the chunk and reported)."""
+    from normxlogit.ig import CompletenessWarning, explain_ig
     o = dict(opts)
     if method == "random": o["seed"] = seed
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*did not converge.*")     # IG's completeness warning on random weights
-        ex = explain(model, tok, list(texts), method=method, target=targets, per_text=targets is not None,
-                     batch_size=len(texts), **o)
-    return [np.asarray(e.vector, np.float64) for e in ex], [np.asarray(e.special, bool) for e in ex]
+    call = explain_ig if method == "ig" else (lambda *a, **k: explain(*a, method=method, **k))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CompletenessWarning)
+        ex = call(model, tok, list(texts), target=targets, per_text=targets is not None, batch_size=len(texts), **o)
+    for w in caught:                                                   # every other warning is shown as usual
+        if not issubclass(w.category, CompletenessWarning): warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    bad = sum(not e.options.get("completeness", {}).get("converged", True) for e in ex)
+    return [np.asarray(e.vector, np.float64) for e in ex], [np.asarray(e.special, bool) for e in ex], bad
 
 def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade", "independent", "random_target"), *,
                model_name: str | None = None, targets=None, other_targets=None, labels=None, permuted=None, stages=None,
@@ -245,7 +251,7 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
     fps = dict(trained=model_fingerprint(model), permuted=model_fingerprint(pmodel) if pmodel is not None else None)
     base = dict(library=__version__, model=mname, seed=seed, chunk_size=chunk_size)
     starts = list(range(0, n, chunk_size))
-    active, skipped, errors, cpu = list(methods), {}, [], {}
+    active, skipped, errors, cpu, unconv = list(methods), {}, [], {}, {}
     for m in methods:
         if ad.kind not in get_method(m).kinds:
             skipped[m] = f"{m} supports heads {get_method(m).kinds}, not {ad.kind!r}"; active.remove(m)
@@ -270,13 +276,15 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
                 if got is not None:
                     arrays, meta = got
                     out += [(arrays[f"v{i}"], arrays[f"s{i}"]) for i in range(e - s)]
-                    cpu[m] = cpu.get(m, 0.0) + meta["cpu_s"]; continue
+                    cpu[m] = cpu.get(m, 0.0) + meta["cpu_s"]
+                    if meta.get("not_converged"): unconv[m] = unconv.get(m, 0) + meta["not_converged"]
+                    continue
                 if built is None:
                     built = (pmodel if weights == "permuted" else model) if not rstages else randomise(model, rstages, seed=seed)
                 t0 = time.process_time()
                 rs = int(key_hash(dict(key, items=ik)), 16) % 2**31         # `random`: a fresh seed per model variant and chunk
                 try:
-                    v, sp = _explain_chunk(built, ptok if weights == "permuted" else tokenizer, texts[s:e],
+                    v, sp, bad = _explain_chunk(built, ptok if weights == "permuted" else tokenizer, texts[s:e],
                                            None if tg is None else tg[s:e], m, opts[m], rs)
                 except (NotImplementedError, ValueError, TypeError) as err:
                     if c == comps[0] and j == 0:
@@ -290,13 +298,14 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
                 cpu[m] = cpu.get(m, 0.0) + dt
                 if store is not None:
                     store.put(j, {**{f"v{i}": x for i, x in enumerate(v)}, **{f"s{i}": x for i, x in enumerate(sp)}},
-                              dict(n=e - s, cpu_s=dt, items=ik))
+                              dict(n=e - s, cpu_s=dt, items=ik, not_converged=bad))
+                if bad: unconv[m] = unconv.get(m, 0) + bad
                 out += list(zip(v, sp))
             if out is not None: vec[c, m] = out
             if bar is not None: bar.update(1)
         if built is not None and built is not model and built is not pmodel: del built
     if bar is not None: bar.close()
-    info.update(methods=active, errors=errors, computations=len(comps),
+    info.update(methods=active, errors=errors, computations=len(comps), not_converged=unconv,
                 cpu_s_per_item_pass={m: round(cpu.get(m, 0.0) / (n * len(comps)), 4) for m in active})
     def compare(a, b, method, test, randomised):
         rows = []
