@@ -8,15 +8,16 @@ import warnings
 import numpy as np
 import pandas as pd
 from .data import load_blimp, load_sva, load_squad
-from .spans import TokenEvidence, evidence_to_tokens
-from .parse import Parse, parse_texts
+from .spans import TokenEvidence, evidence_to_tokens, check_spans
+from .parse import Parse, parse_texts, get_nlp
 
 # %% auto #0
-__all__ = ['RELATIVE_PRONOUNS', 'NOUNISH', 'QUANTITY_NOUNS', 'SINGULAR_WORDS', 'PLURAL_WORDS', 'NORMXLOGIT_PARADIGMS',
-           'PARADIGM_KIND', 'minimal_pair_target', 'verbal_head', 'subject_of', 'unwrap_quantity', 'subject_tokens',
-           'first_noun', 'noun_of_determiner', 'next_noun', 'antecedent_of', 'word_number', 'noun_number',
-           'number_agrees', 'blimp_evidence', 'ra_evidence', 'sva_evidence', 'qa_evidence', 'qa_to_tokens',
-           'item_to_tokens', 'coverage', 'load_evidence']
+__all__ = ['RELATIVE_PRONOUNS', 'NOUNISH', 'QUANTITY_NOUNS', 'SINGULAR_WORDS', 'PLURAL_WORDS', 'FASTCOREF_MODEL',
+           'NORMXLOGIT_PARADIGMS', 'PARADIGM_KIND', 'QA_TEMPLATE', 'minimal_pair_target', 'verbal_head', 'subject_of',
+           'unwrap_quantity', 'subject_tokens', 'first_noun', 'noun_of_determiner', 'next_noun', 'antecedent_of',
+           'word_number', 'noun_number', 'number_agrees', 'fastcoref_classes', 'load_fastcoref',
+           'fastcoref_antecedents', 'antecedent_in_clusters', 'blimp_evidence', 'ra_evidence', 'sva_evidence',
+           'qa_evidence', 'qa_to_tokens', 'item_to_tokens', 'coverage', 'load_evidence', 'qa_prompt']
 
 # %% ../nbs/41_evidence.ipynb #67e5974b
 RELATIVE_PRONOUNS = {"that", "which", "who", "whom", "whose"}   # a relative clause's subject: use the noun it modifies
@@ -141,6 +142,86 @@ def number_agrees(parse: Parse, js, target: str, foil: str | None = None):
     if parse.words[j].lower() in ("he", "she", "it"): nn = "sg"
     return None if tn is None or nn is None else tn == nn
 
+# %% ../nbs/41_evidence.ipynb #05344942
+FASTCOREF_MODEL = "biu-nlp/f-coref"   # the F-Coref model of fastcoref (a hub id; a local folder works too)
+_COREF = {}                            # (model, device) -> loaded model, or the error it raised (tried once per process)
+_COREF_WARNED = set()
+
+def _first_line(e) -> str:
+    msg = str(e).strip()
+    return f"{type(e).__name__}: {msg.splitlines()[0] if msg else ''}"
+
+def fastcoref_classes():
+    """fastcoref's `CorefModel`, its collator and its F-Coref model class adapted to transformers 5 (fastcoref 2.1.6
+    calls `init_weights()` in `__init__`, where transformers 5 needs `post_init()` first). Importing fastcoref configures
+    the root logger at level INFO; that is undone here. Raises `ImportError` without fastcoref."""
+    import logging
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        from fastcoref.modeling import CorefModel
+        from fastcoref.utilities.collate import LeftOversCollator
+        from fastcoref.coref_models.modeling_fcoref import FCorefModel
+    finally:
+        for h in root.handlers:
+            if h not in handlers: root.removeHandler(h)
+        root.setLevel(level)
+    logging.getLogger("fastcoref").setLevel(logging.WARNING)
+
+    class FCorefModel5(FCorefModel):
+        def init_weights(self):
+            if getattr(self, "_post_init_done", False): return super().init_weights()
+            self._post_init_done = True
+            return self.post_init()          # transformers 4 and 5 both call init_weights() from post_init()
+    return CorefModel, LeftOversCollator, FCorefModel5
+
+def _build_fastcoref(model, device):
+    from transformers.utils import logging as hl
+    CorefModel, Collator, Model = fastcoref_classes()
+    verbosity = hl.get_verbosity()
+    try:   # spaCy: our installed English pipeline (fastcoref's default 'en_core_web_sm' would run `spacy download`)
+        return CorefModel(str(model), Model, Collator, False, device, get_nlp())
+    finally: hl.set_verbosity(verbosity)   # fastcoref sets transformers' verbosity to 'error'
+
+def load_fastcoref(model=FASTCOREF_MODEL, device="cpu"):
+    """The fastcoref F-Coref model `model` (hub id or local folder), loaded once per process. Raises `ImportError`
+    when fastcoref is not installed (`pip install normxlogit[coref]`) and `OSError` when the model cannot be loaded
+    (offline without a local copy, as here); a failure is remembered, so it is not retried in the same process."""
+    key = (str(model), str(device))
+    if key not in _COREF:
+        try: _COREF[key] = _build_fastcoref(model, device)
+        except ImportError as e:
+            _COREF[key] = ImportError(f"fastcoref is not installed ({_first_line(e)}); `pip install normxlogit[coref]`")
+        except Exception as e:
+            _COREF[key] = OSError(f"the fastcoref model {str(model)!r} could not be loaded ({_first_line(e)})")
+    got = _COREF[key]
+    if isinstance(got, Exception): raise got
+    return got
+
+def fastcoref_antecedents(texts, target_spans, model=FASTCOREF_MODEL) -> list:
+    """For each text, the character span of the mention that fastcoref puts in the cluster of the reflexive at
+    `target_spans[i]` and that ends closest before it (`None` when there is none)."""
+    fc = load_fastcoref(model)
+    from datasets.utils import logging as dl
+    bars = dl.is_progress_bar_enabled()
+    dl.disable_progress_bar()
+    try: preds = fc.predict(texts=list(texts))
+    finally:
+        if bars: dl.enable_progress_bar()
+    return [antecedent_in_clusters(p.get_clusters(as_strings=False), span) for p, span in zip(preds, target_spans)]
+
+def antecedent_in_clusters(clusters, span):
+    """The mention (character span) of the cluster that contains a mention overlapping `span` which ends closest before
+    `span`; `None` when there is none. Mentions that fastcoref could not align with words are `None` and skipped."""
+    a, b = span
+    found = None
+    for cluster in clusters:
+        ms = [m for m in cluster if m is not None]
+        if any(max(s, a) < min(e, b) for s, e in ms):
+            prev = [(s, e) for s, e in ms if e <= a]
+            if prev: found = max(prev, key=lambda m: m[1])
+    return found
+
 # %% ../nbs/41_evidence.ipynb #1d180a10
 NORMXLOGIT_PARADIGMS = {"ana": "anaphor_number_agreement", "dna": "determiner_noun_agreement_2",
                         "dnaa": "determiner_noun_agreement_with_adj_2", "darn": "distractor_agreement_relational_noun",
@@ -149,29 +230,16 @@ PARADIGM_KIND = {"anaphor_number_agreement": "anaphor", "determiner_noun_agreeme
          "determiner_noun_agreement_with_adj_2": "determiner", "distractor_agreement_relational_noun": "subject",
          "regular_plural_subject_verb_agreement_1": "subject"}
 
-def _fastcoref_antecedents(texts, target_spans):
-    "Antecedent spans from fastcoref (needs the package and its model download); raises on any failure."
-    from fastcoref import FCoref
-    model = FCoref(device="cpu")
-    out = []
-    for pred, (a, b) in zip(model.predict(texts=list(texts)), target_spans):
-        found = None
-        for cluster in pred.get_clusters(as_strings=False):
-            if any(max(s, a) < min(e, b) for s, e in cluster):
-                prev = [(s, e) for s, e in cluster if e <= a]
-                if prev: found = prev[0]
-        out.append(found)
-    return out
-
 def _resolve_coref(coref):
     if coref not in ("auto", "fastcoref", "dependency"):
         raise ValueError(f"coref must be 'auto', 'fastcoref' or 'dependency', got {coref!r}")
     return coref
 
-def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True) -> pd.DataFrame:
+def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True, coref_model=FASTCOREF_MODEL) -> pd.DataFrame:
     """Evidence for a BLiMP paradigm (full name or NormXLogit short name: ana, dna, dnaa, darn, rpsv).
-    `coref` (anaphora only): 'auto' tries fastcoref and falls back to the dependency rule, 'fastcoref' requires it,
-    'dependency' uses the rule only."""
+    `coref` (anaphora only): 'auto' uses fastcoref (`coref_model`, see `load_fastcoref`) when it loads and otherwise the
+    dependency rule; 'fastcoref' requires it; 'dependency' uses the rule only. The backend that
+    annotated the items is in `df.attrs['coref']` (and per item in `rule`); the fallback is reported in one printed line (once per process and cause)."""
     paradigm = NORMXLOGIT_PARADIGMS.get(paradigm, paradigm)
     if paradigm not in PARADIGM_KIND:
         raise ValueError(f"no evidence rule for {paradigm!r}; supported: {sorted(PARADIGM_KIND)} (short: {sorted(NORMXLOGIT_PARADIGMS)})")
@@ -182,14 +250,19 @@ def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True) -> pd.
     goods, bads = df.sentence_good.tolist(), df.sentence_bad.tolist()
     targets = [minimal_pair_target(g, b) for g, b in zip(goods, bads)]
     parses = parse_texts(goods, name=paradigm, cache=cache)
-    coref_spans = None
-    if kind == "anaphor" and coref in ("auto", "fastcoref"):
-        try:
-            coref_spans = _fastcoref_antecedents(goods, [t[0] for t in targets])
-        except Exception as e:
-            if coref == "fastcoref":
-                raise ImportError(f"fastcoref failed ({type(e).__name__}: {e}); it needs `pip install fastcoref` and a model download") from e
-            warnings.warn(f"fastcoref unavailable ({type(e).__name__}); using the dependency-based antecedent rule")
+    coref_spans, backend = None, None
+    if kind == "anaphor":
+        backend = "dependency"
+        if coref in ("auto", "fastcoref"):
+            try:
+                coref_spans = fastcoref_antecedents(goods, [t[0] for t in targets], coref_model)
+                backend = f"fastcoref ({coref_model})"
+            except (ImportError, OSError) as e:
+                if coref == "fastcoref": raise
+                if str(e) not in _COREF_WARNED:       # one line, once per process and cause
+                    _COREF_WARNED.add(str(e))
+                    print(f"normxlogit: {e}; ra antecedents from the dependency rule instead")
+                backend = f"dependency ({e})"
     rows = []
     for k, (g, b, (tspan, tw, fw), p) in enumerate(zip(goods, bads, targets, parses)):
         ti = p.tokens_in(tspan)
@@ -215,11 +288,13 @@ def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True) -> pd.
         rows.append(dict(id=f"{paradigm}-{df.pairID.iloc[k]}", paradigm=paradigm, text=g, text_bad=b, evidence_spans=spans,
                          evidence_words=[g[a:c] for a, c in spans], target=tw, foil=fw, target_span=tspan, rule=rule,
                          agree=number_agrees(p, js, tw, fw) if js else None))
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if backend is not None: out.attrs["coref"] = backend
+    return out
 
-def ra_evidence(n=None, coref="auto", path=None, cache=True) -> pd.DataFrame:
+def ra_evidence(n=None, coref="auto", path=None, cache=True, coref_model=FASTCOREF_MODEL) -> pd.DataFrame:
     "The 'ra' task (reflexive anaphora): antecedents in BLiMP anaphor_number_agreement; see `blimp_evidence`."
-    return blimp_evidence("anaphor_number_agreement", n=n, coref=coref, path=path, cache=cache)
+    return blimp_evidence("anaphor_number_agreement", n=n, coref=coref, path=path, cache=cache, coref_model=coref_model)
 
 # %% ../nbs/41_evidence.ipynb #38154c9f
 def sva_evidence(n=None, path=None, cache=True) -> pd.DataFrame:
@@ -286,3 +361,24 @@ def load_evidence(task, **kw) -> pd.DataFrame:
     "Evidence for a task name: 'sva', 'ra', 'qa', or a NormXLogit BLiMP short name ('ana', 'dna', 'dnaa', 'darn', 'rpsv')."
     if task not in _EXTRACTORS: raise ValueError(f"unknown task {task!r}; valid: {sorted(_EXTRACTORS)}")
     return _EXTRACTORS[task](**kw)
+
+# %% ../nbs/41_evidence.ipynb #0d2f6c3b
+QA_TEMPLATE = "{context}\nQuestion: {question}\nAnswer:"   # decoder prompt; the model continues with the answer
+
+def qa_prompt(row, template: str = QA_TEMPLATE):
+    """The prompt of a `qa_evidence` row for a language model: `template` with `{context}` and `{question}` filled in
+    (each exactly once). Returns `(prompt, evidence_spans, context_span, question_span)`: the answer span moved into the
+    prompt, and the character spans of the context and of the question in it."""
+    import re
+    parts = re.split(r"(\{context\}|\{question\})", template)
+    if sorted(p for p in parts if p in ("{context}", "{question}")) != ["{context}", "{question}"]:
+        raise ValueError(f"the template must contain {{context}} and {{question}} once each, got {template!r}")
+    out, where = "", {}
+    for p in parts:
+        if p in ("{context}", "{question}"):
+            s = row["text"] if p == "{context}" else row["question"]
+            where[p] = (len(out), len(out) + len(s)); out += s
+        else: out += p
+    c0 = where["{context}"][0]
+    spans = check_spans(out, [(a + c0, b + c0) for a, b in row["evidence_spans"]])
+    return out, spans, where["{context}"], where["{question}"]
