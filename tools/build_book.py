@@ -72,8 +72,9 @@ def adapt():
             c.source = "\n".join(l for l in lines if not l.startswith("#|")).strip("\n")
             if any("echo: false" in d for d in directives):
                 c.metadata.setdefault("tags", []).append("remove-input")
-            if any(re.match(r"#\|\s*code-fold:\s*true", d) for d in directives):
-                c.metadata.setdefault("tags", []).append("hide-input")      # long machinery: collapsed, a click shows it
+            if (p.stem[:1] == "5" and any(re.match(r"#\|\s*export", d) for d in directives) and c.source.count("\n") >= 24
+                    or any(re.match(r"#\|\s*code-fold:\s*true", d) for d in directives)):
+                c.metadata.setdefault("tags", []).append("hide-input")      # experiments' long machinery: collapsed, a click shows it
             if any(re.match(r"#\|\s*eval:\s*false", d) for d in directives):
                 c.metadata.setdefault("tags", []).append("skip-execution")  # e.g. training cells: shown, not re-run
             for o in c.get("outputs", []):
