@@ -10,7 +10,7 @@ from .batch import Batch
 from .attention import eager_attention
 
 # %% auto #0
-__all__ = ['linear_norm', 'alti_logit_decomposition', 'total', 'alti_logit']
+__all__ = ['linear_norm', 'head_values', 'capture', 'final_direction', 'alti_logit_decomposition', 'total', 'alti_logit']
 
 # %% ../nbs/23_alti_logit.ipynb #74025398
 def linear_norm(module, x):
@@ -67,6 +67,50 @@ def _head_direction(batch, hT):
         raise NotImplementedError("The head on top is not affine (e.g. Gemma's final logit soft-capping), so the logit has no additive decomposition.")
     return u.detach(), c
 
+def head_values(v, vslice, H: int, dh: int):
+    """Per-query-head values (b, s, H, dh) from a value module's output: GPT-2's `c_attn` keeps its last third, and
+    grouped-query attention's groups are repeated (query head h reads group h // (H / H_kv))."""
+    if vslice == "last_third": v = v[..., 2 * v.shape[-1] // 3:]
+    v = v.reshape(*v.shape[:2], -1, dh)
+    return v.repeat_interleave(H // v.shape[2], dim=2)
+
+_PARTS = {"v": lambda m: (m[1], lambda i, o: o),                                  # the value module's output
+          "attn": lambda m: (m[0], lambda i, o: o[0] if isinstance(o, tuple) else o), # the attention block's output
+          "mlp": lambda m: (m[5], lambda i, o: o),                                # the MLP block's output (Gemma: after its norm)
+          "o": lambda m: (m[3], lambda i, o: (i[0], o))}                         # the output projection's (input, output)
+
+def capture(batch: Batch, parts=("v", "attn", "mlp")):
+    """One eager forward pass of a pre-LN decoder with attention weights returned, saving the final norm's input (`'xL'`)
+    and, per layer `l`, each of `parts` under `(part, l)`: 'v' the value module's output, 'attn' the attention block's
+    output, 'mlp' the MLP block's output, 'o' the output projection's (input, output). Returns `(model output, saved)`."""
+    ad = batch.adapter
+    bad = [p for p in parts if p not in _PARTS]
+    if bad: raise ValueError(f"unknown parts {bad}; choose from {list(_PARTS)}")
+    saved = {}
+    def save(name, fn): return lambda mod, inp, out: saved.__setitem__(name, fn(inp, out))
+    hooks = [getattr(ad.body, ad.family.final_norm).register_forward_hook(save("xL", lambda i, o: i[0]))]
+    for l, m in enumerate(_modules(ad)):
+        for p in parts:
+            mod, fn = _PARTS[p](m)
+            hooks.append(mod.register_forward_hook(save((p, l), fn)))
+    try:
+        with eager_attention(ad), torch.no_grad(): out = batch.forward(output_attentions=True)
+    finally:
+        for h in hooks: h.remove()
+    if out.attentions is None or any(a is None for a in out.attentions):
+        raise RuntimeError("No attention weights returned with eager attention.")
+    return out, saved
+
+def final_direction(batch: Batch, xL):
+    """The explained scores as an affine function of the final norm's input at the explained positions:
+    `score = w . x_L[T] + (u . beta + c)`. Returns `(w, u, c, beta)` with w, u (b, k, d), c (b, k), beta (d,)."""
+    ad = batch.adapter
+    fnorm = getattr(ad.body, ad.family.final_norm)
+    bi = torch.arange(xL.shape[0], device=xL.device)
+    scale, center, beta = linear_norm(fnorm, xL[bi, batch.positions])                  # (b, d)
+    u, c = _head_direction(batch, fnorm(xL[bi, batch.positions]).detach())             # (b, k, d), (b, k)
+    return _center(u * scale[:, None], center), u, c, beta
+
 # %% ../nbs/23_alti_logit.ipynb #73cad806
 def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
     """Every term of the ALTI-Logit decomposition of the explained scores (b, k) of a pre-LN decoder.
@@ -82,28 +126,13 @@ def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
                                   f"Use ALTI or another method for BERT/RoBERTa/DeBERTa.")
     mods = _modules(ad)
     L = len(mods)
-    fnorm = getattr(ad.body, ad.family.final_norm)
-    cache = {}
-    def save(name, fn): return lambda mod, inp, out: cache.__setitem__(name, fn(inp, out))
-    hooks = [fnorm.register_forward_hook(save("xL", lambda i, o: i[0]))]
-    for l, (attn, vmod, vslice, o, pan, mlp) in enumerate(mods):
-        hooks += [vmod.register_forward_hook(save(("v", l), lambda i, o: o)),
-                  attn.register_forward_hook(save(("attn", l), lambda i, o: o[0] if isinstance(o, tuple) else o)),
-                  mlp.register_forward_hook(save(("mlp", l), lambda i, o: o))]
-    try:
-        with eager_attention(ad), torch.no_grad():
-            out = batch.forward(output_attentions=True)
-    finally:
-        for h in hooks: h.remove()
+    out, cache = capture(batch, ("v", "attn", "mlp"))
     att, hs = out.attentions, out.hidden_states
-    if att is None or any(a is None for a in att): raise RuntimeError("No attention weights returned with eager attention.")
     b, s = batch.input_ids.shape
     bi = torch.arange(b, device=batch.device)
     T = batch.positions
     xL = cache["xL"]
-    scale, center, beta = linear_norm(fnorm, xL[bi, T])                         # (b, d)
-    u, c = _head_direction(batch, fnorm(xL[bi, T]).detach())                    # (b, k, d), (b, k)
-    w = _center(u * scale[:, None], center)                                      # effective direction at T
+    w, u, c, beta = final_direction(batch, xL)                                   # effective direction at T
     dot = lambda v: torch.einsum("bkd,b...d->bk...", w, v)
     res = dict(tokens=[], blocks=[], mlp=[], attn_bias=[], alti=[])
     M = torch.eye(s, dtype=xL.dtype, device=xL.device).expand(b, s, s)
@@ -113,10 +142,7 @@ def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
         A = att[l]                                                                # (b, H, s, s)
         H = A.shape[1]
         dh = _in_features(o) // H
-        v = cache[("v", l)]
-        if vslice == "last_third": v = v[..., 2 * v.shape[-1] // 3:]
-        v = v.reshape(b, s, -1, dh).transpose(1, 2)                               # (b, Hkv, s, dh)
-        v = v.repeat_interleave(H // v.shape[1], dim=1)                          # GQA: query head h reads group h // (H/Hkv)
+        v = head_values(cache[("v", l)], vslice, H, dh).transpose(1, 2)           # (b, H, s, dh)
         z = torch.zeros(b, H, s, H, dh, dtype=v.dtype, device=v.device)
         z[:, torch.arange(H), :, torch.arange(H)] = v.transpose(0, 1)            # head h's values in head h's slot
         b_o = o(torch.zeros(1, H * dh, dtype=v.dtype, device=v.device))[0]

@@ -10,7 +10,6 @@ import torch
 from .heads import get_adapter, unwrap
 from .batch import as_inputs, make_batch
 from .lrp import lrp_rules, _rule_head
-from .attention import eager_attention
 from . import alti_logit as _al
 
 # %% auto #0
@@ -149,31 +148,15 @@ def _alti_logit_elements(batch) -> torch.Tensor:
         raise NotImplementedError(f"ALTI-Logit head scores need a pre-LayerNorm decoder; {type(ad.m).__name__} is an encoder.")
     mods = _al._modules(ad)
     L, H, dh = head_shape(ad.model)
-    fnorm = getattr(ad.body, ad.family.final_norm)
-    cache = {}
-    def save(name, fn): return lambda mod, inp, out: cache.__setitem__(name, fn(inp, out))
-    hooks = [fnorm.register_forward_hook(save("xL", lambda i, o: i[0]))]
-    for l, (attn, vmod, vslice, o, pan, mlp) in enumerate(mods):
-        hooks += [vmod.register_forward_hook(save(("v", l), lambda i, o: o)),
-                  o.register_forward_hook(save(("o", l), lambda i, o: (i[0], o)))]
-    try:
-        with eager_attention(ad), torch.no_grad(): out = batch.forward(output_attentions=True)
-    finally:
-        for h in hooks: h.remove()
+    out, cache = _al.capture(batch, ("v", "o"))
     att = out.attentions
-    b, s = batch.input_ids.shape
-    bi, T = torch.arange(b, device=batch.device), batch.positions
-    xL = cache["xL"]
-    scale, center, beta = _al.linear_norm(fnorm, xL[bi, T])
-    u, _ = _al._head_direction(batch, fnorm(xL[bi, T]).detach())           # (b, 1, d)
-    w = _al._center(u[:, 0] * scale, center)                               # (b, d): score = w . x_L[T] + const
+    b, T = batch.input_ids.shape[0], batch.positions
+    bi = torch.arange(b, device=batch.device)
+    w = _al.final_direction(batch, cache["xL"])[0][:, 0]                     # (b, d): score = w . x_L[T] + const
     res = []
     for l, (attn, vmod, vslice, o, pan, mlp) in enumerate(mods):
         A = att[l][bi, :, T]                                                # (b, H, s): the explained row
-        v = cache[("v", l)]
-        if vslice == "last_third": v = v[..., 2 * v.shape[-1] // 3:]
-        v = v.reshape(b, s, -1, dh)
-        v = v.repeat_interleave(H // v.shape[2], dim=2)                   # GQA: query head h reads group h // (H / H_kv)
+        v = _al.head_values(cache[("v", l)], vslice, H, dh)               # (b, s, H, dh)
         o_in, o_out = cache[("o", l)]
         wl = w
         if pan is not None:                                                 # Gemma: post-attention norm, frozen at its input
