@@ -11,8 +11,8 @@ echo "== repository checks (library exported from the notebooks, clean notebooks
 .venv/bin/python -m pytest -q tests/test_repo.py
 echo "== converting the offline models once (later loads read the cache) =="
 .venv/bin/python -c "from normxlogit.zoo import offline_path, tiny_model; offline_path('smollm2-135m'); [tiny_model(a) for a in ('bert', 'roberta', 'llama')]"
-echo "== nbdev_test (every notebook's checks) =="
-.venv/bin/nbdev_test --n_workers ${NBDEV_WORKERS:-2} --do_print --timing
+echo "== nbdev_test (every notebook's checks, each notebook in a fresh process: tools/nbtest.py) =="
+.venv/bin/python tools/nbtest.py --n_workers ${NBDEV_WORKERS:-2} --do_print --timing
 echo "nbdev_test took $(( $(date +%s) - start ))s"
 echo "== pytest =="
 .venv/bin/python -m pytest -q tests --ignore=tests/test_repo.py "$@"
