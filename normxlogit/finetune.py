@@ -93,6 +93,13 @@ RECIPES = {r.name: r for r in [
     Recipe("minilm-sst2", "minilm-l6", "sst2", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=20000, batch_size=32, lr=8e-4),
     Recipe("smollm2-sst2", "smollm2-135m", "sst2", "classification", lora_r=4, lora_alpha=8,
            target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=6000, lr=1e-3),
+    # SmolLM2 on the pair tasks: the same LoRA r=4 recipe, longer inputs; no target in the issue ("reach what you can")
+    Recipe("smollm2-mnli", "smollm2-135m", "mnli", "classification", lora_r=4, lora_alpha=8,
+           target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=6000, lr=1e-3, max_length=128),
+    Recipe("smollm2-qnli", "smollm2-135m", "qnli", "classification", lora_r=4, lora_alpha=8,
+           target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=None, lr=1e-3, max_length=128),
+    Recipe("smollm2-stsb", "smollm2-135m", "stsb", "regression", lora_r=4, lora_alpha=8,
+           target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=None, lr=1e-3, max_length=128),
     Recipe("minilm-mnli", "minilm-l6", "mnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
     Recipe("minilm-qnli", "minilm-l6", "qnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
     Recipe("minilm-stsb", "minilm-l6", "stsb", "regression", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
