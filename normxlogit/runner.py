@@ -18,6 +18,7 @@ from .registry import get_method, METHODS
 from .heads import get_adapter
 from .paths import cache_dir
 from .faithfulness import faithfulness, aopc, perturbed_accuracy, DEFAULT_RATIOS, check_ratios
+from .ig import record_completeness
 
 _TEXT_COLUMNS = [("premise", "hypothesis"), ("question", "sentence"), ("sentence1", "sentence2"), ("sentence",), ("text",)]
 _LABEL_COLUMNS = ["label_id", "label", "score"]
@@ -116,7 +117,10 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
     the finished chunks and computes only the missing ones, with an identical result. `rank`/`world_size` (default: from
     the environment of `accelerate launch`) split the chunks across processes sharing one cache folder; every process
     then waits for the others' chunks and returns the whole result. `save_explanations`: a folder where the explanations
-    of each method are written as `<method>.json` (see `load_explanations`). Returns a `FaithfulnessResult`."""
+    of each method are written as `<method>.json` (see `load_explanations`). Methods that check their own completeness
+    (Integrated Gradients) add two columns to their rows: `completeness_gap`, the sample's worst relative gap
+    $|\\delta|/|f(x)-f(\\bar x)|$ over its targets, and `converged`; the explanations carry the full record in
+    `options['completeness']`. Returns a `FaithfulnessResult`."""
     if isinstance(methods, str): methods = [methods]
     methods = list(methods)
     if not methods: raise ValueError("no methods given")
@@ -173,10 +177,15 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
         s = starts[j]; e = min(s + batch_size, len(texts))
         def compute():
             tg = gold[s:e] if label == "gold" else None
-            exps = explain(ad.model, tokenizer, texts[s:e], method=m, batch_size=batch_size, target=tg,
-                           per_text=tg is not None, **method_options.get(m, {}))
+            with record_completeness() as log:             # methods with a completeness check (IG) report it here
+                exps = explain(ad.model, tokenizer, texts[s:e], method=m, batch_size=batch_size, target=tg,
+                               per_text=tg is not None, **method_options.get(m, {}))
             df = faithfulness(ad.model, tokenizer, list(exps), ratios=ratios, gold=None if gold is None else gold[s:e],
                               label=label, metrics=metrics, batch_size=2 * batch_size, protocol=protocol, **faith_kw)
+            if len(log):                                  # each sample's worst relative completeness gap, kept with its rows
+                log.attach(list(exps))
+                gaps = log.frame().groupby("example").agg(completeness_gap=("rel_gap", "max"), converged=("converged", "all"))
+                df = df.join(gaps, on="sample")
             df["sample"] += s
             df["method"] = m
             return list(exps), _json_rows(df)
