@@ -19,7 +19,7 @@ PAPER_METHODS = ("random", "grad_l1", "gxi", "ig", "decompx", "l2norm", "logat",
 FAMILIES = {"minilm": dict(label="MiniLM-L6", paper="BERT", decoder=False),          # our model -> the paper's model it stands for
             "smollm2": dict(label="SmolLM2-135M", paper="Llama 2", decoder=True)}
 ENCODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", "decompx", "attnlrp", "lrp", "ig")
-DECODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", "attnlrp", "lrp", "ig")   # no DecompX (encoders only)
+DECODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", "attnlrp", "lrp", "alti_logit", "ig")   # no DecompX (encoders only); ALTI-Logit (pre-LN decoders only)
 PLANNED_N = {("minilm", "sst2"): 872, ("minilm", "mnli"): 500, ("minilm", "qnli"): 500, ("minilm", "stsb"): 500,
              ("smollm2", "sst2"): 200, ("smollm2", "mnli"): 100, ("smollm2", "qnli"): 100, ("smollm2", "stsb"): 100}
 ABLATIONS = {"correct_only": "only correctly predicted items", "strict": "protocol 'strict' (special tokens never ranked nor perturbed, k = ceil(r n) of the non-special tokens)"}
@@ -41,11 +41,11 @@ def plan() -> pd.DataFrame:
 # %% auto #0
 __all__ = ['TASKS', 'REGRESSION_TASKS', 'METHODS', 'PAPER_METHODS', 'FAMILIES', 'ENCODER_METHODS', 'DECODER_METHODS', 'PLANNED_N',
            'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'family_of', 'plan', 'results_root', 'result_files',
-           'load_results', 'coverage', 'cell_arrays', 'subset', 'metrics_for', 'metric_curve', 'metric_value',
-           'bootstrap_weights', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves', 'paired_bootstrap',
-           'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table', 'palette', 'plot_curves',
-           'compare_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown', 'ablation_deltas',
-           'nxl_rank', 'table1_frame', 'write_table1', 'rank_agreement']
+           'load_results', 'coverage', 'convergence', 'cell_arrays', 'subset', 'metrics_for', 'metric_curve',
+           'metric_value', 'bootstrap_weights', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves',
+           'paired_bootstrap', 'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table', 'palette',
+           'plot_curves', 'compare_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
+           'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'rank_agreement']
 
 # %% ../../nbs/52_experiment1.ipynb #b51319d1
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASKS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
@@ -100,6 +100,21 @@ def coverage(files: pd.DataFrame, data: pd.DataFrame) -> pd.DataFrame:
                          missing=("all" if planned and not found else ", ".join(m for m in planned if m not in found) or "-"),
                          extra=", ".join(m for m in found if m not in planned) or "-"))
     return pd.DataFrame(rows).astype({"n_planned": "Int64"})
+
+def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
+    """Integrated Gradients' completeness per model x task, from the `completeness_gap` and `converged` columns that the
+    runner writes for each item (the worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over the item's targets): items,
+    items with a record, share converged, median and 90th percentile of the gap. Files written before the runner kept
+    the record have `n_recorded` 0 (their convergence is unknown, not assumed)."""
+    rows = []
+    for f in files[files.method == method].itertuples():
+        d = pd.read_csv(f.path, usecols=lambda c: c in ("row", "completeness_gap", "converged")).drop_duplicates("row")
+        g = d.completeness_gap.dropna() if "completeness_gap" in d else pd.Series(dtype=float)
+        ok = d.converged.dropna().astype(bool) if "converged" in d else pd.Series(dtype=bool)
+        rows.append(dict(model=f.model, task=f.task, n_items=len(d), n_recorded=len(g),
+                         converged=float(ok.mean()) if len(ok) else np.nan,
+                         median_gap=float(g.median()) if len(g) else np.nan, p90_gap=float(g.quantile(0.9)) if len(g) else np.nan))
+    return pd.DataFrame(rows, columns=["model", "task", "n_items", "n_recorded", "converged", "median_gap", "p90_gap"])
 
 # %% ../../nbs/52_experiment1.ipynb #3025e05a
 def cell_arrays(d: pd.DataFrame) -> dict:
