@@ -16,6 +16,7 @@ REGRESSION_TASKS = ("stsb",)
 METHODS = {"random": "Random", "grad_l1": "Grad. Norm", "gxi": "G×I", "ig": "IG", "decompx": "DecompX", "l2norm": "ℓ2 norm",
            "logat": "LogAt", "normxlogit": "NormXLogit", "attnlrp": "AttnLRP", "lrp": "LRP", "alti_logit": "ALTI-Logit"}
 PAPER_METHODS = ("random", "grad_l1", "gxi", "ig", "decompx", "l2norm", "logat", "normxlogit")   # the rows of Tables 1 and 3
+AGNOSTIC = ("grad_l1", "gxi", "ig", "l2norm", "logat")   # the paper's architecture-agnostic baselines (NormXLogit's claimed class)
 FAMILIES = {"minilm": dict(label="MiniLM-L6", paper="BERT", decoder=False),          # our model -> the paper's model it stands for
             "smollm2": dict(label="SmolLM2-135M", paper="Llama 2", decoder=True)}
 ENCODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", "decompx", "attnlrp", "lrp", "ig")
@@ -39,12 +40,12 @@ def plan() -> pd.DataFrame:
                          for (f, t), n in PLANNED_N.items()])
 
 # %% auto #0
-__all__ = ['TASKS', 'REGRESSION_TASKS', 'METHODS', 'PAPER_METHODS', 'FAMILIES', 'ENCODER_METHODS', 'DECODER_METHODS', 'PLANNED_N',
-           'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'family_of', 'plan', 'results_root', 'result_files',
-           'load_results', 'coverage', 'convergence', 'cell_arrays', 'subset', 'metrics_for', 'metric_curve',
-           'metric_value', 'bootstrap_weights', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves',
+__all__ = ['TASKS', 'REGRESSION_TASKS', 'METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'FAMILIES', 'ENCODER_METHODS', 'DECODER_METHODS',
+           'PLANNED_N', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'family_of', 'plan', 'results_root',
+           'result_files', 'load_results', 'coverage', 'convergence', 'cell_arrays', 'subset', 'metrics_for',
+           'metric_curve', 'metric_value', 'bootstrap_weights', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves',
            'paired_bootstrap', 'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table', 'palette',
-           'plot_curves', 'compare_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
+           'plot_curves', 'compare_orderings', 'holm', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
            'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'rank_agreement']
 
 # %% ../../nbs/52_experiment1.ipynb #b51319d1
@@ -431,14 +432,18 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=No
 
 # %% ../../nbs/52_experiment1.ipynb #88438f87
 def compare_orderings(boot: dict, arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1,
-                      target: str = "normxlogit", seed: int = 0, tie: float = 5e-4) -> pd.DataFrame:
+                      target: str = "normxlogit", seed: int = 0, tie: float = 5e-4, not_evaluable=frozenset()) -> pd.DataFrame:
     """NormXLogit against every other method, per model x task (a column of Table 1 or 3): the paper's numbers for the
     model ours stands for and what they say (`paper_says`: NormXLogit better / baseline better / tie within `tie` / no
     number), our numbers, NormXLogit's `advantage` (its difference with the baseline, signed so that positive =
     NormXLogit more faithful) with the 95% CI and two-sided p-value of a paired bootstrap over the items (the shared
     resamples of `bootstrap_cells`; `paired_bootstrap` on the common items when the two item sets differ), whether the
     paper's ordering `holds` here (None when the paper makes no claim), whether our difference is `significant` (CI
-    excludes 0), and `best`: this baseline is the most faithful non-NormXLogit method here."""
+    excludes 0), `p_holm` (Holm-adjusted over the paper's claims in this frame), `outcome` ('reproduced': holds, Holm
+    p < 0.05; 'reversed': the opposite, Holm p < 0.05; 'inconclusive'; 'no claim'; 'not evaluable'), `best`: this
+    baseline is the most faithful non-NormXLogit method here (chosen after the fact), and `best_agnostic`: it is the
+    architecture-agnostic baseline (`AGNOSTIC`) that the PAPER found most faithful in this column (chosen in advance).
+    `not_evaluable`: (model, task) pairs whose IG did not converge: their IG rows make no claim ('not evaluable')."""
     rows = []
     for (model, task), g in summary.groupby(["model", "task"], sort=False):
         if table == 3 and task in REGRESSION_TASKS: continue
@@ -451,6 +456,8 @@ def compare_orderings(boot: dict, arrays: dict, summary: pd.DataFrame, paper: pd
         others = [m for m in METHODS if m in ours.index and m != target] + [m for m in ours.index if m not in METHODS]
         if not others: continue
         best = max(others, key=lambda m: s * ours.value[m])
+        agn = [m for m in AGNOSTIC if m in others and not np.isnan(pp.get(m, np.nan))]
+        best_agn = max(agn, key=lambda m: s * pp[m]) if agn else None
         A = boot[(model, task, target, met)]
         for b in others:
             B = boot[(model, task, b, met)]
@@ -463,11 +470,30 @@ def compare_orderings(boot: dict, arrays: dict, summary: pd.DataFrame, paper: pd
             says = ("no number" if np.isnan(pa) else "tie" if abs(pa) < tie else "NormXLogit better" if pa > 0 else "baseline better")
             adv, (lo, hi) = s * t["diff"], sorted((s * t["lo"], s * t["hi"]))
             holds = None if says in ("no number", "tie") else bool((pa > 0) == (adv > 0))
+            evaluable = not (b == "ig" and (model, task) in not_evaluable)
+            if not evaluable: holds = None
             rows.append(dict(model=model, task=task, metric=met, baseline=b, paper_model=pm, paper_nxl=pp.get(target, np.nan),
                              paper_baseline=pp.get(b, np.nan), paper_says=says, nxl=ours.value[target], baseline_value=ours.value[b],
                              advantage=adv, lo=lo, hi=hi, p=t["p"], n=t["n"], holds=holds, significant=bool(lo > 0 or hi < 0),
-                             best=b == best, n_boot=len(A["boot"])))
-    return pd.DataFrame(rows)
+                             best=b == best, best_agnostic=b == best_agn, evaluable=evaluable, n_boot=len(A["boot"])))
+    out = pd.DataFrame(rows)
+    if out.empty: return out
+    claim = out.holds.notna()
+    out["p_holm"] = np.nan
+    out.loc[claim, "p_holm"] = holm(out.p[claim].to_numpy())
+    out["outcome"] = [("not evaluable" if not e else "no claim") if h is None or (isinstance(h, float) and np.isnan(h))
+                      else "inconclusive" if not ph < 0.05 else "reproduced" if h else "reversed"
+                      for h, ph, e in zip(out.holds, out.p_holm, out.evaluable)]
+    return out
+
+def holm(p: np.ndarray) -> np.ndarray:
+    "Holm's step-down adjusted p-values (family-wise error over the given tests), in the input order."
+    p = np.asarray(p, float)
+    if p.size == 0: return p
+    o = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[o]))
+    out = np.empty_like(adj); out[o] = adj
+    return out
 
 def _order(says: str, b: str) -> str:
     b = METHODS.get(b, b)
@@ -483,8 +509,9 @@ def ordering_table(comp: pd.DataFrame) -> pd.DataFrame:
     LRP, ALTI-Logit; DecompX on decoders)."""
     if comp.empty: return pd.DataFrame()
     def verdict(r):
-        if r.holds is None or (isinstance(r.holds, float) and np.isnan(r.holds)): return f"no claim ({r.paper_says})"
-        return ("yes" if r.holds else "NO") + (", significant" if r.significant else ", n.s.")
+        if r.outcome == "not evaluable": return "not evaluable (IG incomplete)"
+        if r.outcome == "no claim": return f"no claim ({r.paper_says})"
+        return {"reproduced": "yes", "reversed": "NO", "inconclusive": "inconclusive (" + ("same sign" if r.holds else "opposite sign") + ")"}[r.outcome]
     num = lambda x: "–" if np.isnan(x) else f"{x:.3f}"
     return pd.DataFrame({
         "column": [f"{_label(m)} · {TASKS[k]}" for m, k in zip(comp.model, comp.task)],
@@ -493,13 +520,16 @@ def ordering_table(comp: pd.DataFrame) -> pd.DataFrame:
         "paper NXL / base": [f"{num(a)} / {num(b)}" for a, b in zip(comp.paper_nxl, comp.paper_baseline)],
         "ours NXL / base": [f"{a:.3f} / {b:.3f}" for a, b in zip(comp.nxl, comp.baseline_value)],
         "NXL advantage [95% CI]": [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(comp.advantage, comp.lo, comp.hi)],
-        "p": comp.p.round(4), "n": comp.n, "holds here?": [verdict(r) for r in comp.itertuples()]})
+        "p": comp.p.round(4), "p (Holm)": comp.p_holm.round(4), "n": comp.n, "holds here?": [verdict(r) for r in comp.itertuples()]})
 
-def best_baseline_tests(comp: pd.DataFrame) -> pd.DataFrame:
-    "The paired bootstrap test of NormXLogit against the best other method of each column (rows of `compare_orderings` with `best`)."
-    b = comp[comp.best]
+def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame:
+    """The paired bootstrap test of NormXLogit against one baseline per column (rows of `compare_orderings`): `which`
+    'best', the most faithful other method here (chosen after the fact, so its p-value is optimistic for the baseline),
+    or 'best_agnostic', the architecture-agnostic baseline the paper found most faithful in that column (chosen in advance)."""
+    if which not in ("best", "best_agnostic"): raise ValueError(f"which must be 'best' or 'best_agnostic', got {which!r}")
+    b = comp[comp[which]]
     return pd.DataFrame({"column": [f"{_label(m)} · {TASKS[k]}" for m, k in zip(b.model, b.task)], "metric": b.metric.values,
-                         "best other method": [METHODS.get(x, x) for x in b.baseline], "its value": b.baseline_value.round(3).values,
+                         "baseline": [METHODS.get(x, x) for x in b.baseline], "its value": b.baseline_value.round(3).values,
                          "NormXLogit": b.nxl.round(3).values, "NXL advantage": b.advantage.round(3).values,
                          "95% CI": [f"[{l:+.3f}, {h:+.3f}]" for l, h in zip(b.lo, b.hi)], "p": b.p.round(4).values, "n": b.n.values})
 
@@ -516,13 +546,15 @@ def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "n
         order = s.sort_values("value", ascending=BETTER[met] == "lower").method.tolist()
         lst = lambda d: ", ".join(_order(r.paper_says, r.baseline) + ("" if r.significant else " (n.s.)") for r in d.itertuples()) or "none"
         claimed = c[c.holds.notna()]
-        held, rev = claimed[claimed.holds.astype(bool)], claimed[~claimed.holds.astype(bool)]
+        held, rev, inc = (claimed[claimed.outcome == o] for o in ("reproduced", "reversed", "inconclusive"))
         b = c[c.best].iloc[0]
         txt = (f"- **{_label(model)} · {TASKS[task]}** ({name[met]}, {BETTER[met]} is better; n = {int(s.n.max())}): "
                f"NormXLogit {c.nxl.iloc[0]:.3f}, rank {order.index(target) + 1} of {len(order)}. Of the paper's orderings for "
-               f"{c.paper_model.iloc[0]}, {len(held)} of {len(claimed)} hold here ({int(held.significant.sum())} significantly): "
-               f"{lst(held)}; reversed here (the paper's ordering shown): {lst(rev)}.")
-        extra = c[c.holds.isna()]
+               f"{c.paper_model.iloc[0]}, {len(held)} of {len(claimed)} are reproduced (Holm p < 0.05): {lst(held)}; "
+               f"{len(rev)} reversed (the paper's ordering shown): {lst(rev)}; {len(inc)} inconclusive: {lst(inc)}.")
+        ne = c[c.outcome == "not evaluable"]
+        if len(ne): txt += f" Not evaluable: {lst(ne)} (IG did not converge)."
+        extra = c[c.outcome == "no claim"]
         if len(extra):
             txt += " Without a paper claim: " + ", ".join(
                 (f"NXL > {METHODS.get(x, x)}" if a > 0 else f"{METHODS.get(x, x)} > NXL") + ("" if sig else " (n.s.)")
@@ -532,11 +564,12 @@ def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "n
                 f"advantage over it {b.advantage:+.3f} [95% CI {b.lo:+.3f}, {b.hi:+.3f}], {p}.")
         lines.append(txt)
     cl = comp[comp.holds.notna()]
-    h = cl.holds.astype(bool)
-    ncol, nrev = comp.groupby(["model", "task"]).ngroups, int((~h).sum())
-    lines.append(f"\n**In total** ({ncol} column{'s' if ncol != 1 else ''} with results): {int(h.sum())} of {len(cl)} "
-                 f"of the paper's NormXLogit-vs-baseline orderings hold here ({int((h & cl.significant).sum())} significantly); "
-                 f"{nrev} {'is' if nrev == 1 else 'are'} reversed ({int((~h & cl.significant).sum())} significantly).")
+    k = cl.outcome.value_counts()
+    ncol = comp.groupby(["model", "task"]).ngroups
+    lines.append(f"\n**In total** ({ncol} column{'s' if ncol != 1 else ''} with results, {len(cl)} of the paper's "
+                 f"NormXLogit-vs-baseline orderings, Holm-adjusted over all of them): {k.get('reproduced', 0)} reproduced, "
+                 f"{k.get('reversed', 0)} reversed, {k.get('inconclusive', 0)} inconclusive"
+                 + (f"; {int((comp.outcome == 'not evaluable').sum())} not evaluable (IG did not converge)" if (comp.outcome == "not evaluable").any() else "") + ".")
     return "\n".join(lines)
 
 def ablation_deltas(default: pd.DataFrame, ablation: pd.DataFrame, metrics=TABLE_METRICS) -> pd.DataFrame:
