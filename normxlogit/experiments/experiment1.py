@@ -46,7 +46,7 @@ __all__ = ['TASKS', 'REGRESSION_TASKS', 'METHODS', 'PAPER_METHODS', 'AGNOSTIC', 
            'metric_curve', 'metric_value', 'bootstrap_weights', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves',
            'paired_bootstrap', 'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table', 'palette',
            'plot_curves', 'compare_orderings', 'holm', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
-           'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'rank_agreement']
+           'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'rank_agreement', 'stsb_diagnostics']
 
 # %% ../../nbs/52_experiment1.ipynb #b51319d1
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASKS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
@@ -625,3 +625,21 @@ def rank_agreement(summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1) -
                          spearman=float(spearmanr(ours[common], pp[common])[0]), kendall=float(kendalltau(ours[common], pp[common])[0]),
                          mean_ours_minus_paper=float((ours[common] - pp[common]).mean())))
     return pd.DataFrame(rows, columns=["column", "paper_model", "metric", "methods", "spearman", "kendall", "mean_ours_minus_paper"])
+
+# %% ../../nbs/52_experiment1.ipynb #e5a1c2d4
+def stsb_diagnostics(arrays: dict) -> pd.DataFrame:
+    """What perturbation does to a regression model's predictions, per model x task x method x ratio (regression cells of
+    `cells`): the mean and standard deviation of the perturbed predictions over items, the mean absolute change
+    $|f(\\tilde x)-f(x)|$, and the Pearson correlation of the perturbed predictions with the unperturbed ones
+    (`pearson_vs_full`) and with the gold scores (`pearson_perturbed`, the table's metric)."""
+    rows = []
+    for (model, task, method), a in arrays.items():
+        if not a["regression"]: continue
+        for j, r in enumerate(a["ratios"]):
+            x = a["pred"][:, j]
+            rows.append(dict(model=model, task=task, method=method, ratio=round(float(r), 2), mean_pred=float(x.mean()),
+                             sd_pred=float(x.std()), mean_abs_change=float(np.abs(x - a["pred_full"]).mean()),
+                             pearson_vs_full=float(np.corrcoef(x, a["pred_full"])[0, 1]),
+                             pearson_perturbed=float(np.corrcoef(x, a["gold"])[0, 1])))
+    return pd.DataFrame(rows, columns=["model", "task", "method", "ratio", "mean_pred", "sd_pred", "mean_abs_change",
+                                       "pearson_vs_full", "pearson_perturbed"])
