@@ -23,7 +23,10 @@ ENCODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", 
 DECODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", "attnlrp", "lrp", "alti_logit", "ig")   # no DecompX (encoders only); ALTI-Logit (pre-LN decoders only)
 PLANNED_N = {("minilm", "sst2"): 872, ("minilm", "mnli"): 500, ("minilm", "qnli"): 500, ("minilm", "stsb"): 500,
              ("smollm2", "sst2"): 200, ("smollm2", "mnli"): 100, ("smollm2", "qnli"): 100, ("smollm2", "stsb"): 100}
-ABLATIONS = {"correct_only": "only correctly predicted items", "strict": "protocol 'strict' (special tokens never ranked nor perturbed, k = ceil(r n) of the non-special tokens)"}
+ABLATIONS = {"correct_only": "only correctly predicted items",
+             "strict": "protocol 'strict' (special tokens never ranked nor perturbed, k = ceil(r n) of the non-special tokens)",
+             "embedding_output": "NormXLogit and the l2 norm with the embedding-layer output norm (the authors' code) instead of Eq. 9's word-embedding norm",
+             "ig_pad_first": "IG from the pad-token baseline with the first token kept (converges on RMSNorm decoders, where the zero baseline does not)"}
 # metric -> which direction is better for a more faithful attribution
 BETTER = {"aopc": "higher", "accuracy": "lower", "sufficiency": "lower", "pearson_perturbed": "lower", "pearson_drop": "higher"}
 TABLE1_METRIC = {"sst2": "aopc", "mnli": "aopc", "qnli": "aopc", "stsb": "pearson_perturbed"}
@@ -46,7 +49,8 @@ __all__ = ['TASKS', 'REGRESSION_TASKS', 'METHODS', 'PAPER_METHODS', 'AGNOSTIC', 
            'metric_curve', 'metric_value', 'bootstrap_weights', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves',
            'paired_bootstrap', 'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table', 'palette',
            'plot_curves', 'compare_orderings', 'holm', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
-           'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'rank_agreement', 'stsb_diagnostics']
+           'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations', 'rank_agreement',
+           'stsb_diagnostics']
 
 # %% ../../nbs/52_experiment1.ipynb #b51319d1
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASKS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
@@ -372,12 +376,15 @@ def side_by_side(summary: pd.DataFrame, paper: pd.DataFrame, family: str, table:
     return out
 
 def style_table(t: pd.DataFrame, better: dict):
-    """A pandas Styler for `side_by_side` tables: 3 decimals, '–' for missing, and the best of OUR numbers in each task
-    in bold (`better`: {task label: 'higher' | 'lower'})."""
+    """A pandas Styler for `side_by_side` tables: 3 decimals, '–' for missing, and in each task the best of OUR numbers
+    among the paper's methods in bold (`better`: {task label: 'higher' | 'lower'}); our additions (marked *) are not
+    candidates, so the bold compares what the paper compared."""
     def bold(col):
         if col.name[1].endswith("(paper)") or col.name[1] == "n" or col.isna().all(): return [""] * len(col)
-        best = col.max() if better[col.name[0]] == "higher" else col.min()
-        return ["font-weight: bold" if v == best else "" for v in col]
+        cand = col[[not str(i).endswith(" *") for i in col.index]]
+        if cand.isna().all(): return [""] * len(col)
+        best = cand.max() if better[col.name[0]] == "higher" else cand.min()
+        return ["font-weight: bold" if v == best and not str(i).endswith(" *") else "" for i, v in col.items()]
     fmt = {c: ("{:d}" if c[1] == "n" else "{:.3f}") for c in t.columns}
     return t.style.format(fmt, na_rep="–").apply(bold, axis=0)
 
@@ -604,6 +611,17 @@ def write_table1(summary: pd.DataFrame, path=None) -> Path:
     "Write `table1_frame(summary)` atomically to `path` (default `results_dir('faithfulness')/table1.csv`); returns the path."
     path = Path(path) if path is not None else results_dir("faithfulness") / "table1.csv"
     t = table1_frame(summary)
+    atomic_write(path, lambda tmp: t.to_csv(tmp, index=False))
+    return path
+
+def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
+    """Write every ablation's numbers beside the default ones (`ablation_deltas`, one row per ablation x model x task x
+    method x metric, with an `ablation` column) atomically to `path` (default `results_dir('faithfulness')/table1_ablations.csv`)."""
+    path = Path(path) if path is not None else results_dir("faithfulness") / "table1_ablations.csv"
+    cols = ["ablation", "model", "task", "method", "metric", "value_default", "value_ablation", "delta", "n_default", "n_ablation"]
+    parts = [ablation_deltas(default, a).assign(ablation=name) for name, a in ablations.items()]
+    t = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
+    t[["value_default", "value_ablation", "delta"]] = t[["value_default", "value_ablation", "delta"]].astype(float).round(6)
     atomic_write(path, lambda tmp: t.to_csv(tmp, index=False))
     return path
 
