@@ -25,8 +25,7 @@ PLANNED_N = {("minilm", "sst2"): 872, ("minilm", "mnli"): 500, ("minilm", "qnli"
              ("smollm2", "sst2"): 200, ("smollm2", "mnli"): 100, ("smollm2", "qnli"): 100, ("smollm2", "stsb"): 100}
 ABLATIONS = {"correct_only": "only correctly predicted items",
              "strict": "protocol 'strict' (special tokens never ranked nor perturbed, k = ceil(r n) of the non-special tokens)",
-             "embedding_output": "NormXLogit and the l2 norm with the embedding-layer output norm (the authors' code) instead of Eq. 9's word-embedding norm",
-             "ig_pad_first": "IG from the pad-token baseline with the first token kept (converges on RMSNorm decoders, where the zero baseline does not)"}
+             "embedding_output": "NormXLogit and the l2 norm with the embedding-layer output norm (the authors' code) instead of Eq. 9's word-embedding norm"}
 # metric -> which direction is better for a more faithful attribution
 BETTER = {"aopc": "higher", "accuracy": "lower", "sufficiency": "lower", "pearson_perturbed": "lower", "pearson_drop": "higher"}
 TABLE1_METRIC = {"sst2": "aopc", "mnli": "aopc", "qnli": "aopc", "stsb": "pearson_perturbed"}
