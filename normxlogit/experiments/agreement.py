@@ -270,6 +270,8 @@ def item_metrics(scores, evidence, keep) -> dict:
 def method_options(method, variant="base", ig_steps=32) -> dict:
     "Keyword options of `method` in `variant` (IG: `ig_steps` Gauss-Legendre steps from the zero baseline)."
     opts = dict(n_steps=ig_steps, baseline="zero") if method == "ig" else {}
+    if method == "grad_l2": opts["squared"] = True                  # the paper's Gradient_l2 is the squared L2 norm
+    if method == "gxi": opts["embeddings"] = "full"                 # the paper's GxI uses the full embeddings, like LRP
     if variant == "partial_embeddings": opts["embeddings"] = "partial"
     return opts
 
