@@ -883,11 +883,12 @@ def main(argv=None):
         s.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=VARIANTS)
         s.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
         s.add_argument("--batch-size", type=int, default=8)
+        s.add_argument("--cache", default=None, help="chunk folder (default <cache>/agreement); results/agreement/chunks keeps them in the clone")
     a = p.parse_args(argv)
     if a.threads: torch.set_num_threads(a.threads)
     n, pools = _task_ints(a.n, "n"), _task_ints(a.pool, "pool")
     if a.cmd == "run":
-        out = run_benchmark(a.models, a.tasks, n, pools, a.methods, a.variants, batch_size=a.batch_size)
+        out = run_benchmark(a.models, a.tasks, n, pools, a.methods, a.variants, cache=a.cache or True, batch_size=a.batch_size)
         print(f"wrote results/agreement/table1.csv ({len(out['table1'])} rows)")
     elif a.cmd == "table":
         got = read_benchmark(a.models, a.tasks, n)

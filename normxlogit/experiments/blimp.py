@@ -4,7 +4,7 @@
 
 # %% ../../nbs/50_blimp_alignment.ipynb #7577d94e
 from __future__ import annotations
-import json, os, time, warnings
+import argparse, json, os, sys, time, warnings
 from dataclasses import dataclass, field, asdict, replace
 from pathlib import Path
 import numpy as np
@@ -33,8 +33,8 @@ __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'CLM_MODELS', 'CONTROL_WORDS', 'LENS
            'held_out_ids', 'prefix_input', 'mask_item', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items',
            'batch_scores', 'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores',
            'method_scores', 'item_alignment', 'alignment_frame', 'AlignmentRun', 'results_files', 'run_config',
-           'read_results', 'run_alignment', 'pooled', 'layer_mean', 'protocol_table', 'ablation_table', 'plot_layers',
-           'cpu_estimate']
+           'read_results', 'run_alignment', 'main', 'pooled', 'layer_mean', 'protocol_table', 'ablation_table',
+           'plot_layers', 'cpu_estimate']
 
 # %% ../../nbs/50_blimp_alignment.ipynb #8470a031
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -468,6 +468,32 @@ def run_alignment(names=None, sizes: dict | None = None, path=None, cache=True, 
     doc = dict(config=config, info=info)
     atomic_write(files["json"], lambda tmp: Path(tmp).write_text(json.dumps(doc, indent=1, default=str)))
     return AlignmentRun(frame, counts, info, items, {k: f"{Path(f).parent.name}/{Path(f).name}" for k, f in files.items()})
+
+# %% ../../nbs/50_blimp_alignment.ipynb #53879fa2
+def main(argv=None):
+    """Command line: `python -m normxlogit.experiments.blimp run [--models ...] [--cache DIR]` runs (or resumes) the
+    experiment at the book's sizes and writes `results/blimp/alignment*.csv`; `--cache results/blimp/chunks` keeps the
+    finished chunks in the clone, so that a run stopped by the end of a session continues in the next one."""
+    p = argparse.ArgumentParser(prog="python -m normxlogit.experiments.blimp", description="BLiMP alignment (Experiment 2).")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("run", help="run or resume the experiment and write the results files")
+    s.add_argument("--models", nargs="+", default=None, help=f"default: {model_names()}")
+    s.add_argument("--cache", default=None, help="chunk folder (default <cache>/blimp)")
+    s.add_argument("--chunk-size", type=int, default=16)
+    s.add_argument("--batch-size", type=int, default=8)
+    s.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
+    a = p.parse_args(argv)
+    if a.threads: torch.set_num_threads(a.threads)
+    run = run_alignment(a.models, cache=a.cache or True, chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
+    print("wrote", ", ".join(run.files.values()))
+    return 0
+
+def _in_ipython() -> bool:
+    try: return bool(__IPYTHON__)                          # set by IPython (a notebook), where this module is not a script
+    except NameError: return False
+
+if __name__ == "__main__" and not _in_ipython(): sys.exit(main())
+
 
 # %% ../../nbs/50_blimp_alignment.ipynb #f2e3cde6
 def pooled(frame: pd.DataFrame) -> pd.DataFrame:

@@ -330,6 +330,7 @@ def main(argv=None):
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     p.add_argument("--no-cache", action="store_true")
+    p.add_argument("--cache", default=None, help="chunk folder (default <cache>/pruning); results/pruning/chunks keeps them in the clone")
     p.add_argument("--results", default=None, help="folder for pruning.csv (default results/agreement)")
     p.add_argument("--figure", action="store_true", help="also save pruning_<model>_<task>.png next to the csv")
     a = p.parse_args(argv)
@@ -338,7 +339,7 @@ def main(argv=None):
     model, tok = load_model(a.model)
     run = run_pruning(model, tok, a.model, a.task, a.n, methods=a.methods.split(","), poolings=a.poolings.split(","),
                       n_random=a.n_random, step=a.step, max_pruned=a.max_pruned, n_pool=a.n_pool,
-                      cache=not a.no_cache, results=a.results or True, chunk_size=a.chunk_size, batch_size=a.batch_size)
+                      cache=False if a.no_cache else (a.cache or True), results=a.results or True, chunk_size=a.chunk_size, batch_size=a.batch_size)
     cpu = run.info["cpu_seconds"]
     per = cpu["curves"] / run.info["item_configs"] if run.info["item_configs"] else float("nan")
     print(json.dumps(dict(counts=run.counts, unique_curves=run.info["unique_curves"], chunks_computed=len(run.info["computed"]),
