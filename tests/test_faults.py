@@ -52,8 +52,12 @@ def reference(tmp_path_factory):
 def test_killed_run_resumes_to_the_same_result(tmp_path, reference, sig):
     cache = tmp_path / "cache"
     script = tmp_path / "run.py"; script.write_text(SCRIPT)
+    # A background job of a non-interactive shell inherits SIGINT as ignored, and Python then installs no
+    # KeyboardInterrupt handler: restore the default disposition so that SIGINT acts as a user's Ctrl-C wherever the
+    # tests are started from.
     p = subprocess.Popen([PY, str(script), str(cache), str(tmp_path / "killed.csv")], env=_env(), cwd=ROOT,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     chunks = lambda: list(cache.glob("faith-*/chunk-*.npz"))
     deadline = time.time() + 300
     while len(chunks()) < 4:                                 # stop it after 4 of 24 chunks
