@@ -9,7 +9,7 @@ import torch
 
 # %% auto #0
 __all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance',
-           'check_contribution_matrices', 'max_diff', 'n_token_text', 'check_matrices_match']
+           'check_contribution_matrices', 'max_diff', 'n_token_text', 'check_matrices_match', 'dense_matrices']
 
 # %% ../nbs/05_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -118,4 +118,12 @@ def check_matrices_match(reference_fn, matrices_fn, method: str, archs=("bert", 
         assert worst_minilm < atol, (method, worst_minilm)
     assert worst < atol, (method, worst)
     return worst, worst_minilm
+
+def dense_matrices(batch, measure):
+    """Reference per-layer contribution matrices with every term $z_{i\\leftarrow j}$ formed at once: `measure(t, P, Z)`
+    turns a layer's trace, parts and `attention_terms` (b, i, j, d) into raw (b, i, j) scores; rows are normalised
+    (`normalise_rows`). The memory-hungry direct form that the chunked implementations are checked against."""
+    from normxlogit.tracing import trace_encoder, encoder_parts, attention_terms, normalise_rows
+    return [normalise_rows(measure(t, P, attention_terms(t, P)[0]), batch.attention_mask)
+            for t, P in zip(trace_encoder(batch), encoder_parts(batch.adapter))]
 
