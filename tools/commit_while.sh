@@ -29,7 +29,7 @@ mkdir -p "${paths[@]}"
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid"; snapshot partial; exit 130' INT TERM
 while kill -0 "$pid" 2>/dev/null; do
-  for ((s = 0; s < every; s += 5)); do kill -0 "$pid" 2>/dev/null || break; sleep 5; done
+  for ((s = 0; s < every; s += 5)); do kill -0 "$pid" 2>/dev/null || break; sleep 5 & wait $!; done   # wait: a signal is handled at once
   kill -0 "$pid" 2>/dev/null && snapshot partial
 done
 wait "$pid"; rc=$?

@@ -45,6 +45,7 @@ COLUMNS = ["model", "dtype", "threads", "length", "round", "env", "method", "sec
 MODELS = ("tiny", "smollm2-135m")
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 EPS = 1e-8                                         # lxt's default epsilon of its EpsilonRule
+STAB = None                                        # None: lxt's own stabilisers; a number (e.g. 0): every explicit epsilon
 
 
 # ---------------------------------------------------------------- shared by both environments
@@ -114,20 +115,24 @@ def _x_attention(mod, hidden_states, position_embeddings=None, attention_mask=No
     B, T, _ = hidden_states.shape
     q, k, v = (p(hidden_states).view(B, T, -1, mod.head_dim).transpose(1, 2) for p in (mod.q_proj, mod.k_proj, mod.v_proj))
     cos, sin = position_embeddings
-    q = xr.epsilon_lrp(partial(_rope, cos=cos, sin=sin), EPS, q)                      # RoPE is linear in q, k: epsilon rule
-    k = xr.epsilon_lrp(partial(_rope, cos=cos, sin=sin), EPS, k)
+    eps = EPS if STAB is None else STAB
+    q = xr.epsilon_lrp(partial(_rope, cos=cos, sin=sin), eps, q)                      # RoPE is linear in q, k: epsilon rule
+    k = xr.epsilon_lrp(partial(_rope, cos=cos, sin=sin), eps, k)
     k, v = _repeat_kv(k, mod.num_key_value_groups), _repeat_kv(v, mod.num_key_value_groups)
-    scores = xf.mul2(xf.matmul(q, k.transpose(-1, -2)), mod.scaling)                  # epsilon + uniform rule on QK^T
+    kw_eps = {} if STAB is None else dict(epsilon=STAB)
+    scores = xf.mul2(xf.matmul(q, k.transpose(-1, -2), **kw_eps), mod.scaling)                  # epsilon + uniform rule on QK^T
     causal = torch.ones(T, T, dtype=torch.bool, device=q.device).tril()
-    A = xf.softmax(scores.masked_fill(~causal, float("-inf")), -1, torch.float32).to(q.dtype)   # softmax rule
-    o = xr.uniform_epsilon_lrp_fn.apply(torch.matmul, 1e-6, A, v)                     # epsilon + uniform rule on AV
+    sdt = torch.float64 if q.dtype == torch.float64 else torch.float32
+    A = xf.softmax(scores.masked_fill(~causal, float("-inf")), -1, sdt).to(q.dtype)   # softmax rule
+    o = xr.uniform_epsilon_lrp_fn.apply(torch.matmul, 1e-6 if STAB is None else STAB, A, v)                    # epsilon + uniform rule on AV
     return mod.o_proj(o.transpose(1, 2).reshape(B, T, -1)), None
 
 def _x_layer(mod, hidden_states, attention_mask=None, position_embeddings=None, **kw):
     import lxt.explicit.functional as xf
     a, _ = mod.self_attn(mod.input_layernorm(hidden_states), position_embeddings=position_embeddings)
-    h = xf.add2(hidden_states, a)                                                      # epsilon rule on the residuals
-    return xf.add2(h, mod.mlp(mod.post_attention_layernorm(h)))
+    kw_eps = {} if STAB is None else dict(epsilon=STAB)
+    h = xf.add2(hidden_states, a, **kw_eps)                                            # epsilon rule on the residuals
+    return xf.add2(h, mod.mlp(mod.post_attention_layernorm(h)), **kw_eps)
 
 def explicit_attnlrp(model):
     """Turn a transformers-4 Llama into an explicit AttnLRP model with lxt's explicit rules: lxt's `Composite` puts its
@@ -139,6 +144,9 @@ def explicit_attnlrp(model):
     from transformers.activations import SiLUActivation
     if model.config.model_type != "llama": raise NotImplementedError(f"explicit wiring is written for Llama, not {model.config.model_type}")
     Composite({nn.Linear: xr.EpsilonRule, SiLUActivation: xr.IdentityRule, nn.SiLU: xr.IdentityRule}).register(model)
+    if STAB is not None:
+        for mod in model.modules():
+            if isinstance(mod, xr.EpsilonRule): mod.epsilon = STAB
     for mod in list(model.modules()):
         fwd = {"LlamaRMSNorm": _x_rmsnorm, "LlamaMLP": _x_mlp, "LlamaAttention": _x_attention,
                "LlamaDecoderLayer": _x_layer}.get(type(mod).__name__)
@@ -147,7 +155,9 @@ def explicit_attnlrp(model):
 
 class LxtEnv:
     "The lxt side: GxI and lxt-efficient on one model (lxt's class-level patch switched on and off), lxt-explicit on a copy."
-    def __init__(self, model_dir, dtype="float32", threads=1):
+    def __init__(self, model_dir, dtype="float32", threads=1, stab=None):
+        global STAB
+        STAB = None if stab is None else float(stab)
         torch.set_num_threads(int(threads))
         import transformers
         from importlib.metadata import version
@@ -311,9 +321,11 @@ def _write(df, out):
     atomic_write(out, lambda tmp: df.to_csv(tmp, index=False))
 
 def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dtype="float32", lxt="auto",
-        lxt_python=None, work=None, fresh=False, progress=True):
+        lxt_python=None, work=None, fresh=False, progress=True, stab=None):
     """Measure and write the CSV `out` (returned as a DataFrame). lxt: 'auto' (use the lxt env if its python exists),
-    'yes' (required) or 'no' (main env only)."""
+    'yes' (required) or 'no' (main env only). `stab`: None keeps lxt's explicit stabilisers (1e-8 / 1e-6); a number
+    (0 for the exact rules) replaces every epsilon of lxt's explicit rules, for the float64 check that the explicit
+    rules and the modified gradient are the same computation."""
     import pandas as pd
     from normxlogit.paths import results_dir
     from normxlogit.experiments.efficiency import fixed_length_text
@@ -334,14 +346,14 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
     t_load = time.perf_counter()
     m, tok = load_main(model, dtype)
     main = MainEnv(m)
-    w, meta = None, dict(dtype=dtype, threads=threads, started=time.strftime("%Y-%m-%d %H:%M:%S"), n_cpus=os.cpu_count(),
+    w, meta = None, dict(dtype=dtype, threads=threads, stab=stab, started=time.strftime("%Y-%m-%d %H:%M:%S"), n_cpus=os.cpu_count(),
                          main=dict(torch=torch.__version__, transformers=__import__("transformers").__version__,
                                    attention=m.config._attn_implementation), lengths={})
     try:
         if use_lxt:
             d = save_weights(m, work / f"{name}-{dtype}")
             w = LxtWorker(lxt_python, work / "worker.log", threads)
-            meta["lxt_env"] = w.call(op="load", args=dict(model_dir=str(d), dtype=dtype, threads=threads))
+            meta["lxt_env"] = w.call(op="load", args=dict(model_dir=str(d), dtype=dtype, threads=threads, stab=stab))
             if "explicit_error" in meta["lxt_env"]: print(f"lxt-explicit unavailable: {meta['lxt_env']['explicit_error']}")
         say(f"loaded {name} ({dtype}) in {time.perf_counter() - t_load:.0f} s")
         envs = [("main", MAIN_METHODS)] + ([("lxt", tuple(meta["lxt_env"]["methods"]))] if w else [])
@@ -437,6 +449,7 @@ def main(argv=None):
     r.add_argument("--lxt-python", default=None, help=f"python of the lxt venv (default $LXT_ENV/bin/python, {LXT_ENV})")
     r.add_argument("--work", default=None, help="saved weights + worker log (default /tmp/lxt_speed)")
     r.add_argument("--fresh", action="store_true", help="measure every length again")
+    r.add_argument("--stab", type=float, default=None, help="replace every epsilon of lxt's explicit rules (0: exact rules; for float64 checks)")
     s = sub.add_parser("summary", help="print the medians of a CSV"); s.add_argument("csv")
     sub.add_parser("worker", help="(internal) the lxt-env side, JSON lines on stdin/stdout")
     a = ap.parse_args(argv)
@@ -445,7 +458,7 @@ def main(argv=None):
         import pandas as pd
         return print_summary(pd.read_csv(a.csv))
     df = run(a.model, [int(x) for x in a.lengths.split(",")], a.repeats, a.out, a.threads, a.dtype, a.lxt, a.lxt_python,
-             a.work, a.fresh)
+             a.work, a.fresh, stab=a.stab)
     print_summary(df)
 
 if __name__ == "__main__":

@@ -483,6 +483,13 @@ def main(argv=None):
     s.add_argument("--batch-size", type=int, default=8)
     s.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     a = p.parse_args(argv)
+    known = CLM_MODELS + ["bert-tiny-mlm", FT_NAME, "minilm-l6-randomhead"]
+    for name in a.models or []:
+        if name not in known: p.error(f"unknown model {name!r}; choose from {', '.join(known)}")
+        if name == FT_NAME and not have_finetuned():
+            p.error(f"{FT_NAME} is not trained yet (no {FT_NAME}/result.json in the models folder): "
+                    f"python tools/finetune.py {FT_NAME}")
+    if a.threads is not None and a.threads < 1: p.error("--threads must be at least 1")
     if a.threads: torch.set_num_threads(a.threads)
     run = run_alignment(a.models, cache=a.cache or True, chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
     print("wrote", ", ".join(run.files.values()))

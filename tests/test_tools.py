@@ -1,0 +1,89 @@
+"""The tools that keep long runs alive across sessions: `tools/commit_while.sh` (commits finished chunks while a run goes
+on, and when it stops) and the BLiMP experiment's command line (resumes from its chunk cache, refuses bad input)."""
+import os, shutil, signal, subprocess, sys, time
+from pathlib import Path
+import pandas as pd
+import pytest
+from conftest import ROOT
+
+PY = sys.executable
+
+
+def _git(repo, *args):
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture
+def repo(tmp_path):
+    "A scratch git repository with a copy of commit_while.sh and one tracked file."
+    r = tmp_path / "repo"; (r / "tools").mkdir(parents=True)
+    shutil.copy(ROOT / "tools" / "commit_while.sh", r / "tools")
+    _git(r, "init", "-q"); _git(r, "config", "user.email", "t@example.org"); _git(r, "config", "user.name", "t")
+    (r / "other.txt").write_text("v1\n"); _git(r, "add", "."); _git(r, "commit", "-q", "-m", "start")
+    (r / "other.txt").write_text("v2, not to be committed by the tool\n")
+    return r
+
+
+WRITER = "for i in 1 2 3; do echo $i > results/x/c$i.csv; [ $i = 3 ] || sleep 7; done; exit {rc}"   # ~14 s
+
+
+def test_commit_while_commits_chunks_and_keeps_the_exit_status(repo):
+    r = subprocess.run(["bash", "tools/commit_while.sh", "chunks", "results/x", "--", "bash", "-c", WRITER.format(rc=3)],
+                       cwd=repo, capture_output=True, text=True, env=dict(os.environ, EVERY="1"))
+    assert r.returncode == 3, r.stderr                                   # the command's status, not the tool's
+    log = _git(repo, "log", "--format=%s").splitlines()
+    assert any(s.startswith("chunks (partial, ") and "exit" not in s for s in log), log   # committed while running
+    assert log[0].startswith("chunks (partial, exit 3"), log                               # and once at the end
+    assert len(log) >= 3, log
+    assert sorted(_git(repo, "ls-files", "results").split()) == [f"results/x/c{i}.csv" for i in (1, 2, 3)]
+    assert "other.txt" in _git(repo, "status", "--porcelain")            # nothing outside its paths is committed
+
+
+def test_commit_while_commits_what_is_done_when_stopped(repo):
+    p = subprocess.Popen(["bash", "tools/commit_while.sh", "chunks", "results/x", "--", "bash", "-c", WRITER.format(rc=0)],
+                         cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, EVERY="600"), start_new_session=True)
+    for _ in range(100):
+        if (repo / "results/x/c1.csv").exists(): break
+        time.sleep(0.1)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)                                          # the end of a session
+    assert p.wait(timeout=30) == 130
+    assert time.monotonic() - t0 < 4, "the signal must be handled at once, not after the tool's sleep"
+    assert "results/x/c1.csv" in _git(repo, "ls-files", "results")
+    assert not (repo / "results/x/c3.csv").exists()                       # the command was stopped, not waited for
+
+
+def test_commit_while_usage_errors(repo):
+    for argv in (["label", "results/x"], ["label", "--", "true"]):
+        r = subprocess.run(["bash", "tools/commit_while.sh", *argv], cwd=repo, capture_output=True, text=True)
+        assert r.returncode == 2 and "commit_while.sh" in r.stderr
+
+
+def _blimp(tmp, *args):
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NORMXLOGIT_SMALL="1",
+               NORMXLOGIT_RESULTS=str(tmp / "results"))
+    return subprocess.run([PY, "-m", "normxlogit.experiments.blimp", "run", *args], cwd=ROOT, capture_output=True,
+                          text=True, env=env, timeout=900)
+
+
+def test_blimp_cli_resumes_from_its_chunks(tmp_path):
+    chunks = tmp_path / "chunks"
+    r = _blimp(tmp_path, "--models", "bert-tiny-mlm", "--cache", str(chunks), "--threads", "1")
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = tmp_path / "results" / "blimp"
+    first = pd.read_csv(out / "alignment_small.csv")
+    assert len(first) and set(first.model) == {"bert-tiny-mlm"} and first.value.notna().all()
+    assert any(chunks.rglob("*")) and "chunks computed now" in r.stdout
+    for f in out.iterdir(): f.unlink()                                    # results gone, chunks kept: a resumed run
+    r = _blimp(tmp_path, "--models", "bert-tiny-mlm", "--cache", str(chunks), "--threads", "1")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert " 0 of " in r.stdout, r.stdout                                 # nothing recomputed
+    pd.testing.assert_frame_equal(pd.read_csv(out / "alignment_small.csv"), first)
+
+
+@pytest.mark.parametrize("args, needle", [(["--models", "no-such-model"], "unknown model 'no-such-model'"),
+                                          (["--threads", "0"], "--threads must be at least 1")])
+def test_blimp_cli_bad_input_is_a_clear_error(tmp_path, args, needle):
+    r = _blimp(tmp_path, *args)
+    assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]
