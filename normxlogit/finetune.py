@@ -19,10 +19,10 @@ from .evidence import minimal_pair_target
 from .spans import replace_span
 
 # %% auto #0
-__all__ = ['BLIMP_TRAIN_PARADIGMS', 'SPLIT_SEED', 'SVA_HELD_OUT', 'AGREEMENT_EXTRA_PARADIGMS', 'TASKS', 'MINILM_LORA', 'RECIPES',
-           'AGREEMENT_TARGETS', 'TaskData', 'task_data', 'check_disjoint', 'agreement_data', 'Recipe', 'get_recipe',
-           'build_model', 'n_trainable', 'pearson', 'score_predictions', 'blimp_mlm_items', 'mlm_logits_at',
-           'agreement_mlm_items', 'mlm_items', 'mlm_accuracy', 'blimp_accuracy', 'finetune']
+__all__ = ['BLIMP_TRAIN_PARADIGMS', 'SPLIT_SEED', 'SVA_HELD_OUT', 'AGREEMENT_EXTRA_PARADIGMS', 'RA_HELD_OUT_FIRST', 'TASKS',
+           'MINILM_LORA', 'RECIPES', 'AGREEMENT_TARGETS', 'TaskData', 'task_data', 'check_disjoint', 'agreement_data',
+           'Recipe', 'get_recipe', 'build_model', 'n_trainable', 'pearson', 'score_predictions', 'blimp_mlm_items',
+           'mlm_logits_at', 'agreement_mlm_items', 'mlm_items', 'mlm_accuracy', 'blimp_accuracy', 'finetune']
 
 # %% ../nbs/44_finetune.ipynb #c07da2bf
 @dataclass
@@ -45,6 +45,7 @@ BLIMP_TRAIN_PARADIGMS = ("anaphor_number_agreement", "determiner_noun_agreement_
 SPLIT_SEED = 0  # the dev/train split of MNLI, QNLI and BLiMP is fixed, whatever the training seed
 SVA_HELD_OUT = 1500  # Linzen items 0..1499 are never trained on: the agreement benchmark's sva pool (its FULL_POOL['sva'])
 AGREEMENT_EXTRA_PARADIGMS = ("determiner_noun_agreement_1", "determiner_noun_agreement_with_adjective_1")  # evaluated nowhere
+RA_HELD_OUT_FIRST = 400  # anaphor pairs 0..399 (file order) are never trained on either: with the 200 of the BLiMP split, 500+ held-out ra pairs
 TASKS = ("sst2", "mnli", "qnli", "stsb", "blimp", "agreement")
 
 def task_data(task: str, path=None) -> TaskData:
@@ -93,18 +94,22 @@ def agreement_data(path=None) -> TaskData:
     `task` column ('sva' or the BLiMP paradigm). Linzen items become pairs: the sentence, and the sentence with the wrong
     verb form.
 
-    Held out (`dev`, never trained on): the first `SVA_HELD_OUT` Linzen items (the agreement benchmark's sva pool) and
-    the 200 pairs per paradigm of `task_data('blimp').dev` (the BLiMP experiment's masked-LM items and the benchmark's
-    ra items). Training: the other 5,989 Linzen items, the other 800 pairs of the five paradigms and all pairs of
-    `AGREEMENT_EXTRA_PARADIGMS`, minus any pair sharing a sentence with a held-out one (`check_disjoint` must pass)."""
+    Held out (`dev`, never trained on): the first `SVA_HELD_OUT` Linzen items (the agreement benchmark's sva pool),
+    the 200 pairs per paradigm of `task_data('blimp').dev` (the BLiMP experiment's masked-LM items) and, for ra, also
+    the first `RA_HELD_OUT_FIRST` anaphor pairs in file order (the benchmark scores ra items in that order until 300 are
+    right, so it needs more than 200). Training: the other 5,989 Linzen items, the other pairs of the five paradigms
+    and all pairs of `AGREEMENT_EXTRA_PARADIGMS`, minus any pair sharing a sentence with a held-out one
+    (`check_disjoint` must pass)."""
     sva = load_sva(path=path)
     bad = [" ".join(w[:i] + [x] + w[i + 1:]) for w, i, x in zip(sva.words, sva.verb_index, sva.wrong)]
     sva = _pairs([f"sva-{i}" for i in sva.index], "sva", sva.sentence, bad)
     bl = task_data("blimp", path=path)
     extra = pd.concat([load_blimp(p, path=path).assign(paradigm=p) for p in AGREEMENT_EXTRA_PARADIGMS], ignore_index=True)
     blimp = lambda df: _pairs([f"{p}-{i}" for p, i in zip(df.paradigm, df.pairID)], df.paradigm.tolist(), df.sentence_good, df.sentence_bad)
-    dev = pd.concat([sva.iloc[:SVA_HELD_OUT], blimp(bl.dev)], ignore_index=True)
-    train = pd.concat([sva.iloc[SVA_HELD_OUT:], blimp(bl.train), blimp(extra)], ignore_index=True)
+    first = set(load_blimp("anaphor_number_agreement", path=path).pairID.iloc[:RA_HELD_OUT_FIRST])
+    more = (bl.train.paradigm == "anaphor_number_agreement") & bl.train.pairID.isin(first)
+    dev = pd.concat([sva.iloc[:SVA_HELD_OUT], blimp(bl.dev), blimp(bl.train[more])], ignore_index=True)
+    train = pd.concat([sva.iloc[SVA_HELD_OUT:], blimp(bl.train[~more]), blimp(extra)], ignore_index=True)
     seen = set(map(_norm_text, dev.sentence_good)) | set(map(_norm_text, dev.sentence_bad))
     clash = train.sentence_good.map(_norm_text).isin(seen) | train.sentence_bad.map(_norm_text).isin(seen)
     td = TaskData("agreement", train[~clash].reset_index(drop=True), dev, ("sentence_good", "sentence_bad"), "id", None)
