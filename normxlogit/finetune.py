@@ -439,7 +439,8 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     if rec.task == "agreement":
         res.update(dev_sizes={k: int(v) for k, v in dev.task.value_counts(sort=False).items()}, targets=AGREEMENT_TARGETS,
                    meets_targets=all(score.get(k, 0) >= v for k, v in AGREEMENT_TARGETS.items()),
-                   held_out=dict(sva=f"Linzen items 0-{SVA_HELD_OUT - 1}", blimp=f"task_data('blimp').dev (SPLIT_SEED={SPLIT_SEED}, 200 per paradigm)"),
+                   held_out=dict(sva=f"Linzen items 0-{SVA_HELD_OUT - 1}", blimp=f"task_data('blimp').dev (SPLIT_SEED={SPLIT_SEED}, 200 per paradigm)",
+                                 ra=f"anaphor_number_agreement pairs 0-{RA_HELD_OUT_FIRST - 1} and those of the blimp split"),
                    train_item_ids=sorted(i for i in td.train.id if i.startswith(("sva-", "anaphor_number_agreement-"))))
     rj.write_text(json.dumps(res, indent=1))
     res["artifact_bytes"] = _dir_size(out)

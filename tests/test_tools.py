@@ -24,7 +24,10 @@ def repo(tmp_path):
     return r
 
 
-WRITER = "for i in 1 2 3; do echo $i > results/x/c$i.csv; [ $i = 3 ] || sleep 7; done; exit {rc}"   # ~14 s
+# c1, then wait until the tool has committed it (a partial commit), then c2 and c3 and exit: no timing race
+WRITER = ('echo 1 > results/x/c1.csv; until git log --format=%s | grep -q "partial, [0-9]"; do sleep 0.2; done; '
+          'echo 2 > results/x/c2.csv; echo 3 > results/x/c3.csv; exit {rc}')
+STOPPED = "echo 1 > results/x/c1.csv; sleep 60; echo 3 > results/x/c3.csv"
 
 
 def test_commit_while_commits_chunks_and_keeps_the_exit_status(repo):
@@ -34,13 +37,13 @@ def test_commit_while_commits_chunks_and_keeps_the_exit_status(repo):
     log = _git(repo, "log", "--format=%s").splitlines()
     assert any(s.startswith("chunks (partial, ") and "exit" not in s for s in log), log   # committed while running
     assert log[0].startswith("chunks (partial, exit 3"), log                               # and once at the end
-    assert len(log) >= 3, log
+    assert _git(repo, "show", "--name-only", "--format=", "HEAD~1").split() == ["results/x/c1.csv"]
     assert sorted(_git(repo, "ls-files", "results").split()) == [f"results/x/c{i}.csv" for i in (1, 2, 3)]
     assert "other.txt" in _git(repo, "status", "--porcelain")            # nothing outside its paths is committed
 
 
 def test_commit_while_commits_what_is_done_when_stopped(repo):
-    p = subprocess.Popen(["bash", "tools/commit_while.sh", "chunks", "results/x", "--", "bash", "-c", WRITER.format(rc=0)],
+    p = subprocess.Popen(["bash", "tools/commit_while.sh", "chunks", "results/x", "--", "bash", "-c", STOPPED],
                          cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=dict(os.environ, EVERY="600"), start_new_session=True)
     for _ in range(100):
@@ -52,6 +55,7 @@ def test_commit_while_commits_what_is_done_when_stopped(repo):
     assert time.monotonic() - t0 < 4, "the signal must be handled at once, not after the tool's sleep"
     assert "results/x/c1.csv" in _git(repo, "ls-files", "results")
     assert not (repo / "results/x/c3.csv").exists()                       # the command was stopped, not waited for
+    assert _git(repo, "log", "-1", "--format=%s").startswith("chunks (partial, ")
 
 
 def test_commit_while_usage_errors(repo):
@@ -62,7 +66,7 @@ def test_commit_while_usage_errors(repo):
 
 def _blimp(tmp, *args):
     env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NORMXLOGIT_SMALL="1",
-               NORMXLOGIT_RESULTS=str(tmp / "results"))
+               NORMXLOGIT_RESULTS=str(tmp / "results"), NORMXLOGIT_CACHE=str(tmp / "cache"))
     return subprocess.run([PY, "-m", "normxlogit.experiments.blimp", "run", *args], cwd=ROOT, capture_output=True,
                           text=True, env=env, timeout=900)
 
@@ -78,7 +82,8 @@ def test_blimp_cli_resumes_from_its_chunks(tmp_path):
     for f in out.iterdir(): f.unlink()                                    # results gone, chunks kept: a resumed run
     r = _blimp(tmp_path, "--models", "bert-tiny-mlm", "--cache", str(chunks), "--threads", "1")
     assert r.returncode == 0, r.stderr[-2000:]
-    assert " 0 of " in r.stdout, r.stdout                                 # nothing recomputed
+    done = [l for l in r.stdout.splitlines() if "chunks computed now" in l]
+    assert done and all(", 0 of " in l for l in done), r.stdout          # nothing recomputed
     pd.testing.assert_frame_equal(pd.read_csv(out / "alignment_small.csv"), first)
 
 

@@ -25,9 +25,11 @@ snapshot() {   # $1: partial | done
   echo "[commit_while] could not commit $label ($1)" >&2
 }
 mkdir -p "${paths[@]}"
+pid=""
+# set before the command starts, so a stop that comes at once still commits what exists
+trap 'if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid"; fi; snapshot partial; exit 130' INT TERM
 "$@" &
 pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid"; snapshot partial; exit 130' INT TERM
 while kill -0 "$pid" 2>/dev/null; do
   for ((s = 0; s < every; s += 5)); do kill -0 "$pid" 2>/dev/null || break; sleep 5 & wait $!; done   # wait: a signal is handled at once
   kill -0 "$pid" 2>/dev/null && snapshot partial

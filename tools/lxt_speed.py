@@ -332,6 +332,8 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
     if model not in MODELS and not Path(model).is_dir(): raise ValueError(f"model must be one of {MODELS} or a local Llama dir")
     if dtype not in DTYPES: raise ValueError(f"dtype must be one of {list(DTYPES)}")
     out = Path(out) if out else results_dir("lrp_speed") / "speed.csv"
+    if stab is not None and out.exists() and not fresh:     # the CSV has no stab column: never mix the two kinds of rows
+        raise ValueError(f"stab={stab} writes rows that {out} cannot tell apart from its own: pass a new `out` or fresh=True")
     work = Path(work or os.environ.get("LXT_SPEED_WORK", "/tmp/lxt_speed"))
     lxt_python = Path(lxt_python or Path(LXT_ENV) / "bin" / "python")
     say = (lambda *a: print(*a, file=sys.stderr, flush=True)) if progress else (lambda *a: None)

@@ -551,27 +551,27 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
     Memory is whole-process peak RSS (GPU: peak allocated); `extra_ratio` compares the peaks above the RSS after set-up.
     Missing measurements give NaN. Printed, never asserted."""
     out = []
-    def mem(model, batch, num, den, goal):
+    def mem(kind, model, batch, num, den, goal):
         a = _latest(memory_rows[memory_rows.complete.astype(bool)], model=model, method=num, length=length, batch=batch)
         b = _latest(memory_rows[memory_rows.complete.astype(bool)], model=model, method=den, length=length, batch=batch)
         ok = a is not None and b is not None
         r = a.memory_gib / b.memory_gib if ok else np.nan
         extra = (a.memory_gib - a.rss_after_load_gib) / (b.memory_gib - b.rss_after_load_gib) if ok else np.nan
-        out.append(dict(model=model, what=f"peak memory, {num} / {den}", length=length, batch=batch,
+        out.append(dict(kind=kind, model=model, what=f"peak memory, {num} / {den}", length=length, batch=batch,
                         value=f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB" if ok else "pending",
-                        ratio=r, extra_ratio=extra, goal=goal, met=(r <= goal) if ok and np.isfinite(goal) else None))
-    def tim(model, num, den, col, goal):
+                        ratio=r, extra_ratio=extra, goal=goal, met=bool(r <= goal) if ok and np.isfinite(goal) else None))
+    def tim(kind, model, num, den, col, goal):
         a = _latest(time_rows, model=model, method=num, length=length, batch=1, repeats=repeats)
         b = None if a is None else _latest(time_rows, model=model, method=den, length=length, batch=1, run_id=a.run_id)
         ok = a is not None and b is not None
-        out.append(dict(model=model, what=f"time, {num} / {den}", length=length, batch=1,
+        out.append(dict(kind=kind, model=model, what=f"time, {num} / {den}", length=length, batch=1,
                         value=f"{a.median_s:.3f} / {b.median_s:.3f} s" if ok else "pending",
-                        ratio=a[col] if ok else np.nan, extra_ratio=np.nan, goal=goal, met=(a[col] <= goal) if ok else None))
-    mem(decoder, decoder_batch, "normxlogit", "forward", 0.5)
-    mem(decoder, decoder_batch, "normxlogit", "forward_last", np.nan)   # the floor: a forward pass of the same model
-    tim(decoder, "normxlogit", "forward_last", "ratio_to_forward_last", 1.1)
-    mem(encoder, encoder_batch, "normxlogit", "forward", 1.1)
-    tim(encoder, "normxlogit", "forward", "ratio_to_forward", 1.1)
+                        ratio=a[col] if ok else np.nan, extra_ratio=np.nan, goal=goal, met=bool(a[col] <= goal) if ok else None))
+    mem("decoder", decoder, decoder_batch, "normxlogit", "forward", 0.5)
+    mem("decoder", decoder, decoder_batch, "normxlogit", "forward_last", np.nan)   # the floor: a forward pass of the same model
+    tim("decoder", decoder, "normxlogit", "forward_last", "ratio_to_forward_last", 1.1)
+    mem("encoder", encoder, encoder_batch, "normxlogit", "forward", 1.1)
+    tim("encoder", encoder, "normxlogit", "forward", "ratio_to_forward", 1.1)
     return pd.DataFrame(out)
 
 def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int = 5, cap_gib: float = 16.0,
@@ -596,7 +596,7 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
                            + ("" if row["complete"] else f" (stopped: {row['stopped']})"), flush=True)
     g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), read_rows(path, MEMORY_COLUMNS),
                     decoder=model_name, encoder=model_name, length=length, decoder_batch=batch, encoder_batch=batch, repeats=repeats)
-    return (g.iloc[:2] if decoder else g.iloc[2:]).reset_index(drop=True)
+    return g[g.kind == ("decoder" if decoder else "encoder")].reset_index(drop=True)
 
 # %% ../../nbs/47_efficiency.ipynb #c8d56593
 def multiply_adds(method: str, n_layers: int, s: int, d: int, d_ff: int, n_heads: int) -> int:
