@@ -770,7 +770,7 @@ def findings(t1, decoders, special_models=()) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #ef784e3d
-BENCH_MODELS = ("smollm2-135m", "gemma3-270m", "minilm-blimp-mlm")
+BENCH_MODELS = ("smollm2-135m", "gemma3-270m", "minilm-agreement-mlm")
 FULL_N = {"sva": 300, "ra": 300, "qa": 200}
 FULL_POOL = {"sva": 1500, "ra": None, "qa": None}       # None: the whole data set (items are scored until n are correct)
 
