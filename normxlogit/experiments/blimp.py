@@ -135,7 +135,7 @@ def token_mask(item, tokens: str = "words") -> np.ndarray:
     'all' = every position but the masked target (the authors' code)."""
     if tokens not in ("words", "all"): raise ValueError(f"tokens must be 'words' or 'all', got {tokens!r}")
     keep = ~np.asarray(item.special, bool) if tokens == "words" else np.ones(len(item.tokens), bool)
-    if item.masked: keep[item.pos] = False
+    if item.masked is True or item.masked == True: keep[int(item.pos)] = False   # rows of a frame with unfit items hold floats / NaN
     return keep
 
 def alignment_items(model, tok, evidence: dict, n: int, pool: int, held_out: dict | None = None):
@@ -193,7 +193,9 @@ def alignment_items(model, tok, evidence: dict, n: int, pool: int, held_out: dic
                                                        eligible=("eligible", "sum"), preferred=("preferred", "sum"),
                                                        trivial=("trivial", "sum"), used=("used", "sum"))
     counts.insert(counts.columns.get_loc("preferred") + 1, "accuracy", (counts.preferred / counts.eligible.where(counts.eligible > 0)).round(4))
-    return items[items.used].reset_index(drop=True), counts
+    used = items[items.used].reset_index(drop=True)
+    if len(used): used = used.astype({"pos": int, "origin": int, "masked": bool})   # unfit rows had made them float / object
+    return used, counts
 
 # %% ../../nbs/50_blimp_alignment.ipynb #b5d7e97c
 def batch_scores(model, tok, items: pd.DataFrame, methods=None) -> list:
