@@ -8,7 +8,7 @@ import html, math
 import numpy as np
 
 # %% auto #0
-__all__ = ['clean_token', 'heatmap_html', 'plot_heatmap']
+__all__ = ['clean_token', 'heatmap_html', 'plot_heatmap', 'ratio_span']
 
 # %% ../nbs/01_plot.ipynb #be04e920
 def clean_token(tok: str) -> str:
@@ -41,3 +41,12 @@ def plot_heatmap(M, tokens, row_labels, title="", ax=None, cmap="RdBu_r"):
     ax.set_yticks(range(len(M))); ax.set_yticklabels(row_labels, fontsize=8)
     ax.set_title(title, fontsize=9)
     return ax
+
+# %% ../nbs/01_plot.ipynb #8c4c1dbd
+def ratio_span(values, digits: int = 2) -> str:
+    "A range of ratios for generated prose: '1.24x', or '0.96-1.00x' when the values differ at `digits`; 'n/a' if none is finite."
+    v = [float(x) for x in values if np.isfinite(x)]
+    if not v: return "n/a"
+    lo, hi = f"{min(v):.{digits}f}", f"{max(v):.{digits}f}"
+    return f"{lo}x" if lo == hi else f"{lo}-{hi}x"
+

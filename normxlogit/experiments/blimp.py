@@ -135,7 +135,7 @@ def token_mask(item, tokens: str = "words") -> np.ndarray:
     'all' = every position but the masked target (the authors' code)."""
     if tokens not in ("words", "all"): raise ValueError(f"tokens must be 'words' or 'all', got {tokens!r}")
     keep = ~np.asarray(item.special, bool) if tokens == "words" else np.ones(len(item.tokens), bool)
-    if item.masked is True or item.masked == True: keep[int(item.pos)] = False   # rows of a frame with unfit items hold floats / NaN
+    if item.masked: keep[item.pos] = False
     return keep
 
 def alignment_items(model, tok, evidence: dict, n: int, pool: int, held_out: dict | None = None):
@@ -163,7 +163,8 @@ def alignment_items(model, tok, evidence: dict, n: int, pool: int, held_out: dic
                 text, spans = mask_item(r, tok.mask_token); fits = len(spans) > 0
             tid, fid = _single_id(tok, space + r.target), _single_id(tok, space + r.foil)
             row = dict(id=i, paradigm=p, input=text, target=space + r.target, foil=space + r.foil, target_id=tid, foil_id=fid,
-                       fits=bool(fits), single_token=tid is not None and fid is not None)
+                       fits=bool(fits), single_token=tid is not None and fid is not None,
+                       pos=-1, origin=-1, masked=kind == "masked_lm")     # unfit rows too: int / bool columns, never NaN
             if fits:
                 toks, e, sp = evidence_to_tokens(text, spans, tok)
                 if kind == "masked_lm":
@@ -193,9 +194,7 @@ def alignment_items(model, tok, evidence: dict, n: int, pool: int, held_out: dic
                                                        eligible=("eligible", "sum"), preferred=("preferred", "sum"),
                                                        trivial=("trivial", "sum"), used=("used", "sum"))
     counts.insert(counts.columns.get_loc("preferred") + 1, "accuracy", (counts.preferred / counts.eligible.where(counts.eligible > 0)).round(4))
-    used = items[items.used].reset_index(drop=True)
-    if len(used): used = used.astype({"pos": int, "origin": int, "masked": bool})   # unfit rows had made them float / object
-    return used, counts
+    return items[items.used].reset_index(drop=True), counts
 
 # %% ../../nbs/50_blimp_alignment.ipynb #b5d7e97c
 def batch_scores(model, tok, items: pd.DataFrame, methods=None) -> list:
