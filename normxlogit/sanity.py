@@ -22,8 +22,9 @@ from .zoo import load_model
 # %% auto #0
 __all__ = ['TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'stage_names', 'stage_parameters', 'randomise', 'similarity',
            'bootstrap_ci', 'summarise', 'select_stages', 'default_targets', 'SanityResult', 'run_sanity',
-           'randomisation_test', 'random_target_test', 'write_sanity', 'load_sanity', 'verdicts', 'plot_cascade',
-           'plot_cascades', 'plot_independent', 'plot_factors', 'sanity_items', 'estimate_cost', 'sanity_cli']
+           'randomisation_test', 'random_target_test', 'write_sanity', 'load_sanity', 'verdicts', 'sanity_reading',
+           'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors', 'sanity_items', 'estimate_cost',
+           'sanity_cli']
 
 # %% ../nbs/46_sanity.ipynb #cd306f8a
 def _layers_prefix(body, n_layers: int) -> str:
@@ -426,6 +427,54 @@ def verdicts(summary: pd.DataFrame, threshold: float = 0.5) -> pd.DataFrame:
         r["verdict"] = "pass" if not fails else "fail: " + ", ".join(fails)
         rows.append(r)
     return pd.DataFrame(rows)
+
+# %% ../nbs/46_sanity.ipynb #24da918a
+def _ci(r) -> str: return f"{r.value:.2f} [{r.ci_low:.2f}, {r.ci_high:.2f}]"
+
+def sanity_reading(R: dict, threshold: float = 0.5) -> str:
+    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by hand):
+    per model, which methods pass every test and why the others fail, then NormXLogit against its two factors."""
+    S, Fa, V = R["summary"], R["factors"], verdicts(R["summary"], threshold)
+    out = []
+    for mod, v in V.groupby("model", sort=False):
+        info = R["runs"].get(mod, {})
+        ok = v[v.verdict == "pass"].method.tolist()
+        head = (f"**{mod}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
+                f"{len(info.get('stages', []))} stages): {len(ok)} of {len(v)} methods pass every test")
+        out.append(head + (f" ({', '.join(ok)})." if ok else "."))
+        for t, what in (("cascade", "the cascade (|ρ| with only the embeddings left)"),
+                        ("random_target", "the random-target test (signed ρ)"), ("data", "the data randomisation test (|ρ|)")):
+            if f"{t}_pass" not in v: continue
+            bad = v[v[f"{t}_pass"] == False]
+            if len(bad): out.append(f"* Fail {what}: " + ", ".join(f"{r.method} ({getattr(r, t):.2f})" for r in bad.itertuples()) + ".")
+        s = S[S.model == mod]
+        cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
+        l2 = cas[cas.method == "l2norm"].set_index("randomised")
+        if len(l2):
+            above = l2.drop(index="embeddings", errors="ignore")
+            txt = f"* `l2norm` keeps ρ ≥ {above.value.min():.2f} while only the head and layers are randomised"
+            if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
+            out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's norm factor).")
+        rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
+        if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
+        f = Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
+        orig = f[f.test == "original"].set_index("method")
+        if {"l2norm", "logat"} <= set(orig.index):
+            layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
+            deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
+            nx = cas[cas.method == "normxlogit"].set_index("randomised")
+            txt = (f"* **NormXLogit's two factors.** On the trained model its |scores| rank the tokens with ρ = "
+                   f"{_ci(orig.loc['l2norm'])} to the embedding norm alone and {_ci(orig.loc['logat'])} to |LogAt|")
+            if "random" in orig.index: txt += f" (random: {orig.loc['random'].value:.2f})"
+            if deep is not None and deep in nx.index:
+                fd = f[(f.test == "cascade") & (f.randomised == deep)].set_index("method")
+                txt += (f". With the head and every layer randomised ({deep}), NormXLogit's ρ to its trained self is "
+                        f"{_ci(nx.loc[deep])}")
+                if "l2norm" in fd.index: txt += f", and its ρ to the (untouched) norm is {_ci(fd.loc['l2norm'])}"
+            out.append(txt + ".")
+        out.append("")
+    return "\n".join(out).strip()
+
 
 # %% ../nbs/46_sanity.ipynb #c10ba646
 def _colours(methods):
