@@ -29,13 +29,14 @@ from ..finetune import task_data
 # %% auto #0
 __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'CONTROL_WORDS', 'LENS_ROWS', 'METHODS', 'LENS', 'EXPLAINED',
            'LAYERWISE', 'PROTOCOLS', 'HEAD_READ', 'SWITCH_AFFECTS', 'ABLATED', 'COLUMNS', 'FORMAT', 'SWITCH_LABELS',
-           'PAPER_SET', 'WORD_LENS', 'ALMOST_ALL', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'kind_methods', 'run_sizes',
-           'have_finetuned', 'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids', 'prefix_input',
-           'mask_item', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_items',
-           'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
-           'item_alignment', 'alignment_frame', 'AlignmentRun', 'results_files', 'run_config', 'read_results',
-           'run_alignment', 'main', 'pooled', 'layer_mean', 'protocol_table', 'ablation_table', 'plot_layers',
-           'cpu_estimate', 'layer_grid', 'model_claims', 'claims_table', 'claims_view', 'claims_file', 'claims_prose']
+           'PAPER_SET', 'WORD_LENS', 'ALMOST_ALL', 'TIE', 'MIN_RHO', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT',
+           'PAPER_VALUES', 'kind_methods', 'run_sizes', 'have_finetuned', 'model_names', 'load_blimp_model',
+           'blimp_items_evidence', 'held_out_ids', 'prefix_input', 'mask_item', 'prefix_fit', 'lens_words',
+           'token_mask', 'alignment_items', 'batch_scores', 'score_items', 'Protocol', 'ablations', 'ap_rows',
+           'dp_rows', 'random_ap', 'nearest_scores', 'method_scores', 'item_alignment', 'alignment_frame',
+           'AlignmentRun', 'results_files', 'run_config', 'read_results', 'run_alignment', 'main', 'pooled',
+           'layer_mean', 'protocol_table', 'ablation_table', 'plot_layers', 'cpu_estimate', 'layer_grid',
+           'model_claims', 'claims_table', 'claims_view', 'claims_file', 'claims_prose']
 
 # %% ../../nbs/50_blimp_alignment.ipynb #8470a031
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -577,24 +578,27 @@ def cpu_estimate(run: AlignmentRun, sizes: dict | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows).T
 
 # %% ../../nbs/50_blimp_alignment.ipynb #8c1a8fdd
-PAPER_SET = ("random", "l2norm", "globenc", "alti", "value_zeroing", "logat_foil", "logat_target")   # what Figures 4-5 compare
+PAPER_SET = ("random", "l2norm", "globenc", "alti", "value_zeroing", "logat_foil", "logat_target")   # the paper's methods
 WORD_LENS = ("logat_plural", "logat_noun", "logat_apple")     # LogAt of vocabulary words: reported apart, as in the paper's A.3
-ALMOST_ALL = 0.75       # "across almost all layers": at least this share of the layers
+ALMOST_ALL = 0.75       # "across almost all layers": on at least this share of the layers
+TIE = 0.005             # differences of two values below this are ties (the tables show 3 decimals)
+MIN_RHO = 0.3           # a trend with depth: |Spearman ρ| at least this
+MIN_LAYERS = 4          # trends and halves need at least this many layers (2-layer bert-tiny: n/a)
 CLAIMS = {
-    "nxl_best_paper": "NormXLogit is the best of the paper's methods at almost every layer (§5.2, Fig. 4-5)",
-    "nxl_best_all": "NormXLogit is the best of every method of this run at almost every layer (our stricter reading)",
-    "target_above_foil": "LogAt(Foil) aligns worse than LogAt(Target) (at almost every layer)",
-    "depth_trend": "Going up the layers, LogAt(Target) rises and LogAt(Foil) falls",
-    "plural_best": 'LogAt("plural") beats every other method (at almost every layer)',
-    "plural_vs_controls": 'LogAt("plural") beats the control words, LogAt("noun") and LogAt("apple") (at almost every layer)',
-    "plural_top": 'The lead of LogAt("plural") over the control words is larger in the top half of the layers (A.3)',
-    "l2_informative": "The ℓ2 norm of the input embeddings aligns better than random (captions of Fig. 4-5)",
+    "nxl_best_paper": "NormXLogit beats the paper's other methods at almost every layer (§5.2, Fig. 4)",
+    "nxl_best_all": "NormXLogit beats every other method of this run at almost every layer (our stricter reading)",
+    "target_above_foil": "LogAt(Target) aligns better than LogAt(Foil) (§5.2, both metrics)",
+    "depth_trend": "Going up the layers, LogAt(Target) rises and LogAt(Foil) falls (§5.2)",
+    "plural_best": 'LogAt("plural") beats all other methods (§5.2)',
+    "plural_vs_controls": 'LogAt("plural") beats the control words "noun" and "apple" (A.3, pre-trained RoBERTa)',
+    "plural_top": 'The lead of LogAt("plural") over the control words is larger in the top half of the layers (A.3, pre-trained RoBERTa)',
+    "l2_informative": "The ℓ2 norm of the input embeddings aligns better than random (§5.2 and the captions of Fig. 4-5, 13-16)",
 }
 CLAIM_STAT = {   # what `value` measures, per claim
     "nxl_best_paper": "share of layers", "nxl_best_all": "share of layers", "target_above_foil": "share of layers",
     "depth_trend": "min(ρ target, −ρ foil)", "plural_best": "share of layers", "plural_vs_controls": "share of layers",
     "plural_top": "lead top − bottom", "l2_informative": "ℓ2 − random"}
-PAPER_VALUES = {("plural_best", "dp"): "0.28 at layer 7 (pre-trained RoBERTa)", ("plural_best", "ap"): "0.50 at layer 7 (pre-trained RoBERTa)",
+PAPER_VALUES = {("plural_best", "dp"): "0.28 at layer 7 (RoBERTa, §5.2)", ("plural_best", "ap"): "0.50 at layer 7 (RoBERTa, §5.2)",
                 ("l2_informative", "dp"): "ℓ2 0.14", ("l2_informative", "ap"): "ℓ2 0.35"}
 
 def layer_grid(frame: pd.DataFrame, model: str, metric: str) -> pd.DataFrame:
@@ -603,6 +607,7 @@ def layer_grid(frame: pd.DataFrame, model: str, metric: str) -> pd.DataFrame:
     p = pooled(frame[(frame.model == model) & (frame.metric == metric)])
     if p.empty: raise ValueError(f"no rows of metric {metric!r} for model {model!r}")
     multi = p.groupby("method").layer.nunique() > 1
+    if not multi.any(): raise ValueError(f"model {model!r} has no layer-wise method for metric {metric!r}")
     lw = p[p.method.isin(multi[multi].index)]
     g = lw.pivot(index="layer", columns="method", values="value").reindex(range(1, int(lw.layer.max()) + 1))
     for m in multi[~multi].index: g[m] = float(p[p.method == m].value.iloc[0])
@@ -613,41 +618,50 @@ def _spearman(a: pd.Series, b: pd.Series) -> float:
     ra, rb = a.rank().to_numpy(float), b.rank().to_numpy(float)
     return float("nan") if ra.std() == 0 or rb.std() == 0 else float(np.corrcoef(ra, rb)[0, 1])
 
-def _best_share(g: pd.DataFrame, m: str, others) -> tuple:
-    "Share of layers where `m` is at least as high as every method of `others` (present in `g`), and the one most often ahead of it."
+def _beats(g: pd.DataFrame, m: str, others) -> tuple:
+    """Share of layers where `m` is strictly above every method of `others` that `g` has (a tie is not a win), and a
+    detail: how many of `others` were there, the method most often at or above `m`, and the layers tied at the top."""
     o = [x for x in others if x in g.columns and x != m]
-    ahead = g[o].idxmax(axis=1)[g[m] < g[o].max(axis=1)]
-    return float((g[m] >= g[o].max(axis=1)).mean()), (METHODS[ahead.mode().iloc[0]] if len(ahead) else "")
+    top = g[o].max(axis=1)
+    ahead = g[o].idxmax(axis=1)[g[m] <= top]
+    ties = int((g[m] == top).sum())
+    detail = f"{len(o)} compared" + (f"; {METHODS[ahead.mode().iloc[0]]} at or above it most often" if len(ahead) else "")
+    return float((g[m] > top).mean()), detail + (f"; tied at the top on {ties} of {len(g)} layers" if ties else "")
 
 def model_claims(frame: pd.DataFrame, model: str, metric: str, protocol: str = "ours") -> pd.DataFrame:
     """The paper's Experiment-2 claims (`CLAIMS`) measured on one model, metric ('dp' or 'ap') and protocol ('ours' or
-    'authors'): one row per claim with `value` (see `CLAIM_STAT`), `holds` and a `detail` for the reader."""
+    'authors'): one row per claim with `value` (see `CLAIM_STAT`), `holds` and a `detail` for the reader. Claims about a
+    trend or the top half of the layers are left out (n/a) for models with fewer than `MIN_LAYERS` layers."""
     if protocol not in ("ours", "authors"): raise ValueError(f"protocol must be 'ours' or 'authors', got {protocol!r}")
     g = layer_grid(frame, model, metric + ("" if protocol == "ours" else "_authors"))
     L, rows = len(g), []
     def add(claim, value, holds, detail=""):
         rows.append(dict(model=model, metric=metric, protocol=protocol, claim=claim, value=round(float(value), 3),
                          holds=bool(holds), detail=detail, layers=L))
-    others = [m for m in g.columns if m not in WORD_LENS]
-    for claim, pool in (("nxl_best_paper", PAPER_SET), ("nxl_best_all", others)):
-        s, who = _best_share(g, "normxlogit", pool)
-        add(claim, s, s >= ALMOST_ALL, f"{who} ahead most often" if who else "best at every layer")
+    add("nxl_best_paper", *_best(g, "normxlogit", PAPER_SET))
+    add("nxl_best_all", *_best(g, "normxlogit", [m for m in g.columns if m not in WORD_LENS]))
     s = float((g.logat_target > g.logat_foil).mean())
-    add("target_above_foil", s, s >= ALMOST_ALL)
-    lay = pd.Series(g.index, index=g.index, dtype=float)
-    rt, rf = _spearman(g.logat_target, lay), _spearman(g.logat_foil, lay)
-    add("depth_trend", min(rt, -rf), rt > 0 and rf < 0, f"ρ target {rt:+.2f}, foil {rf:+.2f}")
-    s, who = _best_share(g, "logat_plural", g.columns)
-    add("plural_best", s, s >= ALMOST_ALL, f"{who} ahead most often" if who else "best at every layer")
-    s, who = _best_share(g, "logat_plural", ("logat_noun", "logat_apple"))
-    add("plural_vs_controls", s, s >= ALMOST_ALL, f"{who} ahead most often" if who else "ahead at every layer")
-    lead = g.logat_plural - g[["logat_noun", "logat_apple"]].mean(axis=1)
-    top = g.index > L / 2
-    d = lead[top].mean() - lead[~top].mean()
-    add("plural_top", d, d > 0, f"lead {lead[~top].mean():+.3f} (layers 1-{int(L // 2)}), {lead[top].mean():+.3f} (top)")
+    add("target_above_foil", s, s >= ALMOST_ALL, f"{int((g.logat_target == g.logat_foil).sum())} tied layers")
+    if L >= MIN_LAYERS:
+        lay = pd.Series(g.index, index=g.index, dtype=float)
+        rt, rf = _spearman(g.logat_target, lay), _spearman(g.logat_foil, lay)
+        v = min(rt, -rf) if not (np.isnan(rt) or np.isnan(rf)) else float("nan")
+        add("depth_trend", v, v >= MIN_RHO, f"ρ target {rt:+.2f}, foil {rf:+.2f} (needs ≥ {MIN_RHO} and ≤ −{MIN_RHO})")
+    add("plural_best", *_best(g, "logat_plural", PAPER_SET + ("normxlogit", "logat_noun", "logat_apple")))
+    add("plural_vs_controls", *_best(g, "logat_plural", ("logat_noun", "logat_apple")))
+    if L >= MIN_LAYERS:
+        lead = g.logat_plural - g[["logat_noun", "logat_apple"]].mean(axis=1)
+        top = g.index > L // 2
+        d = lead[top].mean() - lead[~top].mean()
+        add("plural_top", d, d > TIE, f"lead {lead[~top].mean():+.3f} (layers 1-{L // 2}), {lead[top].mean():+.3f} (layers {L // 2 + 1}-{L})")
     d = g.l2norm.iloc[0] - g.random.iloc[0]
-    add("l2_informative", d, d > 0, f"ℓ2 {g.l2norm.iloc[0]:.3f}, random {g.random.iloc[0]:.3f}")
+    add("l2_informative", d, d > TIE, f"ℓ2 {g.l2norm.iloc[0]:.3f}, random {g.random.iloc[0]:.3f}")
     return pd.DataFrame(rows)
+
+def _best(g, m, others) -> tuple:
+    "(share, holds, detail) of 'm beats `others` at almost every layer'."
+    s, detail = _beats(g, m, others)
+    return s, s >= ALMOST_ALL, detail
 
 def claims_table(frame: pd.DataFrame, models=None) -> pd.DataFrame:
     """Every claim of `CLAIMS` for every model of `frame` (or `models`), on DP and AP, under both protocols: the tidy table
@@ -657,11 +671,11 @@ def claims_table(frame: pd.DataFrame, models=None) -> pd.DataFrame:
     return t.assign(paper=[PAPER_VALUES.get((c, k), "") for c, k in zip(t.claim, t.metric)])
 
 def claims_view(table: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
-    "The claims of one protocol for the reader: a row per claim and metric, a column per model, cells '✓ 0.83' / '✗ 0.22'."
+    "The claims of one protocol for the reader: a row per claim and metric, a column per model, cells '✓ 0.83' / '✗ 0.22' ('n/a': not measurable)."
     t = table[table.protocol == protocol]
     cell = t.assign(cell=np.where(t.holds, "✓ ", "✗ ") + t.value.map("{:.2f}".format))
     v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first", sort=False)
-    v = v[list(dict.fromkeys(t.model))]
+    v = v[list(dict.fromkeys(t.model))].fillna("n/a")
     v.insert(0, "measured as", [CLAIM_STAT[c] for c, _ in v.index])
     v["paper"] = [PAPER_VALUES.get(k, "") for k in v.index]
     v.index = pd.MultiIndex.from_tuples([(c, k.upper()) for c, k in v.index], names=["claim", "metric"])
@@ -671,14 +685,15 @@ def claims_file(run: AlignmentRun, path=None) -> Path:
     "Where the claims of `run` are written: beside its `alignment*.csv`, as `<stem>_claims.csv`."
     return results_dir("blimp", path=path) / Path(run.files["csv"]).name.replace(".csv", "_claims.csv")
 
-def _names(models) -> str:
-    models = list(models)
-    return "none" if not models else models[0] if len(models) == 1 else ", ".join(models[:-1]) + " and " + models[-1]
+def _names(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 def claims_prose(table: pd.DataFrame, weak=("bert-tiny-mlm",)) -> str:
     """The claim-by-claim reading, generated from `table` (so no number in it is typed by hand): per claim, on which models
-    (and metrics) it holds under our protocol, and what the authors' protocol changes. Models in `weak` are named apart."""
-    out = []
+    (and metrics) it holds under our protocol, and which verdicts the authors' protocol turns (and which way); then how
+    many verdicts in all the protocol changes. Models in `weak` are named apart."""
+    out, flips_all, n_all = [], {}, 0
     for claim, text in CLAIMS.items():
         t = table[table.claim == claim]
         ours, auth = t[t.protocol == "ours"], t[t.protocol == "authors"]
@@ -686,19 +701,29 @@ def claims_prose(table: pd.DataFrame, weak=("bert-tiny-mlm",)) -> str:
             out = []
             for m, x in d.groupby("model", sort=False):
                 k = "/".join(x.metric[x.holds == ok].str.upper())
-                if k and m not in weak: out.append(m if k == "DP/AP" else f"{m} ({k})")
+                if k and m not in weak: out.append(m if k == "/".join(x.metric.str.upper()) else f"{m} ({k})")
             return out
         held, failed = where(ours, True), where(ours, False)
-        verdict = ("holds" if not failed else "does not hold" if not held else "holds in part")
-        s = f"* **{text}**: {verdict} under our protocol"
-        if held and failed: s += f": it holds for {_names(held)}, not for {_names(failed)}"
-        elif held: s += f" ({_names(held)})"
-        else: s += f" (not for {_names(failed)})"
-        flips = (ours.set_index(["model", "metric"]).holds != auth.set_index(["model", "metric"]).holds)
-        flips = [f"{m} {k.upper()}" for (m, k), f in flips.items() if f and m not in weak]
-        s += "; the authors' protocol changes the verdict for " + _names(flips) if flips else "; the authors' protocol gives the same verdicts"
+        s = f"* **{text}**: "
+        if not held and not failed: s += "not measurable on the models that know agreement"
+        elif not failed: s += f"holds under our protocol ({_names(held)})"
+        elif not held: s += f"does not hold under our protocol (not for {_names(failed)})"
+        else: s += f"holds in part under our protocol: for {_names(held)}, not for {_names(failed)}"
         wk = ours[ours.model.isin(weak)]
-        if len(wk): s += f" (weak reference {_names(list(dict.fromkeys(wk.model)))}: {'holds' if wk.holds.all() else 'not' if not wk.holds.any() else 'in part'})"
+        if len(wk): s += f"; weak reference {_names(list(dict.fromkeys(wk.model)))}: " + ("holds" if wk.holds.all() else "does not hold" if not wk.holds.any() else "holds in part")
+        strong = [m for m in dict.fromkeys(ours.model) if m not in weak]
+        a = auth.set_index(["model", "metric"]).holds
+        o = ours.set_index(["model", "metric"]).holds.reindex(a.index)
+        fl = [(m, k, o[(m, k)]) for (m, k) in a.index if m in strong and a[(m, k)] != o[(m, k)]]
+        n_all += sum(1 for (m, _) in a.index if m in strong)
+        flips_all[claim] = len(fl)
+        s += ("; the authors' protocol turns " + _names([f"{m} {k.upper()} ({'✓→✗' if was else '✗→✓'})" for m, k, was in fl])
+              if fl else "; the authors' protocol gives the same verdicts")
         out.append(s + ".")
+    moved = {c: k for c, k in flips_all.items() if k}
+    if n_all:
+        out.append(f"\nIn all, the authors' protocol changes {sum(moved.values())} of the {n_all} verdicts on the models that know "
+                   f"agreement" + (": " + _names([f"{k} for `{c}`" for c, k in sorted(moved.items(), key=lambda x: -x[1])]) if moved else "")
+                   + ("; none for " + _names([f"`{c}`" for c in CLAIMS if c not in moved]) if len(moved) < len(CLAIMS) else "") + ".")
     return "\n".join(out)
 
