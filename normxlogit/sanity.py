@@ -452,9 +452,18 @@ def sanity_reading(R: dict, threshold: float = 0.5) -> str:
         l2 = cas[cas.method == "l2norm"].set_index("randomised")
         if len(l2):
             above = l2.drop(index="embeddings", errors="ignore")
-            txt = f"* `l2norm` keeps ρ ≥ {above.value.min():.2f} while only the head and layers are randomised"
+            lo = above.value.min()
+            txt = f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are randomised"
             if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
             out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's norm factor).")
+        rt = s[s.test == "random_target"].pivot_table(index="method", columns="metric", values="value")
+        if "random_target_pass" in v and len(rt):
+            mirror = [m for m in v[v.random_target_pass == True].method if m in rt.index and rt.loc[m, "spearman_signed"] < -0.5]
+            if mirror:
+                r = rt.loc[mirror]
+                out.append(f"* The random-target passes of {', '.join(mirror)} are mirror images: the other target's explanation has "
+                           f"signed ρ {r.spearman_signed.min():.2f} to {r.spearman_signed.max():.2f} with the first, and |ρ| "
+                           f"{r.spearman_abs.min():.2f} to {r.spearman_abs.max():.2f}. The same tokens matter, with the opposite sign.")
         rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
         if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
         f = Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
