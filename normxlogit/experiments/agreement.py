@@ -32,7 +32,7 @@ __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_MET
            'takes_option', 'methods_for', 'variant_methods', 'task_evidence', 'model_input', 'qa_model_input',
            'training_item_ids', 'agreement_items', 'item_metrics', 'method_options', 'explain_items', 'ig_completeness',
            'AgreementRun', 'results_file', 'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table',
-           'findings', 'run_benchmark', 'read_benchmark', 'estimate_cpu', 'main']
+           'findings', 'findings_prose', 'run_benchmark', 'read_benchmark', 'estimate_cpu', 'main']
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #04604e0a
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -739,6 +739,9 @@ def _claims(frames, decoders, special_models):
         bests = [piv[k].loc[idx, cm].idxmax(axis=1) for k in ("pg", "mrr", "rma")]
         same = (bests[0] == bests[1]) & (bests[0] == bests[2])
         out.append((1, "PG, MRR and RMA pick the same best method among the paper's", int(same.sum()), len(same)))
+    for m in [m for m in ("normxlogit", "logat") if m in pg and paper_m]:      # this project's question, not the paper's
+        ok = (pg[m] > pg[paper_m].max(axis=1))[pg[m].notna() & pg[paper_m].notna().any(axis=1)]
+        out.append((1, f"{METHOD_LABELS[m]} (not in the paper) beats every method of the paper (PG)", int(ok.sum()), len(ok)))
     tdep = [m for m in AGREEMENT_METHODS if m not in TARGET_FREE]
     for table, b, methods, tasks, models, label in [
             (2, "non_contrastive", tdep, None, None, "contrastive explanations are better or equivalent (PG within 2 points)"),
@@ -768,6 +771,26 @@ def findings(t1, decoders, special_models=()) -> pd.DataFrame:
         v, frac = _verdict(k, n); pv, pfrac = _verdict(*theirs.get((t, c), (0, 0)))
         rows.append(dict(table=t, finding=c, here=v, cells_here=frac, paper=pv, cells_paper=pfrac))
     return pd.DataFrame(rows)
+
+# %% ../../nbs/51_agreement_benchmark.ipynb #86e5a88a
+_SAYS = {"yes": "holds", "partly": "holds in part", "no": "does not hold", "n/a": "cannot be checked"}
+
+def findings_prose(fnd) -> str:
+    """The reading of a `findings` table, claim by claim: whether each finding holds here (with the cells counted) and
+    whether it agrees with the paper's own numbers; then a one-line tally of the paper's findings."""
+    lines = []
+    for r in fnd.itertuples():
+        here = f"{_SAYS[r.here]} here ({r.cells_here} cells)" if r.here != "n/a" else "cannot be checked here (no cells)"
+        if r.paper == "n/a": tail = "; the paper does not test it"
+        elif r.paper == r.here: tail = f", as in the paper's own numbers ({r.cells_paper})"
+        else: tail = f", while in the paper's own numbers it {_SAYS[r.paper]} ({r.cells_paper})"
+        lines.append(f"* **Table {r.table}.** {r.finding[0].upper() + r.finding[1:]}: {here}{tail}.")
+    pap = fnd[(fnd.paper != "n/a") & (fnd.here != "n/a")]
+    k = {v: int((pap.here == v).sum()) for v in ("yes", "partly", "no")}
+    tally = (f"Of the paper's {len(pap)} findings that can be checked here, {k['yes']} hold, {k['partly']} hold in part "
+             f"and {k['no']} do not.")
+    return tally + "\n\n" + "\n".join(lines)
+
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #ef784e3d
 BENCH_MODELS = ("smollm2-135m", "gemma3-270m", "minilm-agreement-mlm")
