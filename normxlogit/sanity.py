@@ -23,8 +23,8 @@ from .zoo import load_model
 __all__ = ['TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'stage_names', 'stage_parameters', 'randomise', 'similarity',
            'bootstrap_ci', 'summarise', 'select_stages', 'default_targets', 'SanityResult', 'run_sanity',
            'randomisation_test', 'random_target_test', 'write_sanity', 'load_sanity', 'verdicts', 'sanity_reading',
-           'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors', 'sanity_items', 'estimate_cost',
-           'sanity_cli']
+           'chunk_diagnostics', 'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors', 'sanity_items',
+           'estimate_cost', 'sanity_cli']
 
 # %% ../nbs/46_sanity.ipynb #cd306f8a
 def _layers_prefix(body, n_layers: int) -> str:
@@ -461,9 +461,13 @@ def sanity_reading(R: dict, threshold: float = 0.5) -> str:
             mirror = [m for m in v[v.random_target_pass == True].method if m in rt.index and rt.loc[m, "spearman_signed"] < -0.5]
             if mirror:
                 r = rt.loc[mirror]
-                out.append(f"* The random-target passes of {', '.join(mirror)} are mirror images: the other target's explanation has "
+                full = r.spearman_abs.min() >= 0.9
+                out.append(f"* The random-target passes of {', '.join(mirror)} are "
+                           + ("mirror images" if full else "partly mirrored") + ": the other target's explanation has "
                            f"signed ρ {r.spearman_signed.min():.2f} to {r.spearman_signed.max():.2f} with the first, and |ρ| "
-                           f"{r.spearman_abs.min():.2f} to {r.spearman_abs.max():.2f}. The same tokens matter, with the opposite sign.")
+                           f"{r.spearman_abs.min():.2f} to {r.spearman_abs.max():.2f}. "
+                           + ("The same tokens matter, with the opposite sign." if full else
+                              "Many tokens push the other way, and which tokens matter most changes too (|ρ| below 0.9)."))
         rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
         if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
         f = Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
@@ -483,6 +487,48 @@ def sanity_reading(R: dict, threshold: float = 0.5) -> str:
             out.append(txt + ".")
         out.append("")
     return "\n".join(out).strip()
+
+
+# %% ../nbs/46_sanity.ipynb #3c96c41a
+def _variant(key, trained_fp) -> str:
+    "The model variant of a chunk key: trained, permuted, random_target, head, cascade:<stage> or independent:<stage>."
+    st = key.get("randomised") or []
+    if key.get("target") == "other": return "random_target"
+    if not st: return "trained" if key.get("weights") == trained_fp else "permuted"
+    if st == ["head"]: return "head"
+    return f"independent:{st[0]}" if len(st) == 1 else f"cascade:{st[-1]}"
+
+def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) -> pd.DataFrame:
+    """Per method and model variant of a stored sanity run (its chunk files, `cache` default `results/sanity/chunks`):
+    `n` explanations, `not_converged` (Integrated Gradients above its completeness tolerance) and `rho_position`, the
+    mean over items of the Spearman correlation of |scores| (special tokens left out) with earliness (the first token
+    ranked highest): how much of a ranking is the tokens' position."""
+    from scipy.stats import spearmanr
+    from normxlogit.cache import load_entry
+    root = Path(cache) if cache is not None else results_dir("sanity") / "chunks"
+    rows = []
+    for m in methods:
+        dirs = sorted(root.glob(f"sanity-{_safe(model_name)}-{m}-*"))
+        keys = {d: json.loads((d / "key.json").read_text()) for d in dirs if (d / "key.json").exists()}
+        other = [k for k in keys.values() if k.get("target") == "other"]
+        trained_fp = other[0]["weights"] if other else None   # the random-target variant uses the trained weights
+        for d, k in keys.items():
+            n = bad = 0; rho = []
+            for f in sorted(d.glob("chunk-*.npz")):
+                got = load_entry(f)
+                if got is None: continue
+                arrays, meta = got
+                bad += int(meta.get("not_converged") or 0)
+                i = 0
+                while f"v{i}" in arrays:
+                    v, sp = np.abs(np.asarray(arrays[f"v{i}"], float)), np.asarray(arrays[f"s{i}"], bool)
+                    v = v[~sp] if sp.shape == v.shape else v
+                    n += 1; i += 1
+                    if len(v) > 2 and np.ptp(v) > 0: rho.append(spearmanr(v, -np.arange(len(v)))[0])
+            rows.append(dict(model=model_name, method=m, variant=_variant(k, trained_fp), n=n, not_converged=bad,
+                             rho_position=float(np.mean(rho)) if rho else np.nan))
+    return pd.DataFrame(rows).sort_values(["method", "variant"], ignore_index=True) if rows else pd.DataFrame(
+        columns=["model", "method", "variant", "n", "not_converged", "rho_position"])
 
 
 # %% ../nbs/46_sanity.ipynb #c10ba646
