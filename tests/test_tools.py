@@ -92,3 +92,50 @@ def test_blimp_cli_resumes_from_its_chunks(tmp_path):
 def test_blimp_cli_bad_input_is_a_clear_error(tmp_path, args, needle):
     r = _blimp(tmp_path, *args)
     assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]
+
+
+def _agreement_env(tmp):
+    return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", TASKS="sva", PYTHON=PY,
+                MODELS_1="minilm-agreement-mlm", MODELS_2="smollm2-135m", CACHE=str(tmp / "chunks"), LOGS=str(tmp / "logs"),
+                NORMXLOGIT_RESULTS=str(tmp / "results"), NORMXLOGIT_CACHE=str(tmp / "cache"))
+
+
+AGREEMENT_ARGS = ["--n", "sva=3", "--pool", "sva=20", "--methods", "random", "grad_l2", "gxi", "logat", "--variants", "base"]
+
+
+def test_agreement_script_resumes_after_a_kill(tmp_path):
+    "tools/agreement.sh stopped mid-run (the end of a session) exits 130 and stops both runs; run again, it recomputes no finished chunk."
+    env, chunks = _agreement_env(tmp_path), tmp_path / "chunks"
+    done = lambda: sorted(p for p in chunks.rglob("chunk-*.npz") if not p.parent.name.startswith("pool-"))
+    p = subprocess.Popen(["bash", "tools/agreement.sh", *AGREEMENT_ARGS], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 600
+    while not done() and p.poll() is None and time.monotonic() < deadline: time.sleep(0.2)
+    assert done(), (p.poll(), *(f.read_text()[-2000:] for f in sorted((tmp_path / "logs").glob("*.log"))))
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=60) == 130
+    time.sleep(1)
+    assert subprocess.run(["pgrep", "-f", str(chunks)], capture_output=True).returncode == 1   # no run left behind
+    table = tmp_path / "results" / "agreement" / "table1.csv"
+    assert not table.exists()                                             # the table is written only at the end
+    before = {f: f.stat().st_mtime_ns for f in done()}
+    n_methods = 4
+    assert 0 < len(before) < 2 * n_methods                                 # stopped mid-run
+    r = subprocess.run(["bash", "tools/agreement.sh", *AGREEMENT_ARGS], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert all(f.stat().st_mtime_ns == t for f, t in before.items())      # finished chunks are read, not recomputed
+    assert len(done()) == 2 * n_methods                                    # 2 models x 4 methods x 1 chunk of 3 items
+    t1 = pd.read_csv(table)
+    assert set(t1.model) == {"minilm-agreement-mlm", "smollm2-135m"} and set(t1.task) == {"sva"}
+    assert (t1[t1.method != "model"].n == 3).all()                          # 3 scored items (the model rows count the examined ones)
+    assert set(t1.method) == {"model", "random", "grad_l2", "gxi", "logat"}
+
+
+def test_agreement_script_passes_a_failure_on(tmp_path):
+    r = subprocess.run(["bash", "tools/agreement.sh", "--n", "sva=two"], cwd=ROOT, env=_agreement_env(tmp_path),
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "a run failed" in r.stderr
+    for log in ("agreement-1.log", "agreement-2.log"):
+        text = (tmp_path / "logs" / log).read_text()
+        assert "--n: 'sva=two' is not task=<whole number> or task=all" in text and "Traceback" not in text, text[-2000:]

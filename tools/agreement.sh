@@ -5,23 +5,29 @@
 # where it stopped when the same command is run again; at the end `table` rebuilds results/agreement/table1.csv.
 #   bash tools/agreement.sh                  # sva, ra and qa on SmolLM2, Gemma-3 and the agreement masked LM
 #   TASKS="sva ra" bash tools/agreement.sh   # only some tasks (qa is about three quarters of the cost)
+#   bash tools/agreement.sh --n sva=2 --pool sva=12 --methods random logat --variants base   # arguments go to both runs
 # Logs: logs/agreement-1.log (SmolLM2, masked LM), logs/agreement-2.log (Gemma-3).
 # Long runs: bash tools/commit_while.sh "agreement chunks" results/agreement -- bash tools/agreement.sh
+# Overrides (tests, other machines): MODELS_1, MODELS_2 (the two processes' models), CACHE (chunk folder), LOGS (log
+# folder), PYTHON (interpreter); NORMXLOGIT_RESULTS moves the results as everywhere in the library.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONHASHSEED=0
 export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
 read -r -a tasks <<< "${TASKS:-sva ra qa}"
-run=(.venv/bin/python -m normxlogit.experiments.agreement)
-cache=results/agreement/chunks
-mkdir -p logs "$cache"
+read -r -a models1 <<< "${MODELS_1:-smollm2-135m minilm-agreement-mlm}"
+read -r -a models2 <<< "${MODELS_2:-gemma3-270m}"
+run=("${PYTHON:-.venv/bin/python}" -m normxlogit.experiments.agreement)
+cache=${CACHE:-results/agreement/chunks}
+logs=${LOGS:-logs}
+mkdir -p "$logs" "$cache"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
-"${run[@]}" run --models smollm2-135m minilm-agreement-mlm --tasks "${tasks[@]}" --threads 1 --cache "$cache" > logs/agreement-1.log 2>&1 &
+"${run[@]}" run --models "${models1[@]}" --tasks "${tasks[@]}" --threads 1 --cache "$cache" "$@" > "$logs/agreement-1.log" 2>&1 &
 pids+=($!)
-"${run[@]}" run --models gemma3-270m --tasks "${tasks[@]}" --threads 1 --cache "$cache" > logs/agreement-2.log 2>&1 &
+"${run[@]}" run --models "${models2[@]}" --tasks "${tasks[@]}" --threads 1 --cache "$cache" "$@" > "$logs/agreement-2.log" 2>&1 &
 pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=$?; done
-[ $rc -eq 0 ] || { echo "agreement: a run failed (exit $rc), see logs/agreement-*.log" >&2; exit $rc; }
-"${run[@]}" table --tasks "${tasks[@]}"
+[ $rc -eq 0 ] || { echo "agreement: a run failed (exit $rc), see $logs/agreement-*.log" >&2; exit $rc; }
+"${run[@]}" table --models "${models1[@]}" "${models2[@]}" --tasks "${tasks[@]}" "$@"

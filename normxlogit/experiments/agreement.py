@@ -427,9 +427,13 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
         item_key = [[r.id, _text_hash(r.input), int(r.target_id), int(r.foil_id), "".join(map(str, r.evidence)),
                      "".join(map(str, np.asarray(r.special, int))), "".join(map(str, np.asarray(r.region, int)))]
                     for r in used.itertuples()]
-        m64 = None
+        m64, bar = None, None
+        if verbose:                                        # one tick per chunk of items; finished chunks tick at once
+            from tqdm.auto import tqdm
+            bar = tqdm(total=len(todo) * len(starts), desc=f"{model_name} {task}", unit="chunk")
         for m, v in todo:
             mod = model
+            if bar is not None: bar.set_postfix_str(f"{m} {v}")
             if v == "float64":
                 m64 = m64 if m64 is not None else _float64(model)
                 mod = m64
@@ -449,10 +453,13 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
                     if store is not None: store.put(j, {}, dict(rows=rows[m, v, j]))
                     info["computed"].append((m, v, j)); k += len(used.iloc[s:s + chunk_size])
                 else: rows[m, v, j] = got[1]["rows"]
+                if bar is not None: bar.update(1)
             cpu, wall = time.process_time() - c0, time.time() - t0
             if k: info["timing"].append(dict(model=model_name, task=task, method=m, variant=v, items=k, cpu_s=round(cpu, 2),
                                              wall_s=round(wall, 2), cpu_s_per_item=round(cpu / k, 3)))
-            if verbose: print(f"  {model_name} {task} {m:11s} {v:18s} {k:4d} items computed  cpu {cpu:7.1f}s  wall {wall:7.1f}s", flush=True)
+            if verbose: (bar.write if bar is not None else print)(
+                f"  {model_name} {task} {m:11s} {v:18s} {k:4d} items computed  cpu {cpu:7.1f}s  wall {wall:7.1f}s")
+        if bar is not None: bar.close()
         del m64
     parts = [old[[(a, b) in done for a, b in zip(old.method, old.variant)]]] if done else []
     parts += [pd.DataFrame([r for j in range(len(starts)) for r in rows[m, v, j]]) for m, v in todo if len(starts)]
@@ -821,9 +828,14 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
                               results=results, batch_size=batch_size, verbose=verbose)
             runs.append(r)
             if results:
-                meta = dict(counts=r.counts, excluded=r.excluded, info={k: v for k, v in r.info.items() if k != "computed"},
-                            library=__version__)
-                atomic_write(_meta_file(name, task, n[task], results), lambda t: Path(t).write_text(json.dumps(meta, indent=1, default=str)))
+                info = {k: v for k, v in r.info.items() if k != "computed"}
+                jf = _meta_file(name, task, n[task], results)
+                if jf.exists():           # keep the timing of (method, variant) pairs read back, not recomputed, from the results
+                    reused = {tuple(p) for p in info["from_results"]}
+                    old = json.loads(jf.read_text()).get("info", {}).get("timing", [])
+                    info["timing"] = [t for t in old if (t["method"], t["variant"]) in reused] + info["timing"]
+                meta = dict(counts=r.counts, excluded=r.excluded, info=info, library=__version__)
+                atomic_write(jf, lambda t: Path(t).write_text(json.dumps(meta, indent=1, default=str)))
             if "ig" in r.excluded and ig_gap_items and len(r.items) and task in ig_gap_tasks:
                 gf = _meta_file(name, task, n[task], results, "ig") if results else None
                 if gf is not None and gf.exists(): g = pd.read_csv(gf, dtype={"id": str})
@@ -886,6 +898,7 @@ def _task_ints(pairs, what):
         if "=" not in p: raise SystemExit(f"--{what} takes task=value pairs, got {p!r}")
         k, v = p.split("=", 1)
         if k not in AGREEMENT_TASKS: raise SystemExit(f"--{what}: unknown task {k!r}")
+        if v != "all" and not v.isdigit(): raise SystemExit(f"--{what}: {p!r} is not task=<whole number> or task=all")
         out[k] = None if v == "all" else int(v)
     return out
 
