@@ -139,3 +139,24 @@ def test_agreement_script_passes_a_failure_on(tmp_path):
     for log in ("agreement-1.log", "agreement-2.log"):
         text = (tmp_path / "logs" / log).read_text()
         assert "--n: 'sva=two' is not task=<whole number> or task=all" in text and "Traceback" not in text, text[-2000:]
+
+
+def test_pruning_script_stops_every_run_when_killed(tmp_path):
+    "tools/pruning.sh runs ra then qa in a subshell: a stop must end that subshell's child too, not only the shell."
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", PYTHON=PY, CACHE=str(tmp_path / "chunks"),
+               LOGS=str(tmp_path / "logs"), NORMXLOGIT_CACHE=str(tmp_path / "cache"))
+    args = ["--n", "2", "--n-pool", "20", "--max-pruned", "10", "--n-random", "1", "--methods", "gxi", "--poolings",
+            "relu_token", "--results", str(tmp_path / "res")]
+    p = subprocess.Popen(["bash", "tools/pruning.sh", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    mine = lambda: subprocess.run(["pgrep", "-f", str(tmp_path / "chunks")], capture_output=True, text=True).stdout.split()
+    deadline = time.monotonic() + 300
+    while len(mine()) < 2 and p.poll() is None and time.monotonic() < deadline: time.sleep(0.2)
+    assert len(mine()) == 2, (p.poll(), mine())                           # both runs (sva, and ra in the subshell) started
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=60) == 130
+    for _ in range(100):
+        if not mine(): break
+        time.sleep(0.2)
+    assert not mine(), "a pruning run outlived the script"
+    assert not (tmp_path / "res" / "pruning.csv").exists()

@@ -26,4 +26,4 @@ pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=$?; done
 [ $rc -eq 0 ] || { echo "pruning: a run failed (exit $rc), see $logs/pruning-*.log" >&2; exit $rc; }
-echo "pruning: done; rows in results/agreement/pruning.csv"
+echo "pruning: done; rows in pruning.csv (results/agreement unless --results), see $logs/pruning-*.log"
