@@ -643,7 +643,8 @@ def paper_numbers() -> pd.DataFrame:
     """The paper's Tables 1-7 as a long frame (`table`, `task`, `model`, `method`, `metric`, `setting`, `value` in
     percent; its ALTI column is 'alti_logit', ALTI on BERT), and Table 9 (`table` 9, `task`, metric 'accuracy', a
     fraction). Table 5's left column is the paper's default precision (bfloat16 for Llama-3, float32 otherwise), its
-    right one float64, which is also what its Tables 1-4 and 6 use on sva and ra (not on qa)."""
+    right one float64, which is also what its Tables 1-4 and 6 use on sva and ra (not on qa, and not for Llama-3.2-3B and
+    Llama-3.1-8B, which keep their default precision)."""
     rows = []
     for line in PAPER_ROWS.strip().splitlines():
         t, task, model, *vals = line.split()
