@@ -19,9 +19,10 @@ from ..runner import model_fingerprint, small_run
 from ..head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 
 # %% auto #0
-__all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'POOLING_NAMES', 'METHOD_STYLE', 'pruning_items', 'item_relevances',
-           'head_order', 'random_order', 'pruning_grid', 'pruning_margins', 'PruningRun', 'run_pruning',
-           'pruning_summary', 'plot_pruning', 'main']
+__all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'POOLING_NAMES', 'METHOD_STYLE', 'BEST_PRUNERS', 'WORSE_PRUNERS',
+           'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid', 'pruning_margins',
+           'PruningRun', 'run_pruning', 'pruning_summary', 'plot_pruning', 'pruning_findings', 'pruning_findings_prose',
+           'main']
 
 # %% ../../nbs/53_head_pruning.ipynb #a15285d4
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
@@ -310,6 +311,49 @@ def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=
         ax.set_title(f"{task}: {POOLING_NAMES[p]}", fontsize=9); ax.set_xlabel("heads pruned"); ax.grid(alpha=0.3)
     axes[0].set_ylabel("accuracy"); axes[-1].legend(fontsize=7, loc="lower left")
     return axes
+
+# %% ../../nbs/53_head_pruning.ipynb #b0a1d2c3e4f5
+BEST_PRUNERS, WORSE_PRUNERS = ("attnlrp", "lrp", "gxi"), ("alti_logit", "grad", "grad_l1", "grad_l2")
+
+def pruning_findings(frame, tol: float = 0.005) -> pd.DataFrame:
+    """The paper's head-pruning findings (Sec. 5.3), checked per model and task on the areas of `pruning_summary`:
+    (1) on sva and ra, ReLU per token is the best pooling: per method with distinct poolings, its area is within `tol`
+    of the best of the three; (2) AttnLRP, LRP and Gradient x Input prune better than ALTI-Logit and the other gradient
+    variants: per pair (one of the first three, one of the others; ReLU per token, else the only pooling), a strictly
+    larger area; (3) not stated in the paper: every method's order beats random. Verdicts as in the agreement chapter's
+    findings: yes (>= 75% of the cells), partly (>= 40%), no; n/a without cells."""
+    from normxlogit.experiments.agreement import _verdict
+    S = pruning_summary(frame)
+    rows = []
+    for (mo, ta), d in S.groupby(level=["model", "task"], sort=False):
+        d = d.droplevel(["model", "task"])
+        pool = "relu_token" if "relu_token" in d.columns else d.columns[0]
+        auc = d[pool].dropna()
+        if ta in ("sva", "ra"):
+            ms = [m for m in d.index if m != "random" and m not in NONNEGATIVE and d.loc[m].notna().sum() == 3]
+            k = sum(bool(d.loc[m, "relu_token"] >= d.loc[m].max() - tol) for m in ms)
+            rows.append(("on sva and ra, ReLU per token is the best of the three poolings", mo, ta, "yes", *_verdict(k, len(ms))))
+        pairs = [(a, b) for a in BEST_PRUNERS for b in WORSE_PRUNERS if a in auc and b in auc]
+        k = sum(bool(auc[a] > auc[b]) for a, b in pairs)
+        rows.append(("AttnLRP, LRP and Gradient x Input prune better than ALTI-Logit and the other gradient variants",
+                     mo, ta, "yes", *_verdict(k, len(pairs))))
+        ms = [m for m in auc.index if m != "random"]
+        k = sum(bool(auc[m] > auc["random"]) for m in ms) if "random" in auc else 0
+        rows.append(("every method's order keeps the accuracy above random's (not in the paper)", mo, ta, "n/a",
+                     *_verdict(k, len(ms) if "random" in auc else 0)))
+    out = pd.DataFrame(rows, columns=["finding", "model", "task", "paper", "here", "cells_here"])
+    return out[["finding", "model", "task", "here", "cells_here", "paper"]]
+
+def pruning_findings_prose(fnd) -> str:
+    "The reading of a `pruning_findings` table, one line per finding, model and task."
+    from normxlogit.experiments.agreement import _SAYS
+    lines = []
+    for r in fnd.itertuples():
+        here = f"{_SAYS[r.here]} here ({r.cells_here} cells)" if r.here != "n/a" else "cannot be checked here (no cells)"
+        tail = "; the paper does not state it" if r.paper == "n/a" else ", as the paper finds" if r.here == "yes" else "; the paper finds it holds"
+        lines.append(f"* **{r.model}, {r.task}.** {r.finding[0].upper() + r.finding[1:]}: {here}{tail}.")
+    return "\n".join(lines)
+
 
 # %% ../../nbs/53_head_pruning.ipynb #cf33b9f6
 def main(argv=None):
