@@ -4,7 +4,7 @@
 
 # %% ../nbs/44_finetune.ipynb #841aafe6
 from __future__ import annotations
-import os, json, math, time, random, platform
+import os, json, math, time, random, platform, warnings
 from dataclasses import dataclass, field, fields, asdict, replace, MISSING
 from pathlib import Path
 import numpy as np
@@ -206,7 +206,9 @@ def build_model(recipe: Recipe, labels=None, seed: int = 0):
     from peft import LoraConfig, get_peft_model
     cfg = LoraConfig(r=recipe.lora_r, lora_alpha=recipe.lora_alpha, lora_dropout=0.0, target_modules=list(recipe.target_modules),
                      modules_to_save=list(recipe.modules_to_save), task_type="SEQ_CLS")
-    return get_peft_model(model, cfg), tok
+    with warnings.catch_warnings():       # peft calls transformers' deprecated `is_gradient_checkpointing`: a FutureWarning
+        warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)   # about versions only
+        return get_peft_model(model, cfg), tok
 
 def n_trainable(model) -> int:
     "Number of trainable parameters."
