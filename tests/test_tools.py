@@ -95,8 +95,8 @@ def test_blimp_cli_bad_input_is_a_clear_error(tmp_path, args, needle):
 
 
 def _agreement_env(tmp):
-    return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", TASKS="sva", PYTHON=PY,
-                MODELS_1="minilm-agreement-mlm", MODELS_2="smollm2-135m", CACHE=str(tmp / "chunks"), LOGS=str(tmp / "logs"),
+    return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", TASKS="sva", NXL_PYTHON=PY,
+                NXL_MODELS_1="minilm-agreement-mlm", NXL_MODELS_2="smollm2-135m", NXL_CACHE=str(tmp / "chunks"), NXL_LOGS=str(tmp / "logs"),
                 NORMXLOGIT_RESULTS=str(tmp / "results"), NORMXLOGIT_CACHE=str(tmp / "cache"))
 
 
@@ -117,7 +117,7 @@ def test_agreement_script_resumes_after_a_kill(tmp_path):
     time.sleep(1)
     assert subprocess.run(["pgrep", "-f", str(chunks)], capture_output=True).returncode == 1   # no run left behind
     table = tmp_path / "results" / "agreement" / "table1.csv"
-    assert not table.exists()                                             # the table is written only at the end
+    assert not table.exists()                                             # the runs leave it to the final `table`
     before = {f: f.stat().st_mtime_ns for f in done()}
     n_methods = 4
     assert 0 < len(before) < 2 * n_methods                                 # stopped mid-run
@@ -143,8 +143,8 @@ def test_agreement_script_passes_a_failure_on(tmp_path):
 
 def test_pruning_script_stops_every_run_when_killed(tmp_path):
     "tools/pruning.sh runs ra then qa in a subshell: a stop must end that subshell's child too, not only the shell."
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", PYTHON=PY, CACHE=str(tmp_path / "chunks"),
-               LOGS=str(tmp_path / "logs"), NORMXLOGIT_CACHE=str(tmp_path / "cache"))
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NXL_PYTHON=PY, NXL_CACHE=str(tmp_path / "chunks"),
+               NXL_LOGS=str(tmp_path / "logs"), NORMXLOGIT_CACHE=str(tmp_path / "cache"))
     args = ["--n", "2", "--n-pool", "20", "--max-pruned", "10", "--n-random", "1", "--methods", "gxi", "--poolings",
             "relu_token", "--results", str(tmp_path / "res")]
     p = subprocess.Popen(["bash", "tools/pruning.sh", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -8,24 +8,25 @@
 #   bash tools/agreement.sh --n sva=2 --pool sva=12 --methods random logat --variants base   # arguments go to both runs
 # Logs: logs/agreement-1.log (SmolLM2, masked LM), logs/agreement-2.log (Gemma-3).
 # Long runs: bash tools/commit_while.sh "agreement chunks" results/agreement -- bash tools/agreement.sh
-# Overrides (tests, other machines): MODELS_1, MODELS_2 (the two processes' models), CACHE (chunk folder), LOGS (log
-# folder), PYTHON (interpreter); NORMXLOGIT_RESULTS moves the results as everywhere in the library.
+# Overrides (tests, other machines): NXL_MODELS_1, NXL_MODELS_2 (the two processes' models), NXL_CACHE (chunk folder),
+# NXL_LOGS (log folder), NXL_PYTHON (interpreter); NORMXLOGIT_RESULTS moves the results as everywhere in the library.
+# The runs leave table1.csv alone (--no-table); it is written once, from every item file, after both have finished.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONHASHSEED=0
 export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
 read -r -a tasks <<< "${TASKS:-sva ra qa}"
-read -r -a models1 <<< "${MODELS_1:-smollm2-135m minilm-agreement-mlm}"
-read -r -a models2 <<< "${MODELS_2:-gemma3-270m}"
-run=("${PYTHON:-.venv/bin/python}" -m normxlogit.experiments.agreement)
-cache=${CACHE:-results/agreement/chunks}
-logs=${LOGS:-logs}
+read -r -a models1 <<< "${NXL_MODELS_1:-smollm2-135m minilm-agreement-mlm}"
+read -r -a models2 <<< "${NXL_MODELS_2:-gemma3-270m}"
+run=("${NXL_PYTHON:-.venv/bin/python}" -m normxlogit.experiments.agreement)
+cache=${NXL_CACHE:-results/agreement/chunks}
+logs=${NXL_LOGS:-logs}
 mkdir -p "$logs" "$cache"
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
-"${run[@]}" run --models "${models1[@]}" --tasks "${tasks[@]}" --threads 1 --cache "$cache" "$@" > "$logs/agreement-1.log" 2>&1 &
+trap 'kill $(jobs -p) 2>/dev/null; wait; exit 130' INT TERM
+"${run[@]}" run --models "${models1[@]}" --tasks "${tasks[@]}" --threads 1 --cache "$cache" --no-table "$@" > "$logs/agreement-1.log" 2>&1 &
 pids+=($!)
-"${run[@]}" run --models "${models2[@]}" --tasks "${tasks[@]}" --threads 1 --cache "$cache" "$@" > "$logs/agreement-2.log" 2>&1 &
+"${run[@]}" run --models "${models2[@]}" --tasks "${tasks[@]}" --threads 1 --cache "$cache" --no-table "$@" > "$logs/agreement-2.log" 2>&1 &
 pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=$?; done

@@ -7,17 +7,17 @@
 #   bash tools/commit_while.sh "pruning chunks" results/pruning results/agreement/pruning.csv -- bash tools/pruning.sh
 # qa is run at a reduced size (100 items, the paper's three best methods with ReLU per token, every 15th head): the
 # full qa configuration would take some 35 CPU hours here; the chapter says so beside the figure.
-# Overrides: MODEL (default smollm2-135m), CACHE, LOGS, PYTHON; extra arguments go to every run (e.g. --max-pruned 10).
+# Overrides: NXL_MODEL (default smollm2-135m), NXL_CACHE, NXL_LOGS, NXL_PYTHON; extra arguments go to every run (e.g. --max-pruned 10).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONHASHSEED=0
 export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
-run=("${PYTHON:-.venv/bin/python}" -m normxlogit.experiments.pruning --model "${MODEL:-smollm2-135m}" --threads 1
-     --cache "${CACHE:-results/pruning/chunks}" --figure)
-logs=${LOGS:-logs}
+run=("${NXL_PYTHON:-.venv/bin/python}" -m normxlogit.experiments.pruning --model "${NXL_MODEL:-smollm2-135m}" --threads 1
+     --cache "${NXL_CACHE:-results/pruning/chunks}" --figure)
+logs=${NXL_LOGS:-logs}
 mkdir -p "$logs"
 pids=()
-trap 'for p in "${pids[@]}"; do pkill -TERM -P "$p"; kill "$p"; done 2>/dev/null; wait; exit 130' INT TERM
+trap 'for p in $(jobs -p); do pkill -TERM -P "$p"; kill "$p"; done 2>/dev/null; wait; exit 130' INT TERM
 "${run[@]}" --task sva --n 300 --step 5 "$@" > "$logs/pruning-sva.log" 2>&1 &
 pids+=($!)
 ( "${run[@]}" --task ra --n 300 --step 5 "$@" > "$logs/pruning-ra.log" 2>&1 &&

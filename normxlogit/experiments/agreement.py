@@ -457,8 +457,10 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
             cpu, wall = time.process_time() - c0, time.time() - t0
             if k: info["timing"].append(dict(model=model_name, task=task, method=m, variant=v, items=k, cpu_s=round(cpu, 2),
                                              wall_s=round(wall, 2), cpu_s_per_item=round(cpu / k, 3)))
-            if verbose: (bar.write if bar is not None else print)(
-                f"  {model_name} {task} {m:11s} {v:18s} {k:4d} items computed  cpu {cpu:7.1f}s  wall {wall:7.1f}s")
+            if verbose:
+                (bar.write if bar is not None else print)(
+                    f"  {model_name} {task} {m:11s} {v:18s} {k:4d} items computed  cpu {cpu:7.1f}s  wall {wall:7.1f}s")
+                sys.stdout.flush()                     # a log file is block-buffered: a stop must not lose these lines
         if bar is not None: bar.close()
         del m64
     parts = [old[[(a, b) in done for a, b in zip(old.method, old.variant)]]] if done else []
@@ -811,12 +813,13 @@ def _meta_file(model_name, task, n, results=True, kind="json") -> Path:
 
 def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None, methods=None, variants=VARIANTS,
                   results=True, cache=True, ig_gap_items=8, ig_gap_steps=(16, 64), ig_gap_tasks=AGREEMENT_TASKS,
-                  batch_size=8, verbose=True) -> dict:
+                  batch_size=8, verbose=True, write_table=True) -> dict:
     """Run the benchmark for every model (offline zoo name, fine-tuned name or path, loaded one at a time) and task,
     resumably (`run_agreement`), and write `results/agreement/table1.csv` (`summarize`). Per model and task it also
     stores the item counts and method exclusions (`<model>_<task>_<n>.json`) and, where Integrated Gradients is left
     out, its completeness gap on the first `ig_gap_items` items (`<model>_<task>_<n>.ig_gap.csv`).
     `n` / `pools`: dicts task -> items (defaults `FULL_N`, `FULL_POOL`); `methods`: a list, or a dict task -> list.
+    `write_table=False` leaves `table1.csv` alone (parallel runs of other models: `read_benchmark` then writes it once).
     Returns the runs, `table1` and the IG gaps."""
     from normxlogit.zoo import load_model
     n, pools = {**FULL_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
@@ -831,10 +834,10 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
             if results:
                 info = {k: v for k, v in r.info.items() if k != "computed"}
                 jf = _meta_file(name, task, n[task], results)
-                if jf.exists():           # keep the timing of (method, variant) pairs read back, not recomputed, from the results
-                    reused = {tuple(p) for p in info["from_results"]}
+                if jf.exists():           # keep the measured timing of the (method, variant) pairs not computed now
+                    now = {(t["method"], t["variant"]) for t in info["timing"]}
                     old = json.loads(jf.read_text()).get("info", {}).get("timing", [])
-                    info["timing"] = [t for t in old if (t["method"], t["variant"]) in reused] + info["timing"]
+                    info["timing"] = [t for t in old if (t["method"], t["variant"]) not in now] + info["timing"]
                 meta = dict(counts=r.counts, excluded=r.excluded, info=info, library=__version__)
                 atomic_write(jf, lambda t: Path(t).write_text(json.dumps(meta, indent=1, default=str)))
             if "ig" in r.excluded and ig_gap_items and len(r.items) and task in ig_gap_tasks:
@@ -847,7 +850,7 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
         del model
     ig = pd.concat(gaps, ignore_index=True) if gaps else None
     t1 = summarize([r.frame for r in runs], [r.counts for r in runs], ig)
-    if results:
+    if results and write_table:
         out = _folder(results, lambda: results_dir("agreement")) / "table1.csv"
         atomic_write(out, lambda t: t1.to_csv(t, index=False))
     return dict(runs=runs, table1=t1, ig_gaps=ig)
@@ -899,7 +902,8 @@ def _task_ints(pairs, what):
         if "=" not in p: raise SystemExit(f"--{what} takes task=value pairs, got {p!r}")
         k, v = p.split("=", 1)
         if k not in AGREEMENT_TASKS: raise SystemExit(f"--{what}: unknown task {k!r}")
-        if v != "all" and not v.isdigit(): raise SystemExit(f"--{what}: {p!r} is not task=<whole number> or task=all")
+        if v != "all" and not (v.isascii() and v.isdigit() and int(v) > 0):
+            raise SystemExit(f"--{what}: {p!r} is not task=<whole number> or task=all")
         out[k] = None if v == "all" else int(v)
     return out
 
@@ -921,12 +925,14 @@ def main(argv=None):
         s.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
         s.add_argument("--batch-size", type=int, default=8)
         s.add_argument("--cache", default=None, help="chunk folder (default <cache>/agreement); results/agreement/chunks keeps them in the clone")
+        s.add_argument("--no-table", action="store_true", help="run: do not write table1.csv (the `table` command does, once every run is done)")
     a = p.parse_args(argv)
     if a.threads: torch.set_num_threads(a.threads)
     n, pools = _task_ints(a.n, "n"), _task_ints(a.pool, "pool")
     if a.cmd == "run":
-        out = run_benchmark(a.models, a.tasks, n, pools, a.methods, a.variants, cache=a.cache or True, batch_size=a.batch_size)
-        print(f"wrote results/agreement/table1.csv ({len(out['table1'])} rows)")
+        out = run_benchmark(a.models, a.tasks, n, pools, a.methods, a.variants, cache=a.cache or True, batch_size=a.batch_size,
+                            write_table=not a.no_table)
+        print(f"{'table1.csv left to `table`' if a.no_table else 'wrote results/agreement/table1.csv'} ({len(out['table1'])} rows)")
     elif a.cmd == "table":
         got = read_benchmark(a.models, a.tasks, n)
         if not got["counts"]: raise SystemExit(f"no stored results for {got['missing']}: nothing written")
