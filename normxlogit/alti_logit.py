@@ -112,7 +112,7 @@ def final_direction(batch: Batch, xL):
     return _center(u * scale[:, None], center), u, c, beta
 
 # %% ../nbs/23_alti_logit.ipynb #73cad806
-@torch.no_grad()                  # a forward decomposition: an autograd graph would triple memory and double time
+@torch.no_grad()                  # a forward decomposition: a graph through every layer would only cost memory and time
 def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
     """Every term of the ALTI-Logit decomposition of the explained scores (b, k) of a pre-LN decoder.
 

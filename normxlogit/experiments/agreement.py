@@ -785,12 +785,16 @@ def findings(t1, decoders, special_models=()) -> pd.DataFrame:
 # %% ../../nbs/51_agreement_benchmark.ipynb #86e5a88a
 _SAYS = {"yes": "holds", "partly": "holds in part", "no": "does not hold", "n/a": "cannot be checked"}
 
+def _here_phrase(r) -> str:
+    "How a finding fares here, with its cells: shared by the agreement and the head-pruning readings."
+    return f"{_SAYS[r.here]} here ({r.cells_here} cells)" if r.here != "n/a" else "cannot be checked here (no cells)"
+
 def findings_prose(fnd) -> str:
     """The reading of a `findings` table, claim by claim: whether each finding holds here (with the cells counted) and
     whether it agrees with the paper's own numbers; then a one-line tally of the paper's findings."""
     lines = []
     for r in fnd.itertuples():
-        here = f"{_SAYS[r.here]} here ({r.cells_here} cells)" if r.here != "n/a" else "cannot be checked here (no cells)"
+        here = _here_phrase(r)
         if r.paper == "n/a": tail = "; the paper does not test it"
         elif r.paper == r.here: tail = f", as in the paper's own numbers ({r.cells_paper})"
         else: tail = f", while in the paper's own numbers it {_SAYS[r.paper]} ({r.cells_paper})"

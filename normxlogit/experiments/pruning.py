@@ -347,10 +347,10 @@ def pruning_findings(frame, tol: float = 0.005) -> pd.DataFrame:
 
 def pruning_findings_prose(fnd) -> str:
     "The reading of a `pruning_findings` table, one line per finding, model and task."
-    from normxlogit.experiments.agreement import _SAYS
+    from normxlogit.experiments.agreement import _here_phrase
     lines = []
     for r in fnd.itertuples():
-        here = f"{_SAYS[r.here]} here ({r.cells_here} cells)" if r.here != "n/a" else "cannot be checked here (no cells)"
+        here = _here_phrase(r)
         tail = "; the paper does not state it" if r.paper == "n/a" else ", as the paper finds" if r.here == "yes" else "; the paper finds it holds"
         lines.append(f"* **{r.model}, {r.task}.** {r.finding[0].upper() + r.finding[1:]}: {here}{tail}.")
     return "\n".join(lines)
