@@ -10,7 +10,8 @@ from .batch import Batch
 from .attention import eager_attention
 
 # %% auto #0
-__all__ = ['linear_norm', 'head_values', 'capture', 'final_direction', 'alti_logit_decomposition', 'total', 'alti_logit']
+__all__ = ['ROW_BLOCK_ELEMENTS', 'linear_norm', 'head_values', 'capture', 'final_direction', 'alti_logit_decomposition', 'total',
+           'alti_logit']
 
 # %% ../nbs/23_alti_logit.ipynb #74025398
 def linear_norm(module, x):
@@ -112,6 +113,8 @@ def final_direction(batch: Batch, xL):
     return _center(u * scale[:, None], center), u, c, beta
 
 # %% ../nbs/23_alti_logit.ipynb #73cad806
+ROW_BLOCK_ELEMENTS = 2 ** 24        # elements of T_t(x_j) held at once (64 MB in float32): bounds ALTI's memory
+
 @torch.no_grad()                  # a forward decomposition: a graph through every layer would only cost memory and time
 def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
     """Every term of the ALTI-Logit decomposition of the explained scores (b, k) of a pre-LN decoder.
@@ -148,30 +151,42 @@ def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
         z[:, torch.arange(H), :, torch.arange(H)] = v.transpose(0, 1)            # head h's values in head h's slot
         b_o = o(torch.zeros(1, H * dh, dtype=v.dtype, device=v.device))[0]
         uo = o(z.reshape(b, H, s, H * dh)) - b_o                                  # (b, H, s, d): W_O^h v_j^h
-        Tt = torch.einsum("bhts,bhsd->btsd", A.to(uo.dtype), uo)                  # T_t(x_j)
+        A = A.to(uo.dtype)
         a_real = cache[("attn", l)]
+        raw = torch.einsum("bhts,bhsd->btd", A, uo)                               # sum_j T_t(x_j), no (b, s, s, d) tensor
         if check:
-            err = (Tt.sum(2) + b_o - a_real).abs().max().item()
+            err = (raw + b_o - a_real).abs().max().item()
             if err > 1e-4 * (a_real.abs().max().item() + 1):
                 raise RuntimeError(f"Layer {l}: the attention decomposition does not reproduce the attention output (error {err:.2e}).")
         bias_a = b_o.expand_as(a_real)
+        post = lambda t, sc_: t                                                   # the frozen post-attention norm, if any
         if pan is not None:                                                       # Gemma: post-attention norm
             sc, cen, be = linear_norm(pan, a_real)
-            Tt = sc[:, :, None] * _center(Tt, cen)
+            post = lambda t, sc_: sc_ * _center(t, cen)
             bias_a = sc * _center(bias_a, cen) + be
-        add = Tt.sum(2) + bias_a                                                  # what the attention block adds
+        add = post(raw, sc if pan is not None else None) + bias_a                 # what the attention block adds
         m_add = cache[("mlp", l)]
         x_next = hs[l + 1] if l + 1 < L else xL
         if check:
             err = (x_prev + add + m_add - x_next).abs().max().item()
             if err > 1e-4 * (x_next.abs().max().item() + 1):
                 raise RuntimeError(f"Layer {l}: residual stream does not add up (error {err:.2e}); unsupported block layout.")
-        # ALTI contribution matrix (residual included on the diagonal)
+        # ALTI contribution matrix (residual included on the diagonal), `rows` query positions at a time: T_t(x_j) is
+        # (b, s, s, d) in full, 5 GB per item for 700 tokens of SmolLM2; a block of rows needs rows / s of it
         y = x_prev + add                                                          # (b, t, d)
-        zz = Tt + torch.diag_embed(torch.ones(s, dtype=y.dtype, device=y.device))[None, :, :, None] * x_prev[:, :, None]
-        C = (y.abs().sum(-1)[..., None] - (y[:, :, None] - zz).abs().sum(-1)).clamp_min(0)
+        C = torch.empty(b, s, s, dtype=y.dtype, device=y.device)
+        rows = max(1, ROW_BLOCK_ELEMENTS // (b * s * y.shape[-1]))
+        for r0 in range(0, s, rows):
+            r = slice(r0, min(s, r0 + rows))
+            Tr = torch.einsum("bhts,bhsd->btsd", A[:, :, r], uo)                  # T_t(x_j) for t in r: (b, n, s, d)
+            Tr = post(Tr, sc[:, r, None] if pan is not None else None)
+            i = torch.arange(Tr.shape[1], device=y.device)
+            Tr[:, i, r0 + i] += x_prev[:, r]
+            C[:, r] = (y[:, r].abs().sum(-1)[..., None] - (y[:, r, None] - Tr).abs().sum(-1)).clamp_min(0)
+            del Tr
         C = C / C.sum(-1, keepdim=True).clamp_min(torch.finfo(C.dtype).tiny)
-        delta = dot(Tt[bi, T])                                                    # (b, k, s)
+        TT = torch.einsum("bhs,bhsd->bsd", A[bi, :, T], uo)                       # T_T(x_j) at the explained positions
+        delta = dot(post(TT, sc[bi, T][:, None] if pan is not None else None))    # (b, k, s)
         res["blocks"].append(delta)
         res["tokens"].append(torch.einsum("bks,bsi->bki", delta, M))
         res["mlp"].append(dot(m_add[bi, T])); res["attn_bias"].append(dot(bias_a[bi, T]))

@@ -27,12 +27,13 @@ from ..plausibility import pointing_game, reciprocal_rank, relevance_mass_accura
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS', 'VARIANTS',
-           'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'PAPER_ROWS', 'PAPER_LAYOUT', 'METHOD_LABELS', 'PAPER_METHODS',
-           'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL', 'DATA_SIZES', 'uses_rmsnorm', 'has_position_embeddings',
-           'takes_option', 'methods_for', 'variant_methods', 'task_evidence', 'model_input', 'qa_model_input',
-           'training_item_ids', 'agreement_items', 'item_metrics', 'method_options', 'explain_items', 'ig_completeness',
-           'AgreementRun', 'results_file', 'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table',
-           'findings', 'findings_prose', 'run_benchmark', 'read_benchmark', 'estimate_cpu', 'main']
+           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'PAPER_ROWS', 'PAPER_LAYOUT', 'METHOD_LABELS',
+           'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL', 'DATA_SIZES', 'method_batch_size',
+           'uses_rmsnorm', 'has_position_embeddings', 'takes_option', 'methods_for', 'variant_methods', 'task_evidence',
+           'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'item_metrics', 'method_options',
+           'explain_items', 'ig_completeness', 'AgreementRun', 'results_file', 'run_agreement', 'summarize',
+           'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose', 'run_benchmark',
+           'read_benchmark', 'estimate_cpu', 'main']
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #04604e0a
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -42,9 +43,14 @@ TARGET_FREE = ("random", "rollout", "alti")        # scores independent of targe
 PRECISION_METHODS = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")   # the paper's Table 5 columns
 EMBEDDING_METHODS = ("attnlrp", "lrp", "gxi")      # Tables 6-7 (a method counts when it takes `embeddings=`)
 VARIANTS = ("base", "float64", "partial_embeddings")
+BATCH_CAPS = {("alti_logit", "qa"): 2}   # ALTI-Logit keeps every layer's attention and rollout matrices: batch x layers x T^2
 SETTINGS = ("default", "non_contrastive", "special_tokens_in", "full_input", "float64", "partial_embeddings")
 METRICS = ["pg", "mrr", "mrr_avg", "rma", "pta"]
 ROW_COLUMNS = ["model", "task", "id", "method", "variant", "setting", "n_tokens", "n_evidence", *METRICS, "ig_gap"]
+
+def method_batch_size(method: str, task: str, batch_size: int) -> int:
+    "The batch size `method` runs with on `task`: `batch_size`, capped by `BATCH_CAPS` (scores do not depend on it)."
+    return min(batch_size, BATCH_CAPS.get((method, task), batch_size))
 
 def uses_rmsnorm(model) -> bool:
     "Does the model normalise with RMSNorm (Llama, Gemma, ...)? Integrated Gradients from a zero baseline does not converge there (see below)."
@@ -389,8 +395,8 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
     Work is done per (method, variant) in chunks of `chunk_size` items, each stored as soon as it is done in a
     `ChunkStore` under `cache` (True: `cache_dir()/agreement`; a folder; False: no chunks); so are the pool's logits.
     The key of a chunk covers the library version, the model (name and `model_fingerprint`), task, method, variant,
-    options, seed, batch and chunk size and the items: a rerun with the same arguments reuses every finished chunk,
-    computes only the missing ones and returns an identical frame.
+    options, seed, batch size (`method_batch_size`), chunk size and the items: a rerun with the same arguments reuses
+    every finished chunk, computes only the missing ones and returns an identical frame.
 
     The rows go to `results_file(model_name, task, n, results)` (False: nowhere), written atomically. When that file
     holds a (method, variant) for the same items (and `recompute` is False), it is read instead of computed
@@ -437,10 +443,10 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
             if v == "float64":
                 m64 = m64 if m64 is not None else _float64(model)
                 mod = m64
-            store = None
+            store, bs = None, method_batch_size(m, task, batch_size)
             if root is not None:
                 key = dict(library=__version__, experiment="agreement", model=model_name, fingerprint=fp, task=task, method=m,
-                           variant=v, options=method_options(m, v, ig_steps), seed=seed, batch_size=batch_size,
+                           variant=v, options=method_options(m, v, ig_steps), seed=seed, batch_size=bs,
                            chunk_size=chunk_size, items=item_key)
                 store = ChunkStore(root, f"{model_name}-{task}-{m}-{v}", key)
                 info["chunks_found_done"] += sum(store.has(j) for j in range(len(starts)))
@@ -448,7 +454,7 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
             for j, s in enumerate(starts):
                 got = store.get(j) if store is not None else None
                 if got is None:
-                    rows[m, v, j] = _rows(mod, tokenizer, model_name, task, used.iloc[s:s + chunk_size], m, v, batch_size,
+                    rows[m, v, j] = _rows(mod, tokenizer, model_name, task, used.iloc[s:s + chunk_size], m, v, bs,
                                           seed + 1000 * j, ig_steps)
                     if store is not None: store.put(j, {}, dict(rows=rows[m, v, j]))
                     info["computed"].append((m, v, j)); k += len(used.iloc[s:s + chunk_size])
