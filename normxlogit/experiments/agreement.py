@@ -845,9 +845,12 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
                 info = {k: v for k, v in r.info.items() if k != "computed"}
                 jf = _meta_file(name, task, n[task], results)
                 if jf.exists():           # keep the measured timing of the (method, variant) pairs not computed now
+                    prev = json.loads(jf.read_text())
                     now = {(t["method"], t["variant"]) for t in info["timing"]}
-                    old = json.loads(jf.read_text()).get("info", {}).get("timing", [])
+                    old = prev.get("info", {}).get("timing", [])
                     info["timing"] = [t for t in old if (t["method"], t["variant"]) not in now] + info["timing"]
+                    if prev.get("counts") == r.counts and "selection_cpu_s" in prev.get("info", {}):
+                        info["selection_cpu_s"] = prev["info"]["selection_cpu_s"]   # same selection: a rerun only read it back
                 meta = dict(counts=r.counts, excluded=r.excluded, info=info, library=__version__)
                 atomic_write(jf, lambda t: Path(t).write_text(json.dumps(meta, indent=1, default=str)))
             if "ig" in r.excluded and ig_gap_items and len(r.items) and task in ig_gap_tasks:
