@@ -365,7 +365,7 @@ def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True,
 class AgreementRun:
     """One model and task: `frame` (one row per item x method x setting, with the metrics), `counts` (the item
     selection), `items` (the used items), `excluded` ({method: reason}) and `info` (where every (method, variant) came
-    from, which chunks were computed, and their CPU and wall times)."""
+    from, which chunks were computed, and the CPU and wall times of every chunk that stored its cost)."""
     frame: pd.DataFrame
     counts: dict
     items: pd.DataFrame
@@ -450,19 +450,25 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
                            chunk_size=chunk_size, items=item_key)
                 store = ChunkStore(root, f"{model_name}-{task}-{m}-{v}", key)
                 info["chunks_found_done"] += sum(store.has(j) for j in range(len(starts)))
-            t0, c0, k = time.time(), time.process_time(), 0
+            t0, c0, k, spent = time.time(), time.process_time(), 0, []       # spent: (items, cpu, wall) of timed chunks
             for j, s in enumerate(starts):
                 got = store.get(j) if store is not None else None
+                nj = len(used.iloc[s:s + chunk_size])
                 if got is None:
+                    t1, c1 = time.time(), time.process_time()
                     rows[m, v, j] = _rows(mod, tokenizer, model_name, task, used.iloc[s:s + chunk_size], m, v, bs,
                                           seed + 1000 * j, ig_steps)
-                    if store is not None: store.put(j, {}, dict(rows=rows[m, v, j]))
-                    info["computed"].append((m, v, j)); k += len(used.iloc[s:s + chunk_size])
-                else: rows[m, v, j] = got[1]["rows"]
+                    cost = dict(cpu_s=round(time.process_time() - c1, 3), wall_s=round(time.time() - t1, 3))
+                    if store is not None: store.put(j, {}, dict(rows=rows[m, v, j], **cost))   # a chunk keeps its cost
+                    info["computed"].append((m, v, j)); k += nj
+                else: rows[m, v, j], cost = got[1]["rows"], got[1]
+                if "cpu_s" in cost: spent.append((nj, cost["cpu_s"], cost["wall_s"]))
                 if bar is not None: bar.update(1)
             cpu, wall = time.process_time() - c0, time.time() - t0
-            if k: info["timing"].append(dict(model=model_name, task=task, method=m, variant=v, items=k, cpu_s=round(cpu, 2),
-                                             wall_s=round(wall, 2), cpu_s_per_item=round(cpu / k, 3)))
+            if spent:                          # the cost of every chunk that has one, whichever run computed it
+                ni, ci, wi = map(sum, zip(*spent))
+                info["timing"].append(dict(model=model_name, task=task, method=m, variant=v, items=ni, cpu_s=round(ci, 2),
+                                           wall_s=round(wi, 2), cpu_s_per_item=round(ci / ni, 3)))
             if verbose:
                 (bar.write if bar is not None else print)(
                     f"  {model_name} {task} {m:11s} {v:18s} {k:4d} items computed  cpu {cpu:7.1f}s  wall {wall:7.1f}s")
