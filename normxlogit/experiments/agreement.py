@@ -217,7 +217,8 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
 
     The pool is scored in data order, `pool_chunk` items at a time, and scoring stops once `n` items are correct
     (`examined`); `counts['accuracy']` = correct / examined-and-annotated. With `cache` (a folder, or True for
-    `cache_dir()/agreement`) the chunks of logits are stored and reused."""
+    `cache_dir()/agreement`) the chunks of logits are stored and reused, each with the CPU time it took:
+    `items.attrs['selection_cost']` sums it (`untimed_chunks`: chunks stored without one)."""
     if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
     ad = get_adapter(model)
     ev = task_evidence(task, n_pool, coref=coref)
@@ -236,16 +237,20 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
                    pool_chunk=pool_chunk, items=[[items.id[i], _text_hash(items.input[i]), int(items.target_id[i]),
                                                   -1 if items.foil_id[i] is None or pd.isna(items.foil_id[i]) else int(items.foil_id[i])] for i in ok])
         store = ChunkStore(root, f"pool-{task}", key)
-    n_correct = 0
+    n_correct, cost = 0, dict(cpu_s=0.0, untimed_chunks=0)     # the pool's scoring cost, stored with each chunk
     for j, s in enumerate(range(0, len(ok), pool_chunk)):
         if n is not None and n_correct >= n: break
         idx = ok[s:s + pool_chunk]
         got = store.get(j) if store is not None else None
         if got is None:
+            c0 = time.process_time()
             ids = [(int(items.target_id[i]), -1 if task == "qa" else int(items.foil_id[i])) for i in idx]
             sc = _pool_scores(model, tokenizer, [items.input[i] for i in idx], ids, task == "qa", batch_size)
-            if store is not None: store.put(j, dict(scores=sc), {})
-        else: sc = got[0]["scores"]
+            cj = round(time.process_time() - c0, 3)
+            if store is not None: store.put(j, dict(scores=sc), dict(cpu_s=cj))
+        else: sc, cj = got[0]["scores"], got[1].get("cpu_s")
+        if cj is None: cost["untimed_chunks"] += 1
+        else: cost["cpu_s"] += cj
         items.loc[idx, "logit_target"], items.loc[idx, "logit_foil"] = sc[:, 0], sc[:, 1]
         items.loc[idx, "top_id"] = sc[:, 2].astype(int)
         if task == "qa": items.loc[idx, "foil_id"] = sc[:, 3].astype(int)
@@ -261,6 +266,7 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
                   annotated=int(items.annotated.sum()), examined=int(ex.sum()), correct=int(items.correct.sum()),
                   used=int(items.used.sum()), accuracy=round(float(items.correct.sum() / max(ex.sum(), 1)), 4))
     if task == "ra": counts["coref"] = ev.attrs.get("coref", "")
+    items.attrs["selection_cost"] = cost
     return items, counts
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #ae03438b
@@ -408,10 +414,9 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
     methods, excluded = methods_for(model, methods)
     if not methods: raise ValueError("no methods left to run")
     if exclude is None: exclude = training_item_ids(model_name, task)
-    c0 = time.process_time()
     items, counts = agreement_items(model, tokenizer, task, n, n_pool, exclude=exclude, coref=coref,
                                     cache=cache if cache is not False else None)
-    selection_cpu = time.process_time() - c0
+    sel = items.attrs.get("selection_cost", dict(cpu_s=0.0, untimed_chunks=0))
     counts = dict(model=model_name, **counts)
     used = items[items.used].reset_index(drop=True)
     if counts["used"] < n:
@@ -426,7 +431,8 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
     todo = [j for j in jobs if j not in done]
     starts = list(range(0, len(used), chunk_size))
     info = dict(model=model_name, task=task, from_results=sorted(done), chunks=len(todo) * len(starts),
-                chunks_found_done=0, computed=[], timing=[], selection_cpu_s=round(selection_cpu, 2))
+                chunks_found_done=0, computed=[], timing=[], selection_cpu_s=round(sel["cpu_s"], 2),
+                selection_untimed_chunks=sel["untimed_chunks"])
     rows, root = {}, _folder(cache, lambda: cache_dir() / "agreement")
     if todo and len(used):
         fp = model_fingerprint(model) if root is not None else None
@@ -855,8 +861,10 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
                     now = {(t["method"], t["variant"]) for t in info["timing"]}
                     old = prev.get("info", {}).get("timing", [])
                     info["timing"] = [t for t in old if (t["method"], t["variant"]) not in now] + info["timing"]
-                    if prev.get("counts") == r.counts and "selection_cpu_s" in prev.get("info", {}):
-                        info["selection_cpu_s"] = prev["info"]["selection_cpu_s"]   # same selection: a rerun only read it back
+                    pi = prev.get("info", {})
+                    if prev.get("counts") == r.counts and info.get("selection_untimed_chunks") and "selection_cpu_s" in pi:
+                        for f in ("selection_cpu_s", "selection_untimed_chunks"):   # pool chunks without a cost: keep
+                            if f in pi: info[f] = pi[f]                            # what the first run measured
                 meta = dict(counts=r.counts, excluded=r.excluded, info=info, library=__version__)
                 atomic_write(jf, lambda t: Path(t).write_text(json.dumps(meta, indent=1, default=str)))
             if "ig" in r.excluded and ig_gap_items and len(r.items) and task in ig_gap_tasks:
