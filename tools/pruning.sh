@@ -2,7 +2,7 @@
 # The head-pruning runs of issue 12 (chapter "Head pruning") on SmolLM2-135M, resumable, in two processes with one
 # torch thread each (their CPU times balance: sva about 5.7 CPU hours; ra 1.9 then qa about 3). Chunks go to
 # results/pruning/chunks and rows to results/agreement/pruning.csv (written under a lock, so both may finish at once),
-# figures next to it. A killed run continues where it stopped when the same command is run again.
+# figures and each run's CPU cost (pruning_<model>_<task>.json, summed over its chunks) next to it. A killed run continues where it stopped when the same command is run again.
 #   bash tools/pruning.sh
 #   bash tools/commit_while.sh "pruning chunks" results/pruning results/agreement/pruning.csv -- bash tools/pruning.sh
 # qa is run at a reduced size (100 items, the paper's three best methods with ReLU per token, every 15th head): the

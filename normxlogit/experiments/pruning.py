@@ -160,17 +160,24 @@ def _folder(arg, default):
     if arg is None or arg is False: return None
     return default() if arg is True else Path(arg)
 
-def _chunks(store, n_chunks, compute, info, what):
-    "Chunk results (dicts of arrays) from `store`, computing the missing ones."
-    out = []
+def _chunks(store, n_chunks, compute, info, what, units=lambda j: 0):
+    """Chunk results (dicts of arrays) from `store`, computing the missing ones. A chunk stores the CPU seconds it took,
+    so a run's cost survives interruptions: `info['cpu_seconds']` ('relevance' or 'curves') sums it over every chunk
+    that has one, computed now or by an earlier run, and `info['item_configs']` adds `units(j)` for those chunks."""
+    out, kind = [], "curves" if what[0] == "curve" else "relevance"
     for j in range(n_chunks):
         got = store.get(j) if store is not None else None
         if got is None:
+            c0 = time.process_time()
             arrays = compute(j)
-            if store is not None: store.put(j, arrays, {})
+            cpu = round(time.process_time() - c0, 3)
+            if store is not None: store.put(j, arrays, dict(cpu_s=cpu))
             info["computed"].append((what, j))
         else:
-            arrays = got[0]; info["reused"] += 1
+            arrays, cpu = got[0], got[1].get("cpu_s"); info["reused"] += 1
+        if cpu is not None:
+            info["cpu_seconds"][kind] += cpu
+            info["item_configs"] += units(j) if kind == "curves" else 0
         out.append(arrays)
     return out
 
@@ -215,14 +222,13 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     # 1. relevances
     relevance = {}
     for meth in methods:
-        t0, c0 = time.time(), time.process_time()
+        t0 = time.time()
         store = None if root is None else ChunkStore(root, f"{model_name}-{task}-relevance-{meth}",
                                                       dict(base, method=meth, contrastive=contrastive, batch_size=relevance_batch_size))
         parts = _chunks(store, len(starts), lambda j: item_relevances(model, tokenizer, items.iloc[starts[j]:starts[j] + chunk_size],
                                                                        meth, contrastive, relevance_batch_size), info, ("relevance", meth))
         for p in poolings: relevance[meth, p] = np.concatenate([c[p] for c in parts]).mean(0)
         info["seconds"][f"relevance {meth}"] = round(time.time() - t0, 1)
-        info["cpu_seconds"]["relevance"] += time.process_time() - c0
         if verbose: print(f"  {model_name} {task} relevance {meth:10s} {time.time() - t0:7.1f}s", flush=True)
     # 2. curves
     curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in methods for p in poolings]
@@ -230,18 +236,17 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     done, rows = {}, []
     for meth, p, sd, order in curves:
         key = tuple(int(i) for i in order[:grid[-1]])
-        t0, c0 = time.time(), time.process_time()
+        t0 = time.time()
         if key not in done:
             store = None if root is None else ChunkStore(root, f"{model_name}-{task}-curve",
                                                           dict(base, order=list(key), grid=grid, batch_size=batch_size))
             def margins(j, order=order):
                 sub = items.iloc[starts[j]:starts[j] + chunk_size]
-                info["item_configs"] += len(sub) * len(grid)
                 return dict(margins=pruning_margins(model, tokenizer, sub.input.tolist(), sub.target_id.to_numpy(),
                                                     sub.score_foil_id.to_numpy(), order, grid, batch_size))
-            parts = _chunks(store, len(starts), margins, info, ("curve", meth, p, sd))
+            parts = _chunks(store, len(starts), margins, info, ("curve", meth, p, sd),
+                            units=lambda j: len(items.iloc[starts[j]:starts[j] + chunk_size]) * len(grid))
             done[key] = np.concatenate([c["margins"] for c in parts], 1)
-            info["cpu_seconds"]["curves"] += time.process_time() - c0
             if verbose: print(f"  {model_name} {task} curve {meth:10s} {p:10s} {'' if sd is None else sd} {time.time() - t0:7.1f}s", flush=True)
         acc = (done[key] > 0).mean(1)
         rows += [dict(model=model_name, task=task, method=meth, pooling=p, seed=sd, heads_pruned=g, accuracy=float(a))
@@ -387,10 +392,15 @@ def main(argv=None):
                       cache=False if a.no_cache else (a.cache or True), results=a.results or True, chunk_size=a.chunk_size, batch_size=a.batch_size)
     cpu = run.info["cpu_seconds"]
     per = cpu["curves"] / run.info["item_configs"] if run.info["item_configs"] else float("nan")
-    print(json.dumps(dict(counts=run.counts, unique_curves=run.info["unique_curves"], chunks_computed=len(run.info["computed"]),
-                          chunks_reused=run.info["reused"], seconds=run.info["seconds"], mean_tokens=run.info["mean_tokens"],
-                          cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, cpu_per_item_config=round(per, 4),
-                          written=run.info.get("written")), default=str))
+    summary = dict(counts=run.counts, unique_curves=run.info["unique_curves"], chunks_computed=len(run.info["computed"]),
+                   chunks_reused=run.info["reused"], seconds=run.info["seconds"], mean_tokens=run.info["mean_tokens"],
+                   cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=run.info["item_configs"],
+                   cpu_per_item_config=round(per, 4), written=run.info.get("written"))
+    print(json.dumps(summary, default=str))
+    if run.info.get("written"):                  # the run's cost, summed over its chunks, beside pruning.csv
+        jf = Path(run.info["written"]).parent / f"pruning_{a.model}_{a.task}.json"
+        atomic_write(jf, lambda tmp: Path(tmp).write_text(json.dumps({k: v for k, v in summary.items() if k != "written"},
+                                                                     indent=1, default=str)))
     print(pruning_summary(run.frame).round(3).to_string())
     if a.figure:
         import matplotlib; matplotlib.use("Agg")
