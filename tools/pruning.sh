@@ -4,7 +4,7 @@
 # results/pruning/chunks and rows to results/agreement/pruning.csv (written under a lock, so both may finish at once),
 # figures and each run's CPU cost (pruning_<model>_<task>.json, summed over its chunks) next to it. A killed run continues where it stopped when the same command is run again.
 #   bash tools/pruning.sh
-#   bash tools/commit_while.sh "pruning chunks" results/pruning results/agreement/pruning.csv -- bash tools/pruning.sh
+#   bash tools/commit_while.sh "pruning chunks" results/pruning results/agreement -- bash tools/pruning.sh
 # qa is run at a reduced size (100 items, the paper's three best methods with ReLU per token, every 15th head): the
 # full qa configuration would take some 35 CPU hours here; the chapter says so beside the figure.
 # Overrides: NXL_MODEL (default smollm2-135m), NXL_CACHE, NXL_LOGS, NXL_PYTHON; extra arguments go to every run (e.g. --max-pruned 10).
