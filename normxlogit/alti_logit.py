@@ -172,7 +172,7 @@ def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
             if err > 1e-4 * (x_next.abs().max().item() + 1):
                 raise RuntimeError(f"Layer {l}: residual stream does not add up (error {err:.2e}); unsupported block layout.")
         # ALTI contribution matrix (residual included on the diagonal), `rows` query positions at a time: T_t(x_j) is
-        # (b, s, s, d) in full, 5 GB per item for 700 tokens of SmolLM2; a block of rows needs rows / s of it
+        # (b, s, s, d) in full, about 1 GB per item for 700 tokens of SmolLM2 and copied by the L1 terms; a block needs rows / s
         y = x_prev + add                                                          # (b, t, d)
         C = torch.empty(b, s, s, dtype=y.dtype, device=y.device)
         rows = max(1, ROW_BLOCK_ELEMENTS // (b * s * y.shape[-1]))
