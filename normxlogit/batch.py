@@ -40,7 +40,7 @@ def max_length(model, tokenizer) -> int:
 def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | None = None) -> dict:
     """Tokenise `texts` (a list of strings or pairs) with right padding, without touching the tokenizer's settings.
 
-    Empty texts are a `ValueError`; so are texts longer than `max_tokens` (default: what the model accepts) unless
+    Empty texts (also texts the tokenizer turns into no tokens) are a `ValueError`; so are texts longer than `max_tokens` (default: what the model accepts) unless
     `truncation=True`, which truncates them (pairs: longest first)."""
     for t in texts:
         parts = [t] if isinstance(t, str) else list(t)
@@ -52,6 +52,8 @@ def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | 
     kw = dict(return_tensors="pt", padding=True, padding_side="right", truncation=bool(truncation), max_length=n if truncation else None)
     enc = tokenizer(firsts, seconds, **kw) if seconds is not None else tokenizer(firsts, **kw)
     lengths = enc["attention_mask"].sum(-1)
+    if int(lengths.min()) == 0:                    # e.g. only control characters, which some tokenizers drop
+        raise ValueError(f"Empty text in input: {texts[int(lengths.argmin())]!r} gives no tokens with this tokenizer.")
     if not truncation and int(lengths.max()) > n:
         i = int(lengths.argmax())
         raise ValueError(f"Input {i} has {int(lengths[i])} tokens but the model accepts at most {n}; "
