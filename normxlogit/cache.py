@@ -4,12 +4,14 @@
 
 # %% ../nbs/06_cache.ipynb #14f20a42
 from __future__ import annotations
-import hashlib, json, os, tempfile, warnings
+import hashlib, json, os, tempfile, time, warnings
+from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['FORMAT', 'key_hash', 'atomic_write', 'remove_stale_tmp', 'save_entry', 'load_entry', 'ChunkStore']
+__all__ = ['FORMAT', 'key_hash', 'atomic_write', 'remove_stale_tmp', 'save_entry', 'load_entry', 'ChunkStore', 'Chunk',
+           'timed_chunk']
 
 # %% ../nbs/06_cache.ipynb #e3ba1ab4
 FORMAT = 1   # bump when the layout of an entry changes: older entries are then recomputed
@@ -102,3 +104,24 @@ class ChunkStore:
         "Indices of the chunks on disk (not yet checked for readability)."
         return sorted(int(p.stem.split("-")[1]) for p in self.dir.glob("chunk-*.npz"))
     def __repr__(self): return f"ChunkStore({self.dir.name}, {len(self.done())} chunks)"
+
+# %% ../nbs/06_cache.ipynb #15831b43
+@dataclass
+class Chunk:
+    "One chunk: its `arrays` and `meta`, the `cpu_s` / `wall_s` it took (None if stored without them), and whether it was `computed` now."
+    arrays: dict
+    meta: dict
+    cpu_s: float | None
+    wall_s: float | None
+    computed: bool
+
+def timed_chunk(store: ChunkStore | None, i: int, compute) -> Chunk:
+    """Chunk `i` of `store`, or, when it is missing (or `store` is None), `compute()` -> `(arrays, meta)`, stored with
+    the CPU and wall seconds it took in its meta (`cpu_s`, `wall_s`)."""
+    got = store.get(i) if store is not None else None
+    if got is not None: return Chunk(got[0], got[1], got[1].get("cpu_s"), got[1].get("wall_s"), False)
+    t0, c0 = time.time(), time.process_time()
+    arrays, meta = compute()
+    cpu, wall = round(time.process_time() - c0, 3), round(time.time() - t0, 3)
+    if store is not None: store.put(i, arrays, dict(meta, cpu_s=cpu, wall_s=wall))
+    return Chunk(arrays, meta, cpu, wall, True)

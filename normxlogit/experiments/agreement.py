@@ -16,7 +16,7 @@ from ..core import explain
 from ..batch import predict, make_batch, max_length
 from ..heads import get_adapter
 from ..registry import get_method
-from ..cache import ChunkStore, atomic_write
+from ..cache import ChunkStore, atomic_write, timed_chunk
 from ..paths import cache_dir, results_dir
 from ..runner import model_fingerprint, small_run
 from ..evidence import sva_evidence, ra_evidence, qa_evidence, qa_prompt, QA_TEMPLATE
@@ -241,16 +241,12 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
     for j, s in enumerate(range(0, len(ok), pool_chunk)):
         if n is not None and n_correct >= n: break
         idx = ok[s:s + pool_chunk]
-        got = store.get(j) if store is not None else None
-        if got is None:
-            c0 = time.process_time()
-            ids = [(int(items.target_id[i]), -1 if task == "qa" else int(items.foil_id[i])) for i in idx]
-            sc = _pool_scores(model, tokenizer, [items.input[i] for i in idx], ids, task == "qa", batch_size)
-            cj = round(time.process_time() - c0, 3)
-            if store is not None: store.put(j, dict(scores=sc), dict(cpu_s=cj))
-        else: sc, cj = got[0]["scores"], got[1].get("cpu_s")
-        if cj is None: cost["untimed_chunks"] += 1
-        else: cost["cpu_s"] += cj
+        ids = [(int(items.target_id[i]), -1 if task == "qa" else int(items.foil_id[i])) for i in idx]
+        ch = timed_chunk(store, j, lambda: (dict(scores=_pool_scores(model, tokenizer, [items.input[i] for i in idx], ids,
+                                                                     task == "qa", batch_size)), {}))
+        sc = ch.arrays["scores"]
+        if ch.cpu_s is None: cost["untimed_chunks"] += 1
+        else: cost["cpu_s"] += ch.cpu_s
         items.loc[idx, "logit_target"], items.loc[idx, "logit_foil"] = sc[:, 0], sc[:, 1]
         items.loc[idx, "top_id"] = sc[:, 2].astype(int)
         if task == "qa": items.loc[idx, "foil_id"] = sc[:, 3].astype(int)
@@ -458,17 +454,12 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
                 info["chunks_found_done"] += sum(store.has(j) for j in range(len(starts)))
             t0, c0, k, spent = time.time(), time.process_time(), 0, []       # spent: (items, cpu, wall) of timed chunks
             for j, s in enumerate(starts):
-                got = store.get(j) if store is not None else None
-                nj = len(used.iloc[s:s + chunk_size])
-                if got is None:
-                    t1, c1 = time.time(), time.process_time()
-                    rows[m, v, j] = _rows(mod, tokenizer, model_name, task, used.iloc[s:s + chunk_size], m, v, bs,
-                                          seed + 1000 * j, ig_steps)
-                    cost = dict(cpu_s=round(time.process_time() - c1, 3), wall_s=round(time.time() - t1, 3))
-                    if store is not None: store.put(j, {}, dict(rows=rows[m, v, j], **cost))   # a chunk keeps its cost
-                    info["computed"].append((m, v, j)); k += nj
-                else: rows[m, v, j], cost = got[1]["rows"], got[1]
-                if "cpu_s" in cost: spent.append((nj, cost["cpu_s"], cost["wall_s"]))
+                sub = used.iloc[s:s + chunk_size]
+                ch = timed_chunk(store, j, lambda: ({}, dict(rows=_rows(mod, tokenizer, model_name, task, sub, m, v, bs,
+                                                                          seed + 1000 * j, ig_steps))))
+                rows[m, v, j] = ch.meta["rows"]
+                if ch.computed: info["computed"].append((m, v, j)); k += len(sub)
+                if ch.cpu_s is not None: spent.append((len(sub), ch.cpu_s, ch.wall_s))   # a chunk keeps its cost
                 if bar is not None: bar.update(1)
             cpu, wall = time.process_time() - c0, time.time() - t0
             if spent:                          # the cost of every chunk that has one, whichever run computed it
@@ -858,10 +849,9 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
                 jf = _meta_file(name, task, n[task], results)
                 if jf.exists():           # keep the measured timing of the (method, variant) pairs not computed now
                     prev = json.loads(jf.read_text())
-                    now = {(t["method"], t["variant"]) for t in info["timing"]}
-                    old = prev.get("info", {}).get("timing", [])
-                    info["timing"] = [t for t in old if (t["method"], t["variant"]) not in now] + info["timing"]
                     pi = prev.get("info", {})
+                    now = {(t["method"], t["variant"]) for t in info["timing"]}
+                    info["timing"] = [t for t in pi.get("timing", []) if (t["method"], t["variant"]) not in now] + info["timing"]
                     if prev.get("counts") == r.counts and info.get("selection_untimed_chunks") and "selection_cpu_s" in pi:
                         for f in ("selection_cpu_s", "selection_untimed_chunks"):   # pool chunks without a cost: keep
                             if f in pi: info[f] = pi[f]                            # what the first run measured

@@ -13,7 +13,7 @@ import torch
 from .. import __version__
 from ..batch import encode, explained_positions
 from ..heads import get_adapter
-from ..cache import ChunkStore, atomic_write
+from ..cache import ChunkStore, atomic_write, timed_chunk
 from ..paths import cache_dir, results_dir
 from ..runner import model_fingerprint, small_run
 from ..head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
@@ -166,19 +166,13 @@ def _chunks(store, n_chunks, compute, info, what, units=lambda j: 0):
     that has one, computed now or by an earlier run, and `info['item_configs']` adds `units(j)` for those chunks."""
     out, kind = [], "curves" if what[0] == "curve" else "relevance"
     for j in range(n_chunks):
-        got = store.get(j) if store is not None else None
-        if got is None:
-            c0 = time.process_time()
-            arrays = compute(j)
-            cpu = round(time.process_time() - c0, 3)
-            if store is not None: store.put(j, arrays, dict(cpu_s=cpu))
-            info["computed"].append((what, j))
-        else:
-            arrays, cpu = got[0], got[1].get("cpu_s"); info["reused"] += 1
-        if cpu is not None:
-            info["cpu_seconds"][kind] += cpu
+        ch = timed_chunk(store, j, lambda: (compute(j), {}))
+        if ch.computed: info["computed"].append((what, j))
+        else: info["reused"] += 1
+        if ch.cpu_s is not None:
+            info["cpu_seconds"][kind] += ch.cpu_s
             info["item_configs"] += units(j) if kind == "curves" else 0
-        out.append(arrays)
+        out.append(ch.arrays)
     return out
 
 def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=POOLINGS, n_random=10, step=1,
