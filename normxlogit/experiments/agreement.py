@@ -27,13 +27,13 @@ from ..plausibility import pointing_game, reciprocal_rank, relevance_mass_accura
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS', 'VARIANTS',
-           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'PAPER_ROWS', 'PAPER_LAYOUT', 'METHOD_LABELS',
-           'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL', 'DATA_SIZES', 'method_batch_size',
-           'uses_rmsnorm', 'has_position_embeddings', 'takes_option', 'methods_for', 'variant_methods', 'task_evidence',
-           'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'item_metrics', 'method_options',
-           'explain_items', 'ig_completeness', 'AgreementRun', 'results_file', 'run_agreement', 'summarize',
-           'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose', 'run_benchmark',
-           'read_benchmark', 'estimate_cpu', 'main']
+           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'ATTENTION_BUDGET', 'PAPER_ROWS', 'PAPER_LAYOUT',
+           'METHOD_LABELS', 'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL', 'DATA_SIZES',
+           'method_batch_size', 'uses_rmsnorm', 'has_position_embeddings', 'takes_option', 'methods_for',
+           'variant_methods', 'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items',
+           'item_metrics', 'method_options', 'attention_bytes', 'memory_split', 'explain_items', 'ig_completeness',
+           'AgreementRun', 'results_file', 'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table',
+           'findings', 'findings_prose', 'run_benchmark', 'read_benchmark', 'estimate_cpu', 'main']
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #04604e0a
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -283,36 +283,59 @@ def method_options(method, variant="base", ig_steps=32) -> dict:
     if variant == "partial_embeddings": opts["embeddings"] = "partial"
     return opts
 
-def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None):
+ATTENTION_BUDGET = 2 ** 30      # bytes of attention weights one batch may keep for its backward pass (1 GiB)
+
+def attention_bytes(model, n_items: int, n_tokens: int) -> int:
+    """Bytes of the attention weights a forward pass with eager attention keeps for the backward pass (and that
+    attention rollout collects): items x layers x heads x tokens$^2$ x bytes per number of the model's dtype."""
+    ad = get_adapter(model)
+    return n_items * ad.num_layers * ad.config.num_attention_heads * n_tokens ** 2 * next(ad.m.parameters()).element_size()
+
+def memory_split(model, lengths, budget: int = ATTENTION_BUDGET) -> list:
+    """Split one batch, given its items' token counts in increasing order, into consecutive sub-batches (lists of
+    positions) whose `attention_bytes` stay within `budget`; an item over the budget on its own gets a batch of its own."""
+    if list(lengths) != sorted(lengths): raise ValueError("memory_split needs the lengths in increasing order")
+    out = []
+    for i, n in enumerate(lengths):
+        if out and attention_bytes(model, len(out[-1]) + 1, n) <= budget: out[-1].append(i)
+        else: out.append([i])
+    return out
+
+def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None, budget=ATTENTION_BUDGET):
     """Scores (one 1-D array per item, in `items` order: `Explanation.vector`) of `method` for the target of each item,
-    minus its foil when `contrastive`; batches are formed by input length (`random` draws with seed `seed + batch`).
-    For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`); IG's own warnings about it
-    are replaced by this measurement. Returns `(scores, gaps)`."""
+    minus its foil when `contrastive`; batches are formed by input length (`random` draws with seed `seed + batch`),
+    and a batch whose attention weights would exceed `budget` bytes runs in parts (`memory_split`; scores do not
+    depend on the batch). For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`);
+    IG's own warnings about it are replaced by this measurement. Returns `(scores, gaps)`."""
     texts = items.input.tolist()
-    order = np.argsort([len(t) for t in items.tokens], kind="stable")
+    n_tok = [len(t) for t in items.tokens]
+    order = np.argsort(n_tok, kind="stable")
     out, gaps = [None] * len(items), [None] * len(items)
     for c, s in enumerate(range(0, len(items), batch_size)):
-        idx = order[s:s + batch_size]
-        tg = [int(items.target_id.iloc[i]) for i in idx]
-        fl = [int(items.foil_id.iloc[i]) for i in idx] if contrastive else None
+        batch = order[s:s + batch_size]
         opts = dict(options or {}) | (dict(seed=seed + c) if method == "random" else {})
-        bt = [texts[i] for i in idx]
-        if method == "ig":
-            with warnings.catch_warnings(record=True):     # measured below, item by item
-                warnings.simplefilter("always")
+        parts = [list(range(len(batch)))] if method == "random" else memory_split(model, [n_tok[i] for i in batch], budget)
+        for part in parts:
+            idx = batch[part]
+            tg = [int(items.target_id.iloc[i]) for i in idx]
+            fl = [int(items.foil_id.iloc[i]) for i in idx] if contrastive else None
+            bt = [texts[i] for i in idx]
+            if method == "ig":
+                with warnings.catch_warnings(record=True):     # measured below, item by item
+                    warnings.simplefilter("always")
+                    ex = explain(model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **opts)
+                b = make_batch(model, tokenizer, bt, target=tg, foil=fl, per_text=True)
+                with torch.no_grad():
+                    x = b.word_embeddings()
+                    base = torch.zeros_like(x) if opts.get("baseline", "zero") == "zero" else None
+                    if base is None: raise NotImplementedError("the IG gap is measured for the zero baseline only")
+                    diff = (scores_from_embeddings(b, x) - scores_from_embeddings(b, base))[:, 0].double().cpu().numpy()
+            else:
                 ex = explain(model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **opts)
-            b = make_batch(model, tokenizer, bt, target=tg, foil=fl, per_text=True)
-            with torch.no_grad():
-                x = b.word_embeddings()
-                base = torch.zeros_like(x) if opts.get("baseline", "zero") == "zero" else None
-                if base is None: raise NotImplementedError("the IG gap is measured for the zero baseline only")
-                diff = (scores_from_embeddings(b, x) - scores_from_embeddings(b, base))[:, 0].double().cpu().numpy()
-        else:
-            ex = explain(model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **opts)
-        for k, (i, e) in enumerate(zip(idx, ex)):
-            if e.tokens != items.tokens.iloc[i]: raise RuntimeError(f"token mismatch on item {items.id.iloc[i]}")
-            out[i] = np.asarray(e.vector, dtype=np.float64)
-            if method == "ig": gaps[i] = float(abs(out[i].sum() - diff[k]) / max(abs(diff[k]), 1e-12))
+            for k, (i, e) in enumerate(zip(idx, ex)):
+                if e.tokens != items.tokens.iloc[i]: raise RuntimeError(f"token mismatch on item {items.id.iloc[i]}")
+                out[i] = np.asarray(e.vector, dtype=np.float64)
+                if method == "ig": gaps[i] = float(abs(out[i].sum() - diff[k]) / max(abs(diff[k]), 1e-12))
     return out, gaps
 
 def _g6(x):
