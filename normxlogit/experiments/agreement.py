@@ -305,7 +305,7 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
     """Scores (one 1-D array per item, in `items` order: `Explanation.vector`) of `method` for the target of each item,
     minus its foil when `contrastive`; batches are formed by input length (`random` draws with seed `seed + batch`),
     and a batch whose attention weights would exceed `budget` bytes runs in parts (`memory_split`; scores do not
-    depend on the batch). For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`);
+    depend on the batch; IG's path points likewise run `internal_batch_size` rows at a time within it). For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`);
     IG's own warnings about it are replaced by this measurement. Returns `(scores, gaps)`."""
     texts = items.input.tolist()
     n_tok = [len(t) for t in items.tokens]
@@ -320,10 +320,12 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
             tg = [int(items.target_id.iloc[i]) for i in idx]
             fl = [int(items.foil_id.iloc[i]) for i in idx] if contrastive else None
             bt = [texts[i] for i in idx]
-            if method == "ig":
+            if method == "ig":                                 # IG's path points run in forward passes within the budget too
+                fit = budget // attention_bytes(model, 1, max(n_tok[i] for i in idx))
+                io = {"internal_batch_size": max(len(idx), int(fit))} | opts
                 with warnings.catch_warnings(record=True):     # measured below, item by item
                     warnings.simplefilter("always")
-                    ex = explain(model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **opts)
+                    ex = explain(model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **io)
                 b = make_batch(model, tokenizer, bt, target=tg, foil=fl, per_text=True)
                 with torch.no_grad():
                     x = b.word_embeddings()
