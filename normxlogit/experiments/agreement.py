@@ -27,9 +27,9 @@ from ..plausibility import pointing_game, reciprocal_rank, relevance_mass_accura
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS', 'VARIANTS',
-           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'ATTENTION_BUDGET', 'PAPER_ROWS', 'PAPER_LAYOUT',
-           'METHOD_LABELS', 'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL', 'DATA_SIZES',
-           'method_batch_size', 'uses_rmsnorm', 'has_position_embeddings', 'takes_option', 'methods_for',
+           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'ATTENTION_BUDGET', 'IG_TOKENS_PER_PASS', 'PAPER_ROWS',
+           'PAPER_LAYOUT', 'METHOD_LABELS', 'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL',
+           'DATA_SIZES', 'method_batch_size', 'uses_rmsnorm', 'has_position_embeddings', 'takes_option', 'methods_for',
            'variant_methods', 'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items',
            'item_metrics', 'method_options', 'attention_bytes', 'memory_split', 'explain_items', 'ig_completeness',
            'AgreementRun', 'results_file', 'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table',
@@ -284,6 +284,7 @@ def method_options(method, variant="base", ig_steps=32) -> dict:
     return opts
 
 ATTENTION_BUDGET = 2 ** 30      # bytes of attention weights one batch may keep for its backward pass (1 GiB)
+IG_TOKENS_PER_PASS = 2048       # IG: at most this many tokens (path points x items x tokens) per forward pass
 
 def attention_bytes(model, n_items: int, n_tokens: int) -> int:
     """Bytes of the attention weights a forward pass with eager attention keeps for the backward pass (and that
@@ -305,7 +306,7 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
     """Scores (one 1-D array per item, in `items` order: `Explanation.vector`) of `method` for the target of each item,
     minus its foil when `contrastive`; batches are formed by input length (`random` draws with seed `seed + batch`),
     and a batch whose attention weights would exceed `budget` bytes runs in parts (`memory_split`; scores do not
-    depend on the batch; IG's path points likewise run `internal_batch_size` rows at a time within it). For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`);
+    depend on the batch; IG's path points likewise run `internal_batch_size` rows at a time within it and within `IG_TOKENS_PER_PASS` tokens, since its other activations grow with the tokens per pass). For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`);
     IG's own warnings about it are replaced by this measurement. Returns `(scores, gaps)`."""
     texts = items.input.tolist()
     n_tok = [len(t) for t in items.tokens]
@@ -321,7 +322,8 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
             fl = [int(items.foil_id.iloc[i]) for i in idx] if contrastive else None
             bt = [texts[i] for i in idx]
             if method == "ig":                                 # IG's path points run in forward passes within the budget too
-                fit = budget // attention_bytes(model, 1, max(n_tok[i] for i in idx))
+                t = max(n_tok[i] for i in idx)                 # rows per pass: attention and token count bounded
+                fit = min(budget // attention_bytes(model, 1, t), IG_TOKENS_PER_PASS // t)
                 io = {"internal_batch_size": max(len(idx), int(fit))} | opts
                 with warnings.catch_warnings(record=True):     # measured below, item by item
                     warnings.simplefilter("always")
