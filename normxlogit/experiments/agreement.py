@@ -290,15 +290,18 @@ def attention_bytes(model, n_items: int, n_tokens: int) -> int:
     """Bytes of the attention weights a forward pass with eager attention keeps for the backward pass (and that
     attention rollout collects): items x layers x heads x tokens$^2$ x bytes per number of the model's dtype."""
     ad = get_adapter(model)
-    return n_items * ad.num_layers * ad.config.num_attention_heads * n_tokens ** 2 * next(ad.m.parameters()).element_size()
+    heads = ad.config.get_text_config().num_attention_heads
+    return n_items * ad.num_layers * heads * n_tokens ** 2 * next(ad.m.parameters()).element_size()
 
-def memory_split(model, lengths, budget: int = ATTENTION_BUDGET) -> list:
+def memory_split(model, lengths, budget: int = ATTENTION_BUDGET, max_tokens: int | None = None) -> list:
     """Split one batch, given its items' token counts in increasing order, into consecutive sub-batches (lists of
-    positions) whose `attention_bytes` stay within `budget`; an item over the budget on its own gets a batch of its own."""
+    positions) whose `attention_bytes` stay within `budget` and, with `max_tokens`, whose items x tokens stay within
+    it; an item over either bound on its own gets a batch of its own."""
     if list(lengths) != sorted(lengths): raise ValueError("memory_split needs the lengths in increasing order")
     out = []
     for i, n in enumerate(lengths):
-        if out and attention_bytes(model, len(out[-1]) + 1, n) <= budget: out[-1].append(i)
+        k = len(out[-1]) + 1 if out else 1
+        if out and attention_bytes(model, k, n) <= budget and (max_tokens is None or k * n <= max_tokens): out[-1].append(i)
         else: out.append([i])
     return out
 
@@ -306,7 +309,7 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
     """Scores (one 1-D array per item, in `items` order: `Explanation.vector`) of `method` for the target of each item,
     minus its foil when `contrastive`; batches are formed by input length (`random` draws with seed `seed + batch`),
     and a batch whose attention weights would exceed `budget` bytes runs in parts (`memory_split`; scores do not
-    depend on the batch; IG's path points likewise run `internal_batch_size` rows at a time within it and within `IG_TOKENS_PER_PASS` tokens, since its other activations grow with the tokens per pass). For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`);
+    depend on the batch; IG's parts also hold at most `IG_TOKENS_PER_PASS` tokens, and its path points run `internal_batch_size` rows at a time within both bounds, since its other activations grow with the tokens per pass). For IG also the per-item completeness gap relative to $|f(x)-f(\\bar x)|$ (else `None`);
     IG's own warnings about it are replaced by this measurement. Returns `(scores, gaps)`."""
     texts = items.input.tolist()
     n_tok = [len(t) for t in items.tokens]
@@ -315,7 +318,9 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
     for c, s in enumerate(range(0, len(items), batch_size)):
         batch = order[s:s + batch_size]
         opts = dict(options or {}) | (dict(seed=seed + c) if method == "random" else {})
-        parts = [list(range(len(batch)))] if method == "random" else memory_split(model, [n_tok[i] for i in batch], budget)
+        lens = [n_tok[i] for i in batch]
+        parts = ([list(range(len(batch)))] if method == "random" else
+                 memory_split(model, lens, budget, IG_TOKENS_PER_PASS if method == "ig" else None))
         for part in parts:
             idx = batch[part]
             tg = [int(items.target_id.iloc[i]) for i in idx]
