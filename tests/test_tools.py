@@ -142,7 +142,7 @@ def test_agreement_script_passes_a_failure_on(tmp_path):
 
 
 def test_pruning_script_stops_every_run_when_killed(tmp_path):
-    "tools/pruning.sh runs ra then qa in a subshell: a stop must end that subshell's child too, not only the shell."
+    "tools/pruning.sh runs each task in two processes (one with --reverse): a stop must end both, and the tasks not yet begun never start."
     env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NXL_PYTHON=PY, NXL_CACHE=str(tmp_path / "chunks"),
                NXL_LOGS=str(tmp_path / "logs"), NORMXLOGIT_CACHE=str(tmp_path / "cache"))
     args = ["--n", "2", "--n-pool", "20", "--max-pruned", "10", "--n-random", "1", "--methods", "gxi", "--poolings",
@@ -152,11 +152,12 @@ def test_pruning_script_stops_every_run_when_killed(tmp_path):
     mine = lambda: subprocess.run(["pgrep", "-f", str(tmp_path / "chunks")], capture_output=True, text=True).stdout.split()
     deadline = time.monotonic() + 300
     while len(mine()) < 2 and p.poll() is None and time.monotonic() < deadline: time.sleep(0.2)
-    assert len(mine()) == 2, (p.poll(), mine())                           # both runs (sva, and ra in the subshell) started
+    assert len(mine()) == 2, (p.poll(), mine())                           # both runs of sva (forward and reverse) started
     p.send_signal(signal.SIGTERM)
     assert p.wait(timeout=60) == 130
     for _ in range(100):
         if not mine(): break
         time.sleep(0.2)
     assert not mine(), "a pruning run outlived the script"
+    assert not (tmp_path / "logs" / "pruning-ra.log").exists()            # the next task was not started
     assert not (tmp_path / "res" / "pruning.csv").exists()

@@ -160,24 +160,25 @@ def _folder(arg, default):
     if arg is None or arg is False: return None
     return default() if arg is True else Path(arg)
 
-def _chunks(store, n_chunks, compute, info, what, units=lambda j: 0):
+def _chunks(store, n_chunks, compute, info, what, units=lambda j: 0, reverse=False):
     """Chunk results (dicts of arrays) from `store`, computing the missing ones. A chunk stores the CPU seconds it took,
     so a run's cost survives interruptions: `info['cpu_seconds']` ('relevance' or 'curves') sums it over every chunk
-    that has one, computed now or by an earlier run, and `info['item_configs']` adds `units(j)` for those chunks."""
-    out, kind = [], "curves" if what[0] == "curve" else "relevance"
-    for j in range(n_chunks):
+    that has one, computed now or by an earlier run, and `info['item_configs']` adds `units(j)` for those chunks.
+    `reverse` visits the chunks last first (the list returned is in chunk order)."""
+    out, kind = {}, "curves" if what[0] == "curve" else "relevance"
+    for j in (range(n_chunks)[::-1] if reverse else range(n_chunks)):
         ch = timed_chunk(store, j, lambda: (compute(j), {}))
         if ch.computed: info["computed"].append((what, j))
         else: info["reused"] += 1
         if ch.cpu_s is not None:
             info["cpu_seconds"][kind] += ch.cpu_s
             info["item_configs"] += units(j) if kind == "curves" else 0
-        out.append(ch.arrays)
-    return out
+        out[j] = ch.arrays
+    return [out[j] for j in range(n_chunks)]
 
 def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=POOLINGS, n_random=10, step=1,
                 max_pruned=None, n_pool=None, contrastive=True, cache=True, results=True, chunk_size=50,
-                batch_size=16, relevance_batch_size=8, seed=0, verbose=True) -> PruningRun:
+                batch_size=16, relevance_batch_size=8, seed=0, reverse=False, verbose=True) -> PruningRun:
     """Head pruning on the `n` correctly predicted items of `task` ('sva', 'ra' or 'qa', from the agreement chapter).
 
     1. Head relevances of every method in `methods` (default `PRUNING_METHODS`), all three poolings, per item (target
@@ -189,7 +190,12 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     Work is chunked by `chunk_size` items and stored in `ChunkStore`s under `cache` (True: `cache_dir()/pruning`, a
     folder, or False): a rerun computes only missing chunks; curves with identical orders are computed once.
     Rows go to `results` (True: `results_dir('agreement')/pruning.csv`, a folder, or False), replacing earlier rows of
-    the same model, task and method. Returns a `PruningRun`."""
+    the same model, task and method. Returns a `PruningRun`.
+
+    `reverse` computes the distinct curves last first (the result is the same): a second process started with it on the
+    same cache shares the curve work of a first one without it, each reading back what the other has stored, so that
+    both cores work on one model and task (it also visits each curve's chunks last first, so the two overlap by at most
+    one chunk)."""
     methods = list(PRUNING_METHODS if methods is None else methods)
     bad = [m for m in methods if m not in HEAD_METHODS]
     if bad: raise ValueError(f"unknown methods {bad}; choose from {HEAD_METHODS}")
@@ -228,7 +234,7 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in methods for p in poolings]
     curves += [("random", "-", seed + r, random_order(L, H, seed + r)) for r in range(n_random)]
     done, rows = {}, []
-    for meth, p, sd, order in curves:
+    for meth, p, sd, order in (curves[::-1] if reverse else curves):       # compute (or read back) every distinct order
         key = tuple(int(i) for i in order[:grid[-1]])
         t0 = time.time()
         if key not in done:
@@ -239,10 +245,11 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
                 return dict(margins=pruning_margins(model, tokenizer, sub.input.tolist(), sub.target_id.to_numpy(),
                                                     sub.score_foil_id.to_numpy(), order, grid, batch_size))
             parts = _chunks(store, len(starts), margins, info, ("curve", meth, p, sd),
-                            units=lambda j: len(items.iloc[starts[j]:starts[j] + chunk_size]) * len(grid))
+                            units=lambda j: len(items.iloc[starts[j]:starts[j] + chunk_size]) * len(grid), reverse=reverse)
             done[key] = np.concatenate([c["margins"] for c in parts], 1)
             if verbose: print(f"  {model_name} {task} curve {meth:10s} {p:10s} {'' if sd is None else sd} {time.time() - t0:7.1f}s", flush=True)
-        acc = (done[key] > 0).mean(1)
+    for meth, p, sd, order in curves:                                     # rows in the canonical order
+        acc = (done[tuple(int(i) for i in order[:grid[-1]])] > 0).mean(1)
         rows += [dict(model=model_name, task=task, method=meth, pooling=p, seed=sd, heads_pruned=g, accuracy=float(a))
                  for g, a in zip(grid, acc)]
     curves_df = pd.DataFrame(rows)
@@ -372,6 +379,7 @@ def main(argv=None):
     p.add_argument("--max-pruned", type=int, default=None)
     p.add_argument("--chunk-size", type=int, default=50)
     p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--reverse", action="store_true", help="compute the curves last first (a second process on the same cache shares the work)")
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     p.add_argument("--no-cache", action="store_true")
     p.add_argument("--cache", default=None, help="chunk folder (default <cache>/pruning); results/pruning/chunks keeps them in the clone")
@@ -383,7 +391,8 @@ def main(argv=None):
     model, tok = load_model(a.model)
     run = run_pruning(model, tok, a.model, a.task, a.n, methods=a.methods.split(","), poolings=a.poolings.split(","),
                       n_random=a.n_random, step=a.step, max_pruned=a.max_pruned, n_pool=a.n_pool,
-                      cache=False if a.no_cache else (a.cache or True), results=a.results or True, chunk_size=a.chunk_size, batch_size=a.batch_size)
+                      cache=False if a.no_cache else (a.cache or True), results=a.results or True, chunk_size=a.chunk_size, batch_size=a.batch_size,
+                      reverse=a.reverse)
     cpu = run.info["cpu_seconds"]
     per = cpu["curves"] / run.info["item_configs"] if run.info["item_configs"] else float("nan")
     summary = dict(counts=run.counts, unique_curves=run.info["unique_curves"], chunks_computed=len(run.info["computed"]),
