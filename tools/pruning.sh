@@ -24,7 +24,7 @@ trap 'for p in $(jobs -p); do pkill -TERM -P "$p"; kill "$p"; done 2>/dev/null; 
 for task in ${NXL_TASKS:-sva ra qa}; do
   case $task in
     sva|ra) size=(--n 300 --step 5) ;;
-    qa) size=(--n 100 --n-pool 700 --step 15 --methods attnlrp,lrp,gxi --poolings relu_token) ;;
+    qa) size=(--n 100 --n-pool 1000 --step 15 --methods attnlrp,lrp,gxi --poolings relu_token) ;;
     *) echo "pruning: unknown task $task (sva, ra or qa)" >&2; exit 2 ;;
   esac
   "${run[@]}" --task "$task" "${size[@]}" --figure "$@" > "$logs/pruning-$task.log" 2>&1 &
