@@ -22,18 +22,19 @@ from ..runner import model_fingerprint, small_run
 from ..evidence import sva_evidence, ra_evidence, qa_evidence, qa_prompt, QA_TEMPLATE
 from ..spans import evidence_to_tokens, replace_span, text_before
 from ..gradients import scores_from_embeddings
-from ..ig import integrated_gradients
+from ..ig import integrated_gradients, completeness_table, CompletenessWarning
 from ..plausibility import pointing_game, reciprocal_rank, relevance_mass_accuracy, per_token_accuracy
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS', 'VARIANTS',
-           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'ATTENTION_BUDGET', 'IG_TOKENS_PER_PASS', 'PAPER_ROWS',
-           'PAPER_LAYOUT', 'METHOD_LABELS', 'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL',
-           'DATA_SIZES', 'method_batch_size', 'uses_rmsnorm', 'has_position_embeddings', 'takes_option', 'methods_for',
-           'variant_methods', 'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items',
-           'item_metrics', 'method_options', 'attention_bytes', 'memory_split', 'explain_items', 'ig_completeness',
-           'AgreementRun', 'results_file', 'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table',
-           'findings', 'findings_prose', 'run_benchmark', 'read_benchmark', 'estimate_cpu', 'main']
+           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'ATTENTION_BUDGET', 'IG_TOKENS_PER_PASS', 'IG_PATHS',
+           'PAPER_ROWS', 'PAPER_LAYOUT', 'METHOD_LABELS', 'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N',
+           'FULL_POOL', 'IG_PATH_N', 'DATA_SIZES', 'method_batch_size', 'uses_rmsnorm', 'has_position_embeddings',
+           'takes_option', 'methods_for', 'variant_methods', 'task_evidence', 'model_input', 'qa_model_input',
+           'training_item_ids', 'agreement_items', 'item_metrics', 'method_options', 'attention_bytes', 'memory_split',
+           'explain_items', 'ig_completeness', 'ig_path_gaps', 'AgreementRun', 'results_file', 'run_agreement',
+           'summarize', 'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose', 'run_benchmark',
+           'read_benchmark', 'run_ig_paths', 'estimate_cpu', 'main']
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #04604e0a
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -330,9 +331,12 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
                 t = max(n_tok[i] for i in idx)                 # rows per pass: attention and token count bounded
                 fit = min(budget // attention_bytes(model, 1, t), IG_TOKENS_PER_PASS // t)
                 io = {"internal_batch_size": max(len(idx), int(fit))} | opts
-                with warnings.catch_warnings(record=True):     # measured below, item by item
+                with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     ex = explain(model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **io)
+                for w in caught:                               # the completeness gap is measured below, item by item,
+                    if not issubclass(w.category, CompletenessWarning):   # and stored with the rows; any other warning passes on
+                        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
                 b = make_batch(model, tokenizer, bt, target=tg, foil=fl, per_text=True)
                 with torch.no_grad():
                     x = b.word_embeddings()
@@ -393,6 +397,22 @@ def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True,
         _, gaps = explain_items(model, tokenizer, items, "ig", contrastive, batch_size, options=dict(n_steps=k, baseline="zero"))
         rows += [dict(id=str(i), n_steps=k, rel_gap=g) for i, g in zip(items.id, gaps)]
     return pd.DataFrame(rows)
+
+IG_PATHS = (dict(baseline="zero"), dict(baseline="pad", keep="first"), dict(baseline="mean", keep="first"))
+
+def ig_path_gaps(model, tokenizer, items, settings=IG_PATHS, n_steps=(64, 128, 256), contrastive=True) -> pd.DataFrame:
+    """IG's relative completeness gap on `items` for other baselines and paths than the benchmark's zero baseline.
+    `settings` are `ig` options; the defaults add the two that chapter *Integrated Gradients* found to converge on a
+    SmolLM2 prefix: the pad token's or the vocabulary's mean embedding as baseline, with the first token kept as it is.
+    One row per item, setting and number of Gauss-Legendre steps: `id, baseline, keep, n_steps, rel_gap`, for the
+    contrastive score (or the target logit). Nothing is warned: the gap is the measurement."""
+    tg = items.target_id.astype(int).tolist()
+    fl = items.foil_id.astype(int).tolist() if contrastive else None
+    t = completeness_table(model, tokenizer, items.input.tolist(), settings, n_steps, target=tg, foil=fl, per_text=True)
+    t["id"] = items.id.astype(str).to_numpy()[t.text.to_numpy()]
+    t["keep"] = t.keep.replace("None", "-")                        # as the CSV files store it
+    return t[["id", "baseline", "keep", "n_steps", "rel_gap"]]
+
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #7a1d4e4c
 @dataclass
@@ -557,7 +577,10 @@ def summarize(frames, counts, ig_gaps=None) -> pd.DataFrame:
 # Transcribed from the text of the paper; checked against each other (every "left" column of Tables 2-7 repeats Table 1):
 # Table 5, ra, bert-large-uncased, AttnRollout MRR reads "2" where Table 1 and the right column say 27 (corrected here);
 # Table 7 is a verbatim copy of Table 6 in the paper (kept once, as table 6); Table 1 / 3 print an AttnRollout RMA of 0
-# for Llama-3.1-8B on ra next to a PG of 61, which cannot both hold (kept as printed).
+# for Llama-3.1-8B on ra next to a PG of 61, which cannot both hold (kept as printed); Table 1 prints qa MRRs below the
+# PG for the Llama-3 models (Llama-3.2-1B, ALTI-Logit: PG 28, MRR 8), which cannot hold either, since a pointing-game
+# hit has a reciprocal rank of 1 (kept as printed; Table 5 does the same at bfloat16, and its float64 column gives
+# Llama-3.2-1B qa MRRs of 77, 83 and 43 for AttnLRP, LRP and Gradient).
 PAPER_ROWS = """
 1 ra bert-base-uncased 2 41 20 23 35 63 36 47 36 62 35 44 33 65 36 23 0 25 18 23
 1 ra bert-large-uncased 4 44 22 23 21 52 27 43 26 55 29 44 42 69 40 23 0 27 15 23
@@ -922,6 +945,35 @@ def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=T
     return dict(frame=pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(), counts=counts, excluded=excluded,
                 ig_gaps=ig, missing=missing, timing=pd.DataFrame(timing), table1=summarize(frames, counts, ig))
 
+IG_PATH_N = {"sva": 8, "ra": 8, "qa": 4}
+
+def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=AGREEMENT_TASKS, n=None, n_steps=(64, 128, 256),
+                 settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True) -> pd.DataFrame:
+    """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the same items as the
+    benchmark's first ones) of every model and task: does another IG path make the gap small where the zero baseline
+    does not? One file per model and task (`items/<model>_<task>.ig_paths.csv`), read back when it exists, so a
+    killed run resumes at the model and task it was computing. Returns every row with `model` and `task`."""
+    from normxlogit.zoo import load_model
+    n, pools = {**IG_PATH_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
+    out = []
+    for name in models:
+        model = tok = None
+        for task in tasks:
+            f = _meta_file(name, task, n[task], results, "ig").with_name(f"{name}_{task}.ig_paths.csv") if results else None
+            if f is not None and f.exists(): out.append(pd.read_csv(f, dtype={"id": str, "keep": str})); continue
+            if model is None: model, tok = load_model(name)
+            t0 = time.process_time()
+            items, _ = agreement_items(model, tok, task, n[task], pools[task], cache=cache)
+            g = ig_path_gaps(model, tok, items[items.used].reset_index(drop=True), settings, n_steps).assign(model=name, task=task)
+            if f is not None:                                          # what is returned is what is stored
+                atomic_write(f, lambda t: g.to_csv(t, index=False, float_format="%.6g"))
+                g = pd.read_csv(f, dtype={"id": str, "keep": str})
+            if verbose: print(f"  {name} {task} IG paths: {g.id.nunique()} items, {time.process_time() - t0:.0f} CPU s", flush=True)
+            out.append(g)
+        del model
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"])
+
+
 # %% ../../nbs/51_agreement_benchmark.ipynb #09b96e5b
 DATA_SIZES = {"sva": 7489, "ra": 1000, "qa": 2910}
 
@@ -963,7 +1015,8 @@ def main(argv=None):
     sub = p.add_subparsers(dest="cmd", required=True)
     for name, hlp in [("run", "run (or resume) the benchmark and write results/agreement/table1.csv"),
                       ("table", "rebuild results/agreement/table1.csv from the stored item files"),
-                      ("timing", "CPU seconds per item per method on a few items, and the estimate for a full run")]:
+                      ("timing", "CPU seconds per item per method on a few items, and the estimate for a full run"),
+                      ("ig-paths", "IG's completeness gap with the pad / mean baselines (first token kept) on a few items per decoder and task")]:
         s = sub.add_parser(name, help=hlp)
         s.add_argument("--models", nargs="+", default=list(BENCH_MODELS))
         s.add_argument("--tasks", nargs="+", default=list(AGREEMENT_TASKS), choices=AGREEMENT_TASKS)
@@ -975,6 +1028,7 @@ def main(argv=None):
         s.add_argument("--batch-size", type=int, default=8)
         s.add_argument("--cache", default=None, help="chunk folder (default <cache>/agreement); results/agreement/chunks keeps them in the clone")
         s.add_argument("--no-table", action="store_true", help="run: do not write table1.csv (the `table` command does, once every run is done)")
+        if name == "ig-paths": s.add_argument("--steps", nargs="+", type=int, default=[64, 128, 256], help="Gauss-Legendre steps")
     a = p.parse_args(argv)
     if a.threads: torch.set_num_threads(a.threads)
     n, pools = _task_ints(a.n, "n"), _task_ints(a.pool, "pool")
@@ -982,6 +1036,10 @@ def main(argv=None):
         out = run_benchmark(a.models, a.tasks, n, pools, a.methods, a.variants, cache=a.cache or True, batch_size=a.batch_size,
                             write_table=not a.no_table)
         print(f"{'table1.csv left to `table`' if a.no_table else 'wrote results/agreement/table1.csv'} ({len(out['table1'])} rows)")
+    elif a.cmd == "ig-paths":
+        models = [m for m in a.models if m != "minilm-agreement-mlm"] if a.models == list(BENCH_MODELS) else a.models
+        g = run_ig_paths(models, a.tasks, {**IG_PATH_N, **n}, tuple(a.steps), cache=a.cache or True)
+        print(g.groupby(["model", "task", "baseline", "keep", "n_steps"]).rel_gap.median().round(3).to_string())
     elif a.cmd == "table":
         got = read_benchmark(a.models, a.tasks, n)
         if not got["counts"]: raise SystemExit(f"no stored results for {got['missing']}: nothing written")
