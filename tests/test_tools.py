@@ -141,10 +141,26 @@ def test_agreement_script_passes_a_failure_on(tmp_path):
         assert "--n: 'sva=two' is not task=<whole number> or task=all" in text and "Traceback" not in text, text[-2000:]
 
 
+def _pruning_env(tmp_path, **extra):
+    return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NXL_PYTHON=PY, NXL_CACHE=str(tmp_path / "chunks"),
+                NXL_LOGS=str(tmp_path / "logs"), NORMXLOGIT_CACHE=str(tmp_path / "cache"), **extra)
+
+
+def test_pruning_script_passes_a_failure_on(tmp_path):
+    "A failing run stops the script with its exit status before the next task starts; a bad task name fails before any run."
+    r = subprocess.run(["bash", "tools/pruning.sh", "--n", "two"], cwd=ROOT, env=_pruning_env(tmp_path), capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 2 and "a sva run failed" in r.stderr, r.stderr
+    assert "invalid int value: 'two'" in (tmp_path / "logs" / "pruning-sva.log").read_text()
+    assert not (tmp_path / "logs" / "pruning-ra.log").exists()
+    r = subprocess.run(["bash", "tools/pruning.sh"], cwd=ROOT, env=_pruning_env(tmp_path / "b", NXL_TASKS="sva rx"),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "unknown task rx" in r.stderr and not (tmp_path / "b" / "logs").exists()
+
+
 def test_pruning_script_stops_every_run_when_killed(tmp_path):
     "tools/pruning.sh runs each task in two processes (one with --reverse): a stop must end both, and the tasks not yet begun never start."
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NXL_PYTHON=PY, NXL_CACHE=str(tmp_path / "chunks"),
-               NXL_LOGS=str(tmp_path / "logs"), NORMXLOGIT_CACHE=str(tmp_path / "cache"))
+    env = _pruning_env(tmp_path)
     args = ["--n", "2", "--n-pool", "20", "--max-pruned", "10", "--n-random", "1", "--methods", "gxi", "--poolings",
             "relu_token", "--results", str(tmp_path / "res")]
     p = subprocess.Popen(["bash", "tools/pruning.sh", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

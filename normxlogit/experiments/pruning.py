@@ -29,15 +29,16 @@ PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_
 NONNEGATIVE = ("grad_l1", "grad_l2")     # element-wise scores >= 0: the three poolings coincide
 COLUMNS = ["model", "task", "method", "pooling", "heads_pruned", "accuracy"]
 
-def pruning_items(model, tokenizer, task, n, n_pool=None) -> tuple[pd.DataFrame, dict]:
+def pruning_items(model, tokenizer, task, n, n_pool=None, cache=None) -> tuple[pd.DataFrame, dict]:
     """The first `n` correctly predicted items of `task` for `model`, from `normxlogit.experiments.agreement.agreement_items`
     (the agreement chapter's inputs, targets, foils and correctness), as `(items, counts)`, ordered by length. Columns:
     `id, input, target_id`, `foil_id` (the foil of contrastive relevances; -1: none), `score_foil_id` (the foil that
-    accuracy compares with; -1: top-1 accuracy, used for qa, whose agreement foil is the best other token) and `n_tokens`."""
+    accuracy compares with; -1: top-1 accuracy, used for qa, whose agreement foil is the best other token) and `n_tokens`.
+    `cache`: a folder for the item selection's chunks of logits (as `agreement_items`), so a rerun does not score them again."""
     from normxlogit.experiments import agreement as ag
     tasks = getattr(ag, "AGREEMENT_TASKS", ("sva", "ra"))
     if task not in tasks: raise NotImplementedError(f"task {task!r} is not provided by normxlogit.experiments.agreement (it has {tasks})")
-    items, counts = ag.agreement_items(model, tokenizer, task, n, n_pool)
+    items, counts = ag.agreement_items(model, tokenizer, task, n, n_pool, cache=cache)
     u = items[items.used].reset_index(drop=True)
     foil = (u.foil_id if "foil_id" in u else pd.Series(np.nan, index=u.index)).astype(float).fillna(-1).astype(int)
     out = pd.DataFrame(dict(id=u.id.astype(str), input=u.input, target_id=u.target_id.astype(int), foil_id=foil,
@@ -192,10 +193,10 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     Rows go to `results` (True: `results_dir('agreement')/pruning.csv`, a folder, or False), replacing earlier rows of
     the same model, task and method. Returns a `PruningRun`.
 
-    `reverse` computes the distinct curves last first (the result is the same): a second process started with it on the
-    same cache shares the curve work of a first one without it, each reading back what the other has stored, so that
-    both cores work on one model and task (it also visits each curve's chunks last first, so the two overlap by at most
-    one chunk)."""
+    `reverse` computes the methods' relevances and the distinct curves last first, and each one's chunks last first
+    (the result is the same): a second process started with it on the same cache shares the work of a first one without
+    it, each reading back what the other has stored, so that both cores work on one model and task; they overlap by at
+    most one chunk. The item selection's logits are cached beside the chunks."""
     methods = list(PRUNING_METHODS if methods is None else methods)
     bad = [m for m in methods if m not in HEAD_METHODS]
     if bad: raise ValueError(f"unknown methods {bad}; choose from {HEAD_METHODS}")
@@ -207,12 +208,12 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     if "alti_logit" in methods and not ad.decoder: methods.remove("alti_logit")
     t_start = time.time()
     if n_pool is None: n_pool = int(1.5 * n) + 20            # enough for ~70% correct items; a warning says when it is not
-    items, counts = pruning_items(model, tokenizer, task, n, n_pool)
+    root = _folder(cache, lambda: cache_dir() / "pruning")
+    items, counts = pruning_items(model, tokenizer, task, n, n_pool, cache=root)
     counts = dict(model=model_name, **counts)
     if len(items) < n: warnings.warn(f"{model_name}/{task}: only {len(items)} usable items of {n} requested; enlarge n_pool")
     L, H, _ = head_shape(model)
     grid = pruning_grid(L * H, step, max_pruned)
-    root = _folder(cache, lambda: cache_dir() / "pruning")
     fp = model_fingerprint(model) if root is not None else None
     base = dict(library=__version__, experiment="pruning", model=model_name, fingerprint=fp, task=task,
                 items=_items_key(items), chunk_size=chunk_size)
@@ -221,12 +222,13 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
                 computed=[], reused=0, seconds={}, cpu_seconds=dict(relevance=0.0, curves=0.0), item_configs=0)
     # 1. relevances
     relevance = {}
-    for meth in methods:
+    for meth in (methods[::-1] if reverse else methods):
         t0 = time.time()
         store = None if root is None else ChunkStore(root, f"{model_name}-{task}-relevance-{meth}",
                                                       dict(base, method=meth, contrastive=contrastive, batch_size=relevance_batch_size))
         parts = _chunks(store, len(starts), lambda j: item_relevances(model, tokenizer, items.iloc[starts[j]:starts[j] + chunk_size],
-                                                                       meth, contrastive, relevance_batch_size), info, ("relevance", meth))
+                                                                       meth, contrastive, relevance_batch_size), info, ("relevance", meth),
+                        reverse=reverse)
         for p in poolings: relevance[meth, p] = np.concatenate([c[p] for c in parts]).mean(0)
         info["seconds"][f"relevance {meth}"] = round(time.time() - t0, 1)
         if verbose: print(f"  {model_name} {task} relevance {meth:10s} {time.time() - t0:7.1f}s", flush=True)
@@ -379,7 +381,8 @@ def main(argv=None):
     p.add_argument("--max-pruned", type=int, default=None)
     p.add_argument("--chunk-size", type=int, default=50)
     p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--reverse", action="store_true", help="compute the curves last first (a second process on the same cache shares the work)")
+    p.add_argument("--reverse", action="store_true", help="compute relevances and curves last first (a second process on the same cache shares the work)")
+    p.add_argument("--no-write", action="store_true", help="compute and store the chunks only: no pruning.csv, json or figure (the second process's role)")
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     p.add_argument("--no-cache", action="store_true")
     p.add_argument("--cache", default=None, help="chunk folder (default <cache>/pruning); results/pruning/chunks keeps them in the clone")
@@ -391,7 +394,7 @@ def main(argv=None):
     model, tok = load_model(a.model)
     run = run_pruning(model, tok, a.model, a.task, a.n, methods=a.methods.split(","), poolings=a.poolings.split(","),
                       n_random=a.n_random, step=a.step, max_pruned=a.max_pruned, n_pool=a.n_pool,
-                      cache=False if a.no_cache else (a.cache or True), results=a.results or True, chunk_size=a.chunk_size, batch_size=a.batch_size,
+                      cache=False if a.no_cache else (a.cache or True), results=False if a.no_write else (a.results or True), chunk_size=a.chunk_size, batch_size=a.batch_size,
                       reverse=a.reverse)
     cpu = run.info["cpu_seconds"]
     per = cpu["curves"] / run.info["item_configs"] if run.info["item_configs"] else float("nan")
@@ -405,7 +408,7 @@ def main(argv=None):
         atomic_write(jf, lambda tmp: Path(tmp).write_text(json.dumps({k: v for k, v in summary.items() if k != "written"},
                                                                      indent=1, default=str)))
     print(pruning_summary(run.frame).round(3).to_string())
-    if a.figure:
+    if a.figure and run.info.get("written"):
         import matplotlib; matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         plot_pruning(run.frame, a.model, a.task, run.curves); plt.tight_layout()
