@@ -32,9 +32,9 @@ __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_MET
            'FULL_POOL', 'IG_PATH_N', 'DATA_SIZES', 'method_batch_size', 'uses_rmsnorm', 'has_position_embeddings',
            'takes_option', 'methods_for', 'variant_methods', 'task_evidence', 'model_input', 'qa_model_input',
            'training_item_ids', 'agreement_items', 'item_metrics', 'method_options', 'attention_bytes', 'memory_split',
-           'explain_items', 'ig_completeness', 'ig_path_gaps', 'AgreementRun', 'results_file', 'run_agreement',
-           'summarize', 'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose', 'run_benchmark',
-           'read_benchmark', 'run_ig_paths', 'estimate_cpu', 'main']
+           'pass_on_warnings', 'explain_items', 'ig_completeness', 'ig_path_gaps', 'AgreementRun', 'results_file',
+           'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose',
+           'run_benchmark', 'read_benchmark', 'run_ig_paths', 'estimate_cpu', 'main']
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #04604e0a
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -306,6 +306,16 @@ def memory_split(model, lengths, budget: int = ATTENTION_BUDGET, max_tokens: int
         else: out.append([i])
     return out
 
+_PASSED_ON: dict = {}                  # the registry of `pass_on_warnings`: a repeated warning is shown once, as usual
+
+def pass_on_warnings(caught, swallow=(CompletenessWarning,)) -> list:
+    """Emit again every recorded warning in `caught` (from `warnings.catch_warnings(record=True)`) except those of the
+    `swallow` categories, which the caller measures itself (IG's completeness gap, stored with each row). Returns the
+    warnings passed on."""
+    out = [w for w in caught if not issubclass(w.category, swallow)]
+    for w in out: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, module=__name__, registry=_PASSED_ON)
+    return out
+
 def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None, budget=ATTENTION_BUDGET):
     """Scores (one 1-D array per item, in `items` order: `Explanation.vector`) of `method` for the target of each item,
     minus its foil when `contrastive`; batches are formed by input length (`random` draws with seed `seed + batch`),
@@ -334,9 +344,7 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     ex = explain(model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **io)
-                for w in caught:                               # the completeness gap is measured below, item by item,
-                    if not issubclass(w.category, CompletenessWarning):   # and stored with the rows; any other warning passes on
-                        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                pass_on_warnings(caught)                       # the completeness gap is measured below, item by item
                 b = make_batch(model, tokenizer, bt, target=tg, foil=fl, per_text=True)
                 with torch.no_grad():
                     x = b.word_embeddings()
@@ -398,12 +406,18 @@ def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True,
         rows += [dict(id=str(i), n_steps=k, rel_gap=g) for i, g in zip(items.id, gaps)]
     return pd.DataFrame(rows)
 
-IG_PATHS = (dict(baseline="zero"), dict(baseline="pad", keep="first"), dict(baseline="mean", keep="first"))
+IG_PATHS = (dict(baseline="zero"), dict(baseline="zero", keep="first"), dict(baseline="pad", keep="first"),
+            dict(baseline="mean", keep="first"))
+
+def _path_name(setting) -> tuple:
+    "(baseline, keep) of an `ig` setting as `ig_path_gaps` stores them ('-': nothing kept)."
+    return (setting.get("baseline", "zero"), setting.get("keep") or "-")
 
 def ig_path_gaps(model, tokenizer, items, settings=IG_PATHS, n_steps=(64, 128, 256), contrastive=True) -> pd.DataFrame:
     """IG's relative completeness gap on `items` for other baselines and paths than the benchmark's zero baseline.
-    `settings` are `ig` options; the defaults add the two that chapter *Integrated Gradients* found to converge on a
-    SmolLM2 prefix: the pad token's or the vocabulary's mean embedding as baseline, with the first token kept as it is.
+    `settings` are `ig` options; the defaults are the benchmark's zero baseline, the same with the first token kept as it
+    is (a control), and the two that chapter *Integrated Gradients* found to converge on a SmolLM2 prefix: the pad token's
+    or the vocabulary's mean embedding as baseline, with the first token kept.
     One row per item, setting and number of Gauss-Legendre steps: `id, baseline, keep, n_steps, rel_gap`, for the
     contrastive score (or the target logit). Nothing is warned: the gap is the measurement."""
     tg = items.target_id.astype(int).tolist()
@@ -951,8 +965,9 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=AGREEMENT_TASKS, 
                  settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True) -> pd.DataFrame:
     """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the same items as the
     benchmark's first ones) of every model and task: does another IG path make the gap small where the zero baseline
-    does not? One file per model and task (`items/<model>_<task>.ig_paths.csv`), read back when it exists, so a
-    killed run resumes at the model and task it was computing. Returns every row with `model` and `task`."""
+    does not? One file per model and task (`items/<model>_<task>.ig_paths.csv`): what it holds is read back and only the
+    missing (setting, steps) pairs are computed and added (all of them when it holds other items), so a killed run
+    resumes at the model and task it was computing. Returns the requested rows with `model` and `task`."""
     from normxlogit.zoo import load_model
     n, pools = {**IG_PATH_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
     out = []
@@ -960,16 +975,27 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=AGREEMENT_TASKS, 
         model = tok = None
         for task in tasks:
             f = _meta_file(name, task, n[task], results, "ig").with_name(f"{name}_{task}.ig_paths.csv") if results else None
-            if f is not None and f.exists(): out.append(pd.read_csv(f, dtype={"id": str, "keep": str})); continue
-            if model is None: model, tok = load_model(name)
-            t0 = time.process_time()
-            items, _ = agreement_items(model, tok, task, n[task], pools[task], cache=cache)
-            g = ig_path_gaps(model, tok, items[items.used].reset_index(drop=True), settings, n_steps).assign(model=name, task=task)
-            if f is not None:                                          # what is returned is what is stored
-                atomic_write(f, lambda t: g.to_csv(t, index=False, float_format="%.6g"))
-                g = pd.read_csv(f, dtype={"id": str, "keep": str})
-            if verbose: print(f"  {name} {task} IG paths: {g.id.nunique()} items, {time.process_time() - t0:.0f} CPU s", flush=True)
-            out.append(g)
+            old = pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False, na_values={"rel_gap": ["", "nan"]}) \
+                if f is not None and f.exists() else None
+            if old is not None and old.id.nunique() != n[task]: old = None          # other items: start again
+            have = set() if old is None else set(zip(old.baseline, old.keep, old.n_steps))
+            todo = [(st, [k for k in n_steps if (*_path_name(st), k) not in have]) for st in settings]
+            todo = [(st, ks) for st, ks in todo if ks]
+            g = old
+            if todo:
+                if model is None: model, tok = load_model(name)
+                t0 = time.process_time()
+                items, _ = agreement_items(model, tok, task, n[task], pools[task], cache=cache)
+                used = items[items.used].reset_index(drop=True)
+                new = [ig_path_gaps(model, tok, used, [st], ks).assign(model=name, task=task) for st, ks in todo]
+                g = pd.concat(([] if old is None else [old]) + new, ignore_index=True)
+                if f is not None:                                      # what is returned is what is stored
+                    atomic_write(f, lambda t: g.to_csv(t, index=False, float_format="%.6g"))
+                    g = pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False, na_values={"rel_gap": ["", "nan"]})
+                if verbose: print(f"  {name} {task} IG paths: {len(todo)} settings on {used.id.nunique()} items, "
+                                  f"{time.process_time() - t0:.0f} CPU s", flush=True)
+            want = {(*_path_name(st), k) for st in settings for k in n_steps}
+            out.append(g[[w in want for w in zip(g.baseline, g.keep, g.n_steps)]])
         del model
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"])
 
@@ -1038,7 +1064,7 @@ def main(argv=None):
         print(f"{'table1.csv left to `table`' if a.no_table else 'wrote results/agreement/table1.csv'} ({len(out['table1'])} rows)")
     elif a.cmd == "ig-paths":
         models = [m for m in a.models if m != "minilm-agreement-mlm"] if a.models == list(BENCH_MODELS) else a.models
-        g = run_ig_paths(models, a.tasks, {**IG_PATH_N, **n}, tuple(a.steps), cache=a.cache or True)
+        g = run_ig_paths(models, a.tasks, {**IG_PATH_N, **n}, tuple(a.steps), pools=pools, cache=a.cache or True)
         print(g.groupby(["model", "task", "baseline", "keep", "n_steps"]).rel_gap.median().round(3).to_string())
     elif a.cmd == "table":
         got = read_benchmark(a.models, a.tasks, n)
