@@ -317,7 +317,7 @@ def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=
                 band = c.groupby("heads_pruned").accuracy.agg(["min", "max"])
                 ax.fill_between(band.index, band["min"], band["max"], color="k", alpha=0.12, lw=0)
         ax.set_title(f"{task}: {POOLING_NAMES[p]}", fontsize=9); ax.set_xlabel("heads pruned"); ax.grid(alpha=0.3)
-    axes[0].set_ylabel("accuracy"); axes[-1].legend(fontsize=7, loc="lower left")
+    axes[0].set_ylabel("accuracy"); axes[-1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))   # beside the curves
     return axes
 
 # %% ../../nbs/53_head_pruning.ipynb #b0a1d2c3e4f5
