@@ -34,7 +34,7 @@ __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_MET
            'training_item_ids', 'agreement_items', 'item_metrics', 'method_options', 'attention_bytes', 'memory_split',
            'pass_on_warnings', 'explain_items', 'ig_completeness', 'ig_path_gaps', 'AgreementRun', 'results_file',
            'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose',
-           'run_benchmark', 'read_benchmark', 'run_ig_paths', 'estimate_cpu', 'main']
+           'run_benchmark', 'read_benchmark', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'estimate_cpu', 'main']
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #04604e0a
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -961,6 +961,15 @@ def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=T
 
 IG_PATH_N = {"sva": 8, "ra": 8, "qa": 4}
 
+def ig_paths_file(model_name, task, results=True) -> Path:
+    "Where `run_ig_paths` stores one model and task: `results_dir('agreement')/items/<model>_<task>.ig_paths.csv`."
+    return _folder(results, lambda: results_dir("agreement")) / "items" / f"{model_name}_{task}.ig_paths.csv"
+
+def read_ig_paths(files) -> pd.DataFrame:
+    "The rows of stored `ig_paths` files (`keep` '-' stays a string; pandas would read 'None' as missing)."
+    frames = [pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False, na_values={"rel_gap": ["", "nan"]}) for f in files]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"])
+
 def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=AGREEMENT_TASKS, n=None, n_steps=(64, 128, 256),
                  settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True) -> pd.DataFrame:
     """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the same items as the
@@ -974,9 +983,8 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=AGREEMENT_TASKS, 
     for name in models:
         model = tok = None
         for task in tasks:
-            f = _meta_file(name, task, n[task], results, "ig").with_name(f"{name}_{task}.ig_paths.csv") if results else None
-            old = pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False, na_values={"rel_gap": ["", "nan"]}) \
-                if f is not None and f.exists() else None
+            f = ig_paths_file(name, task, results) if results else None
+            old = read_ig_paths([f]) if f is not None and f.exists() else None
             if old is not None and old.id.nunique() != n[task]: old = None          # other items: start again
             have = set() if old is None else set(zip(old.baseline, old.keep, old.n_steps))
             todo = [(st, [k for k in n_steps if (*_path_name(st), k) not in have]) for st in settings]
@@ -991,13 +999,13 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=AGREEMENT_TASKS, 
                 g = pd.concat(([] if old is None else [old]) + new, ignore_index=True)
                 if f is not None:                                      # what is returned is what is stored
                     atomic_write(f, lambda t: g.to_csv(t, index=False, float_format="%.6g"))
-                    g = pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False, na_values={"rel_gap": ["", "nan"]})
+                    g = read_ig_paths([f])
                 if verbose: print(f"  {name} {task} IG paths: {len(todo)} settings on {used.id.nunique()} items, "
                                   f"{time.process_time() - t0:.0f} CPU s", flush=True)
             want = {(*_path_name(st), k) for st in settings for k in n_steps}
             out.append(g[[w in want for w in zip(g.baseline, g.keep, g.n_steps)]])
         del model
-    return pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"])
+    return pd.concat(out, ignore_index=True) if out else read_ig_paths([])
 
 
 # %% ../../nbs/51_agreement_benchmark.ipynb #09b96e5b
@@ -1054,7 +1062,9 @@ def main(argv=None):
         s.add_argument("--batch-size", type=int, default=8)
         s.add_argument("--cache", default=None, help="chunk folder (default <cache>/agreement); results/agreement/chunks keeps them in the clone")
         s.add_argument("--no-table", action="store_true", help="run: do not write table1.csv (the `table` command does, once every run is done)")
-        if name == "ig-paths": s.add_argument("--steps", nargs="+", type=int, default=[64, 128, 256], help="Gauss-Legendre steps")
+        if name == "ig-paths":                               # the RMSNorm decoders, whose IG the tables leave out
+            s.add_argument("--steps", nargs="+", type=int, default=[64, 128, 256], help="Gauss-Legendre steps")
+            s.set_defaults(models=["smollm2-135m", "gemma3-270m"])
     a = p.parse_args(argv)
     if a.threads: torch.set_num_threads(a.threads)
     n, pools = _task_ints(a.n, "n"), _task_ints(a.pool, "pool")
@@ -1063,8 +1073,7 @@ def main(argv=None):
                             write_table=not a.no_table)
         print(f"{'table1.csv left to `table`' if a.no_table else 'wrote results/agreement/table1.csv'} ({len(out['table1'])} rows)")
     elif a.cmd == "ig-paths":
-        models = [m for m in a.models if m != "minilm-agreement-mlm"] if a.models == list(BENCH_MODELS) else a.models
-        g = run_ig_paths(models, a.tasks, {**IG_PATH_N, **n}, tuple(a.steps), pools=pools, cache=a.cache or True)
+        g = run_ig_paths(a.models, a.tasks, {**IG_PATH_N, **n}, tuple(a.steps), pools=pools, cache=a.cache or True)
         print(g.groupby(["model", "task", "baseline", "keep", "n_steps"]).rel_gap.median().round(3).to_string())
     elif a.cmd == "table":
         got = read_benchmark(a.models, a.tasks, n)
