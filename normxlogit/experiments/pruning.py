@@ -283,7 +283,8 @@ METHOD_STYLE = {"attnlrp": ("AttnLRP", "#d62728"), "lrp": ("LRP", "#ff7f0e"), "g
 
 def pruning_summary(frame) -> pd.DataFrame:
     """Area under each accuracy curve, normalised by its x-range (= mean accuracy over the pruned range; higher = the
-    order keeps the task longer), one column per pooling; `random` in every column."""
+    order keeps the task longer), one column per pooling; `random` in every column. Rows: sva, ra, qa and the methods in
+    the order of `PRUNING_METHODS`, random last."""
     rows = []
     pools = frame[frame.method != "random"].groupby(["model", "task"]).pooling.agg(set).to_dict()
     for (mo, ta, me, po), d in frame.groupby(["model", "task", "method", "pooling"]):
@@ -292,6 +293,9 @@ def pruning_summary(frame) -> pd.DataFrame:
         auc = float(np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2) / (x[-1] - x[0])) if len(x) > 1 else float(y[0])
         for p in ([q for q in POOLINGS if q in pools.get((mo, ta), POOLINGS)] if me == "random" else [po]): rows.append(dict(model=mo, task=ta, method=me, pooling=p, auc=auc))
     t = pd.DataFrame(rows).pivot_table(index=["model", "task", "method"], columns="pooling", values="auc")
+    rank = {"task": ["sva", "ra", "qa"], "method": PRUNING_METHODS + ["random"]}        # the paper's order, others after
+    key = lambda ix: ix.map(lambda v: f"{rank[ix.name].index(v) if v in rank[ix.name] else 99:02d}{v}") if ix.name in rank else ix
+    t = t.sort_index(key=key)
     return t[[p for p in POOLINGS if p in t.columns]]
 
 def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=POOLINGS):
