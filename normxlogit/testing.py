@@ -8,11 +8,12 @@ import time
 import torch
 
 # %% auto #0
-__all__ = ['SAMPLE_TEXTS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance',
+__all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance',
            'check_contribution_matrices', 'max_diff', 'n_token_text', 'check_matrices_match', 'dense_matrices']
 
 # %% ../nbs/05_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
+ENCODER_ARCHS = ("bert", "roberta", "deberta-v2")     # the tiny encoder families every encoder-method chapter checks
 
 def raises(exc, f, *args, **kwargs) -> str:
     "Call `f(*args, **kwargs)`, check it raises `exc`, and return the error message."
@@ -86,7 +87,7 @@ def n_token_text(n: int) -> str:
     words = "the cat sat on the mat and the dog ran to the park".split()
     return " ".join((words * (n // len(words) + 1))[:n - 2])
 
-def check_matrices_match(reference_fn, matrices_fn, method: str, archs=("bert", "roberta", "deberta-v2"), texts=SAMPLE_TEXTS,
+def check_matrices_match(reference_fn, matrices_fn, method: str, archs=ENCODER_ARCHS, texts=SAMPLE_TEXTS,
                          variants=({},), rows=(1, 3, None), minilm_tokens: int | None = None, atol: float = 1e-6):
     """A faster implementation `matrices_fn(batch, rows=r, **variant)` of per-layer contribution matrices agrees with its
     `reference_fn(batch, **variant)` (and so do the rollouts), for every block size in `rows`, on tiny models of `archs`
