@@ -15,9 +15,9 @@ SCRIPT = r'''
 import sys, time
 import normxlogit
 from normxlogit.registry import register_method, get_method
-from normxlogit.runner import run_faithfulness
-from normxlogit.zoo import tiny_model
-from normxlogit.data import load_sst2
+from normxlogit.metrics.faithfulness_run import run_faithfulness
+from normxlogit.model.zoo import tiny_model
+from normxlogit.evidence.datasets import load_sst2
 @register_method("slow_l2norm", description="l2 norm, slowly (fault tests)")
 def slow(batch, **kw):
     time.sleep(0.3)
@@ -95,7 +95,7 @@ def test_two_processes_share_one_cache_folder(tmp_path, reference):
 
 def test_accelerate_two_processes_write_the_same_csv(tmp_path):
     "`accelerate launch --cpu --num_processes 2` of the command gives the CSV of one process (a tiny model saved to disk)."
-    from normxlogit.zoo import tiny_model
+    from normxlogit.model.zoo import tiny_model
     m, t = tiny_model("bert"); m.save_pretrained(tmp_path / "tiny"); t.save_pretrained(tmp_path / "tiny")
     args = ["faithfulness", "--model", str(tmp_path / "tiny"), "--task", "sst2", "--methods", "l2norm,logat",
             "--n", "12", "--batch-size", "3", "--ratios", "0.2,0.6", "--no-progress"]
@@ -123,7 +123,7 @@ def test_cli_user_errors_are_one_line(argv, needle):
 _MODELS = {}
 def _models():
     if not _MODELS:
-        from normxlogit.zoo import tiny_model
+        from normxlogit.model.zoo import tiny_model
         _MODELS.update(bert=tiny_model("bert"), llama=tiny_model("llama", "causal_lm"))
     return _MODELS
 

@@ -7,9 +7,10 @@ BIN = Path(sys.executable).parent
 
 def test_library_matches_notebooks(tmp_path):
     "Exporting the notebooks reproduces normxlogit/ exactly (nobody edited the .py files by hand)."
-    before = {p.name: p.read_text() for p in (ROOT / "normxlogit").glob("*.py")}
+    files = lambda: {str(p.relative_to(ROOT)): p.read_text() for p in (ROOT / "normxlogit").rglob("*.py")}
+    before = files()
     run(BIN / "nbdev_export")
-    after = {p.name: p.read_text() for p in (ROOT / "normxlogit").glob("*.py")}
+    after = files()
     assert before == after, f"out of sync: {[k for k in after if before.get(k) != after[k]]}"
 
 def test_notebooks_are_clean(tmp_path):
@@ -118,3 +119,24 @@ def test_no_pickle_in_the_library():
     bad = re.compile(r"^\s*(import pickle|from pickle)|pickle\.loads?\(|torch\.load\(|allow_pickle\s*=\s*True|joblib", re.M)
     hits = [p.name for p in _modules() if bad.search(p.read_text())]
     assert not hits, hits
+
+def test_the_house_has_rooms():
+    """Folders by role: at most 12 modules at the top level (bar `_modidx.py`), no module over 700 lines, no module
+    imports the package itself (`import normxlogit`, `from normxlogit import ...`, `from .. import ...`: upward)."""
+    import ast
+    top = [p.name for p in (ROOT / "normxlogit").glob("*.py") if p.name not in ("_modidx.py", "__init__.py")]
+    assert len(top) <= 12, top
+    long = {str(p.relative_to(ROOT)): n for p in _modules() if (n := len(p.read_text().splitlines())) > 700}
+    assert not long, long
+    for p in _modules():
+        if p.name == "__init__.py": continue
+        for node in ast.walk(ast.parse(p.read_text())):
+            up = (isinstance(node, ast.Import) and any(a.name == "normxlogit" for a in node.names)
+                  or isinstance(node, ast.ImportFrom) and (node.module == "normxlogit" or
+                     node.level and not node.module and node.level >= len(p.relative_to(ROOT).parts) - 1))
+            assert not up, f"{p.relative_to(ROOT)} imports the package from above: {ast.unparse(node)}"
+
+def test_sidebar_lists_every_chapter():
+    import yaml
+    side = yaml.safe_load((ROOT / "nbs" / "sidebar.yml").read_text())["website"]["sidebar"]["contents"]
+    assert sorted(side) == sorted(p.name for p in (ROOT / "nbs").glob("*.ipynb"))

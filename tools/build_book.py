@@ -11,8 +11,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PROC, BUILD = ROOT / "_proc", ROOT / "_build"
-PARTS = {0: "Foundations", 1: "LRP and AttnLRP as modified Gradient x Input", 2: "Baselines: gradients, attention, ALTI-Logit",
-         3: "Baselines: vector-based encoder methods", 4: "Evaluation", 5: "Experiments", 9: "References"}
+PARTS = {0: "Foundations: the API", 1: "The model: heads, batching, zoo, tracing, fine-tuning",
+         2: "Attribution methods: NormXLogit, gradients, attention, ALTI-Logit, LRP", 3: "Vector-based encoder methods",
+         4: "Evidence and metrics", 5: "Experiments", 9: "References"}
 
 def execute_copy():
     """Run every notebook (a copy of nbs/, so the sources keep their stored outputs) before nbdev's processing, which
@@ -87,7 +88,7 @@ def adapt():
         nbformat.write(nb, p)
 
 def toc():
-    nbs = sorted(p.stem for p in PROC.glob("[0-9][0-9]_*.ipynb"))
+    nbs = sorted(p.stem for p in PROC.glob("[0-9][0-9]*_*.ipynb"))
     parts = {}
     for n in nbs: parts.setdefault(int(n[:2]) // 10, []).append(n)
     lines = ["format: jb-book", "root: index", "parts:"]

@@ -1,6 +1,6 @@
 """Execute notebooks in place (storing their outputs for the book), then clean them.
 
-    python tools/execute_nbs.py nbs/03_normxlogit.ipynb [more.ipynb ...]
+    python tools/execute_nbs.py nbs/20_normxlogit.ipynb [more.ipynb ...]
 
 Outputs are what the book shows when built with `--no-exec`; `bash tools/book.sh` re-executes everything.
 Widget state (progress bars) is dropped: it is large and renders as nothing in a static page."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Fine-tune the project's small models and write their artifacts to models/<name>/ (thin CLI over normxlogit.finetune).
+"""Fine-tune the project's small models and write their artifacts to models/<name>/ (thin CLI over normxlogit.model.finetune).
 
     python tools/finetune.py minilm-sst2 smollm2-sst2      # given models
     python tools/finetune.py all --seed 0                  # every recipe
@@ -8,7 +8,7 @@
 import argparse, json, os, sys
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from normxlogit.finetune import RECIPES, finetune
+from normxlogit.model.finetune import RECIPES, finetune
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

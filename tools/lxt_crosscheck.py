@@ -15,9 +15,9 @@ TEXT = {"llama": "the keys to the cabinet are on the table", "bert": "the keys t
 
 def make(d):
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import normxlogit.lrp as L
-    from normxlogit.batch import make_batch
-    from normxlogit.zoo import tiny_model
+    import normxlogit.attribution.lrp as L
+    from normxlogit.model.batch import make_batch
+    from normxlogit.model.zoo import tiny_model
     d = Path(d); d.mkdir(parents=True, exist_ok=True); ours = {}
     for arch, head in CASES:
         m, t = tiny_model(arch, head, dtype=torch.float64, attn_implementation="eager")

@@ -5,9 +5,9 @@ is explained (score: the logit of the model's top next token at the last positio
 round on the same weights and the same token ids, the backward pass plus the token aggregation only (forward excluded):
 
   main env (this venv, transformers 5):   gxi             plain Gradient x Input
-                                          attnlrp         our AttnLRP (`normxlogit.lrp.lrp_rules`, hooks; SDPA attention)
+                                          attnlrp         our AttnLRP (`normxlogit.attribution.lrp.lrp_rules`, hooks; SDPA attention)
                                           attnlrp-rules   our AttnLRP with every attention written with the explicit
-                                                          rule blocks of `normxlogit.lrp_rules` (eager, T x T matrices)
+                                                          rule blocks of `normxlogit.attribution.lrp_rules` (eager, T x T matrices)
   lxt env (transformers 4.57.6, lxt 2.1): gxi             plain Gradient x Input, same weights
                                           lxt-efficient   lxt's `lxt.efficient` attnLRP patch (modified Gradient x Input)
                                           lxt-explicit    explicit AttnLRP: lxt's explicit rules (`lxt.explicit`: epsilon
@@ -251,8 +251,8 @@ class LxtWorker:
         self._err.close()
 
 def _rule_block_attention(model):
-    "Patch every Llama attention of `model` (transformers 5) with an eager attention from `normxlogit.lrp_rules.attention`; returns an undo."
-    from normxlogit import lrp_rules as rules
+    "Patch every Llama attention of `model` (transformers 5) with an eager attention from `normxlogit.attribution.lrp_rules.attention`; returns an undo."
+    from normxlogit.attribution import lrp_rules as rules
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
     mods = [m for m in model.modules() if type(m).__name__ == "LlamaAttention"]
     def fwd(hidden_states, position_embeddings=None, attention_mask=None, _a=None, **kw):
@@ -275,7 +275,7 @@ class MainEnv:
         for p in model.parameters(): p.requires_grad_(False)
 
     def run(self, method, ids, target):
-        from normxlogit.lrp import lrp_rules
+        from normxlogit.attribution.lrp import lrp_rules
         ids = torch.tensor([ids], device=self.m.device)
         e0 = self.m.get_input_embeddings()(ids)
         if method not in MAIN_METHODS: raise ValueError(f"unknown main-env method {method!r}")
@@ -292,7 +292,7 @@ class MainEnv:
 
 def load_main(model, dtype):
     "(model, tokenizer) in the main env: 'tiny' (random tiny Llama, non-default RoPE base, long positions) or an offline name."
-    from normxlogit.zoo import load_model, tiny_model
+    from normxlogit.model.zoo import load_model, tiny_model
     if model == "tiny":
         return tiny_model("llama", "causal_lm", dtype=DTYPES[dtype], max_position_embeddings=2048, rope_theta=50000.0)
     return load_model(model, dtype=DTYPES[dtype], device="cpu")

@@ -32,4 +32,4 @@ args+=(--n "$n" --ig-steps "${IG_STEPS:-16}" --chunk-size "${CHUNK:-8}" --out "$
 [ -n "${TESTS:-}" ] && args+=(--tests "$TESTS")
 [ -n "${ESTIMATE:-}" ] && args+=(--estimate "$full")
 echo "== sanity $which: ${args[*]} ($(date +%T))"
-.venv/bin/python -c "import sys; from normxlogit.sanity import sanity_cli; sanity_cli(sys.argv[1:])" "${args[@]}"
+.venv/bin/python -c "import sys; from normxlogit.experiments.sanity import sanity_cli; sanity_cli(sys.argv[1:])" "${args[@]}"

@@ -10,7 +10,7 @@ start=$(date +%s)
 echo "== repository checks (library exported from the notebooks, clean notebooks, README) =="
 .venv/bin/python -m pytest -q tests/test_repo.py
 echo "== converting the offline models once (later loads read the cache) =="
-.venv/bin/python -c "from normxlogit.zoo import offline_path, tiny_model; offline_path('smollm2-135m'); [tiny_model(a) for a in ('bert', 'roberta', 'llama')]"
+.venv/bin/python -c "from normxlogit.model.zoo import offline_path, tiny_model; offline_path('smollm2-135m'); [tiny_model(a) for a in ('bert', 'roberta', 'llama')]"
 echo "== nbdev_test (every notebook's checks, each notebook in a fresh process: tools/nbtest.py) =="
 .venv/bin/python tools/nbtest.py --n_workers ${NBDEV_WORKERS:-2} --do_print --timing
 echo "nbdev_test took $(( $(date +%s) - start ))s"

@@ -1,0 +1,1 @@
+"""The attribution room of normxlogit."""

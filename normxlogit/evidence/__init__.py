@@ -1,0 +1,1 @@
+"""The evidence room of normxlogit."""

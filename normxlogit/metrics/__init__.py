@@ -1,0 +1,1 @@
+"""The metrics room of normxlogit."""
