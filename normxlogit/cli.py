@@ -52,6 +52,19 @@ def _parser():
     f.add_argument("--no-progress", action="store_true")
     sub.add_parser("methods", help="list the methods")
     sub.add_parser("models", help="list the offline models and the fine-tuned artifacts")
+    from normxlogit.experiments.common import EXPERIMENT_MODULES, SCALES
+    r = sub.add_parser("reproduce", help="run experiments from scratch (resumable) and re-execute the chapters that read them",
+                       description="Experiments: " + ", ".join(EXPERIMENT_MODULES) + " (or 'all'). The estimated cost is printed first.")
+    r.add_argument("experiments", nargs="*", default=["all"], metavar="EXPERIMENT", help="; ".join(EXPERIMENT_MODULES) + "; or all (default)")
+    r.add_argument("--scale", default="book", choices=SCALES, help="tiny (seconds, tests), book (this book's sizes), paper (the papers' sizes, for a GPU)")
+    r.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
+    r.add_argument("--results", default=None, help="results folder (default: the repository's results/)")
+    r.add_argument("--cache", default=None, help="chunk folder (default: each experiment's own)")
+    r.add_argument("--estimate-only", action="store_true", help="print the cost estimates and stop")
+    r.add_argument("--no-chapters", action="store_true", help="do not re-execute the chapters afterwards")
+    x = sub.add_parser("experiment", help="an experiment's own commands: normxlogit experiment NAME --help", add_help=False)
+    x.add_argument("name", choices=EXPERIMENT_MODULES)
+    x.add_argument("rest", nargs=argparse.REMAINDER)
     return p
 
 def _label(x):
@@ -99,7 +112,7 @@ def _bad_method(nx, name):
 
 def _faithfulness(nx, args):
     from normxlogit.metrics.faithfulness_run import run_faithfulness, distributed
-    from normxlogit.model.finetune import task_data
+    from normxlogit.evidence.datasets import task_data
     from normxlogit.cache import atomic_write
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     if not methods: raise UserError("--methods is empty; give comma-separated names, e.g. normxlogit,logat")
@@ -116,9 +129,9 @@ def _faithfulness(nx, args):
         unknown = sorted(set(opts) - set(methods))
         if unknown: raise UserError(f"--method-options names methods not in --methods: {', '.join(unknown)}")
     if args.batch_size < 1: raise UserError(f"--batch-size must be at least 1, got {args.batch_size}")
-    ratios = nx.faithfulness.DEFAULT_RATIOS
+    ratios = nx.metrics.faithfulness.DEFAULT_RATIOS
     if args.ratios:
-        try: ratios = nx.faithfulness.check_ratios([float(r) for r in args.ratios.split(",")])
+        try: ratios = nx.metrics.faithfulness.check_ratios([float(r) for r in args.ratios.split(",")])
         except ValueError as err: raise UserError(f"--ratios: {_one_line(err)}") from None
     out = Path(args.out).expanduser()
     if out.is_dir(): raise UserError(f"--out {str(out)!r} is a folder; give a file name such as {str(out / 'result.csv')!r}")
@@ -167,6 +180,20 @@ def _faithfulness(nx, args):
         print(res.summary.round(4).to_string())
     return 0
 
+def _reproduce(args):
+    from normxlogit.experiments.common import reproduce
+    try:
+        reproduce(args.experiments, scale=args.scale, device=args.device, results=args.results or True,
+                  cache=args.cache or True, chapters=not args.no_chapters, estimate_only=args.estimate_only)
+    except ValueError as err: raise UserError(_one_line(err)) from None
+    return 0
+
+def _experiment(args):
+    from normxlogit.experiments.common import load_experiments
+    e = load_experiments().get(args.name)
+    if e is None or e.cli is None: raise UserError(f"experiment {args.name!r} has no commands")
+    return e.cli(args.rest) or 0
+
 def main(argv=None):
     "Entry point of the `normxlogit` command."
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -178,6 +205,8 @@ def main(argv=None):
             print(nx.offline_models().to_string(index=False)); print()
             print(nx.finetuned_table().to_string(index=False)); return 0
         if args.cmd == "explain": return _explain(nx, args)
+        if args.cmd == "reproduce": return _reproduce(args)
+        if args.cmd == "experiment": return _experiment(args)
         return _faithfulness(nx, args)
     except UserError as err:
         print(f"error: {err}", file=sys.stderr); return 2

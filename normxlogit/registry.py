@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 from .model.heads import KINDS
+import inspect
 
 # %% auto #0
-__all__ = ['METHODS', 'Method', 'register_method', 'methods', 'get_method']
+__all__ = ['METHODS', 'Method', 'register_method', 'methods', 'get_method', 'takes_option']
 
 # %% ../nbs/02_registry.ipynb #68cff6be
 @dataclass
@@ -50,3 +51,8 @@ def get_method(name: str) -> Method:
     if name not in METHODS:
         raise ValueError(f"Unknown method {name!r}. Available: {sorted(METHODS)} (see `normxlogit.methods()`).")
     return METHODS[name]
+
+# %% ../nbs/02_registry.ipynb #698083b4
+def takes_option(method: str, option: str) -> bool:
+    "Does the registered method accept the keyword `option` (e.g. `embeddings`)?"
+    return option in inspect.signature(get_method(method).fn).parameters

@@ -6,10 +6,12 @@
 from __future__ import annotations
 import time
 import torch
+import os
 
 # %% auto #0
 __all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance',
-           'check_contribution_matrices', 'max_diff', 'n_token_text', 'check_matrices_match', 'dense_matrices']
+           'check_contribution_matrices', 'max_diff', 'n_token_text', 'check_matrices_match', 'dense_matrices',
+           'small_run']
 
 # %% ../nbs/07_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -128,3 +130,8 @@ def dense_matrices(batch, measure):
     return [normalise_rows(measure(t, P, attention_terms(t, P)[0]), batch.attention_mask)
             for t, P in zip(trace_encoder(batch), encoder_parts(batch.adapter))]
 
+
+# %% ../nbs/07_testing.ipynb #8c0e744b
+def small_run() -> bool:
+    "True under `nbdev_test` (env `IN_TEST`) or when `NORMXLOGIT_SMALL` is set: notebooks then use few samples."
+    return bool(os.environ.get("IN_TEST") or os.environ.get("NORMXLOGIT_SMALL"))

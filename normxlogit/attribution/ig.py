@@ -16,7 +16,7 @@ from .gradients import input_gradients, repeat_batch, scores_from_embeddings, ag
 # %% auto #0
 __all__ = ['QUADRATURES', 'BASELINES', 'KEEP', 'quadrature', 'mean_embedding', 'kept_positions', 'baseline_embeddings',
            'CompletenessWarning', 'CompletenessLog', 'record_completeness', 'integrated_gradients', 'ig', 'explain_ig',
-           'completeness_table']
+           'completeness_table', 'pass_on_warnings']
 
 # %% ../../nbs/22_integrated_gradients.ipynb #e3723990
 QUADRATURES = ("gausslegendre", "riemann_trapezoid", "riemann_middle", "riemann_left", "riemann_right")
@@ -212,3 +212,14 @@ def completeness_table(model, tokenizer, texts, settings, n_steps=(25, 50, 128),
                                          n_steps=n, f_input=r["f_input"], f_baseline=r["f_baseline"], delta=r["delta"],
                                          rel_gap=r["rel_gap"]))
     return pd.DataFrame(rows)
+
+# %% ../../nbs/22_integrated_gradients.ipynb #1f747a46
+_PASSED_ON: dict = {}                  # the registry of `pass_on_warnings`: a repeated warning is shown once, as usual
+
+def pass_on_warnings(caught, swallow=(CompletenessWarning,)) -> list:
+    """Emit again every recorded warning in `caught` (from `warnings.catch_warnings(record=True)`) except those of the
+    `swallow` categories, which the caller measures itself (IG's completeness gap, stored with each row). Returns the
+    warnings passed on."""
+    out = [w for w in caught if not issubclass(w.category, swallow)]
+    for w in out: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, module=__name__, registry=_PASSED_ON)
+    return out

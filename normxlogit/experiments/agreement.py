@@ -18,23 +18,28 @@ from ..model.heads import get_adapter
 from ..registry import get_method
 from ..cache import ChunkStore, atomic_write, timed_chunk
 from ..paths import cache_dir, results_dir
-from ..metrics.faithfulness_run import model_fingerprint, small_run
+from ..model.zoo import model_fingerprint
+from ..testing import small_run
 from ..evidence.extractors import sva_evidence, ra_evidence, qa_evidence, qa_prompt, QA_TEMPLATE
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..attribution.gradients import scores_from_embeddings
 from ..attribution.ig import integrated_gradients, completeness_table, CompletenessWarning
 from ..metrics.plausibility import pointing_game, reciprocal_rank, relevance_mass_accuracy, per_token_accuracy
+from ..model.heads import uses_rmsnorm, has_position_embeddings, attention_bytes
+from ..model.batch import ATTENTION_BUDGET, memory_split
+from ..registry import takes_option
+from ..attribution.ig import pass_on_warnings
+from ..metrics.plausibility import item_metrics
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS', 'VARIANTS',
-           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'ATTENTION_BUDGET', 'IG_TOKENS_PER_PASS', 'IG_PATHS',
-           'PAPER_ROWS', 'PAPER_LAYOUT', 'METHOD_LABELS', 'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N',
-           'FULL_POOL', 'IG_PATH_N', 'DATA_SIZES', 'method_batch_size', 'uses_rmsnorm', 'has_position_embeddings',
-           'takes_option', 'methods_for', 'variant_methods', 'task_evidence', 'model_input', 'qa_model_input',
-           'training_item_ids', 'agreement_items', 'item_metrics', 'method_options', 'attention_bytes', 'memory_split',
-           'pass_on_warnings', 'explain_items', 'ig_completeness', 'ig_path_gaps', 'AgreementRun', 'results_file',
-           'run_agreement', 'summarize', 'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose',
-           'run_benchmark', 'read_benchmark', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'estimate_cpu', 'main']
+           'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'IG_PATHS', 'PAPER_ROWS',
+           'PAPER_LAYOUT', 'METHOD_LABELS', 'PAPER_METHODS', 'PEERS', 'BENCH_MODELS', 'FULL_N', 'FULL_POOL',
+           'IG_PATH_N', 'DATA_SIZES', 'method_batch_size', 'methods_for', 'variant_methods', 'task_evidence',
+           'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options', 'explain_items',
+           'ig_completeness', 'ig_path_gaps', 'AgreementRun', 'results_file', 'run_agreement', 'summarize',
+           'paper_numbers', 'paper_table', 'show_table', 'findings', 'findings_prose', 'run_benchmark',
+           'read_benchmark', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'estimate_cpu', 'main']
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #04604e0a
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -52,19 +57,6 @@ ROW_COLUMNS = ["model", "task", "id", "method", "variant", "setting", "n_tokens"
 def method_batch_size(method: str, task: str, batch_size: int) -> int:
     "The batch size `method` runs with on `task`: `batch_size`, capped by `BATCH_CAPS` (scores do not depend on it)."
     return min(batch_size, BATCH_CAPS.get((method, task), batch_size))
-
-def uses_rmsnorm(model) -> bool:
-    "Does the model normalise with RMSNorm (Llama, Gemma, ...)? Integrated Gradients from a zero baseline does not converge there (see below)."
-    return any(type(m).__name__.endswith("RMSNorm") for m in get_adapter(model).m.modules())
-
-def has_position_embeddings(model) -> bool:
-    "Does the model add learned position (or token-type) embeddings to the word embeddings (BERT, GPT-2; not RoPE models)?"
-    names = ("position_embeddings", "token_type_embeddings", "wpe")
-    return any(n.split(".")[-1] in names and isinstance(m, torch.nn.Embedding) for n, m in get_adapter(model).m.named_modules())
-
-def takes_option(method: str, option: str) -> bool:
-    "Does the registered method accept the keyword `option` (e.g. `embeddings`)?"
-    return option in inspect.signature(get_method(method).fn).parameters
 
 def methods_for(model, methods=None, ig_on_rmsnorm: bool = False):
     """The benchmark methods that apply to `model`, and `{method: reason}` for those left out: ALTI-Logit needs a
@@ -154,7 +146,7 @@ def training_item_ids(model_name, task) -> set:
     prefix = {"sva": "sva-", "ra": "anaphor_number_agreement-", "qa": ""}[task]
     ids = {i for i in info.get("train_item_ids", []) if i.startswith(prefix) and (task == "qa") == ("-" not in i)}
     if task == "ra" and info.get("task") == "blimp":
-        from normxlogit.model.finetune import task_data
+        from normxlogit.evidence.datasets import task_data
         tr = task_data("blimp").train
         ids |= {f"anaphor_number_agreement-{p}" for p in tr[tr.paradigm == "anaphor_number_agreement"].pairID}
     return ids
@@ -267,15 +259,6 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
     return items, counts
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #ae03438b
-def item_metrics(scores, evidence, keep) -> dict:
-    """The benchmark metrics of one item on the tokens where `keep` is True (see the definitions above): `pg` (ties
-    shared), `mrr` (ties pessimistic, the ALTI-Logit convention), `mrr_avg` (expected rank of ties), `rma`, `pta`."""
-    keep = np.asarray(keep, bool)
-    return dict(pg=pointing_game(scores, evidence, keep, ties="average"),
-                mrr=reciprocal_rank(scores, evidence, keep, ties="pessimistic"),
-                mrr_avg=reciprocal_rank(scores, evidence, keep, ties="average"),
-                rma=relevance_mass_accuracy(scores, evidence, keep), pta=per_token_accuracy(scores, evidence, keep))
-
 def method_options(method, variant="base", ig_steps=32) -> dict:
     "Keyword options of `method` in `variant` (IG: `ig_steps` Gauss-Legendre steps from the zero baseline)."
     opts = dict(n_steps=ig_steps, baseline="zero") if method == "ig" else {}
@@ -284,37 +267,7 @@ def method_options(method, variant="base", ig_steps=32) -> dict:
     if variant == "partial_embeddings": opts["embeddings"] = "partial"
     return opts
 
-ATTENTION_BUDGET = 2 ** 30      # bytes of attention weights one batch may keep for its backward pass (1 GiB)
 IG_TOKENS_PER_PASS = 2048       # IG: at most this many tokens (path points x items x tokens) per forward pass
-
-def attention_bytes(model, n_items: int, n_tokens: int) -> int:
-    """Bytes of the attention weights a forward pass with eager attention keeps for the backward pass (and that
-    attention rollout collects): items x layers x heads x tokens$^2$ x bytes per number of the model's dtype."""
-    ad = get_adapter(model)
-    heads = ad.config.get_text_config().num_attention_heads
-    return n_items * ad.num_layers * heads * n_tokens ** 2 * next(ad.m.parameters()).element_size()
-
-def memory_split(model, lengths, budget: int = ATTENTION_BUDGET, max_tokens: int | None = None) -> list:
-    """Split one batch, given its items' token counts in increasing order, into consecutive sub-batches (lists of
-    positions) whose `attention_bytes` stay within `budget` and, with `max_tokens`, whose items x tokens stay within
-    it; an item over either bound on its own gets a batch of its own."""
-    if list(lengths) != sorted(lengths): raise ValueError("memory_split needs the lengths in increasing order")
-    out = []
-    for i, n in enumerate(lengths):
-        k = len(out[-1]) + 1 if out else 1
-        if out and attention_bytes(model, k, n) <= budget and (max_tokens is None or k * n <= max_tokens): out[-1].append(i)
-        else: out.append([i])
-    return out
-
-_PASSED_ON: dict = {}                  # the registry of `pass_on_warnings`: a repeated warning is shown once, as usual
-
-def pass_on_warnings(caught, swallow=(CompletenessWarning,)) -> list:
-    """Emit again every recorded warning in `caught` (from `warnings.catch_warnings(record=True)`) except those of the
-    `swallow` categories, which the caller measures itself (IG's completeness gap, stored with each row). Returns the
-    warnings passed on."""
-    out = [w for w in caught if not issubclass(w.category, swallow)]
-    for w in out: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, module=__name__, registry=_PASSED_ON)
-    return out
 
 def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None, budget=ATTENTION_BUDGET):
     """Scores (one 1-D array per item, in `items` order: `Explanation.vector`) of `method` for the target of each item,

@@ -19,12 +19,13 @@ from ..model.zoo import load_model, load_finetuned
 from ..model.heads import get_adapter
 from ..paths import models_dir, results_dir, cache_dir
 from ..cache import ChunkStore, atomic_write
-from ..metrics.faithfulness_run import model_fingerprint, small_run
+from ..model.zoo import model_fingerprint
+from ..testing import small_run
 from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..metrics.plausibility import dot_product, average_precision
 from ..evidence.datasets import load_blimp
-from ..model.finetune import task_data
+from ..evidence.datasets import task_data
 
 # %% auto #0
 __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'CONTROL_WORDS', 'LENS_ROWS', 'METHODS', 'LENS', 'EXPLAINED',

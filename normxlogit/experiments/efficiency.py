@@ -15,13 +15,13 @@ from .._version import __version__
 from ..model.batch import encode
 from ..cache import atomic_write
 from ..paths import results_dir
+from .profiling import _sync, cpu_model, matmul_gmacs, machine_info, rss_gib, peak_rss_gib, reset_peak_rss
 
 # %% auto #0
 __all__ = ['FILLERS', 'TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS', 'PAPER_TABLE4',
            'PAPER_TABLE5', 'sst2_sentences', 'n_tokens', 'fixed_length_text', 'fixed_length_texts', 'load_named',
-           'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'cpu_model',
-           'matmul_gmacs', 'machine_info', 'time_methods', 'time_csv', 'memory_csv', 'read_rows', 'append_rows',
-           'run_time', 'rss_gib', 'peak_rss_gib', 'reset_peak_rss', 'probe', 'watch_child', 'probe_command',
+           'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
+           'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'run_time', 'probe', 'watch_child', 'probe_command',
            'run_probe', 'largest_batch', 'memory_summary', 'run_memory', 'goals_table', 'run_goals', 'multiply_adds',
            'floors', 'table4', 'relative_to', 'table5', 'plot_times', 'main']
 
@@ -127,9 +127,6 @@ def supported_methods(model, methods=TABLE_METHODS) -> list:
     out = [m for m in methods if m not in BASELINES and kind in get_method(m).kinds]
     return out + ["forward"] + (["forward_last"] if keeps_last_logits(model) else [])
 
-def _sync(device):
-    if torch.device(device).type == "cuda": torch.cuda.synchronize(device)
-
 def make_runner(model, tokenizer, method: str, texts, options=None):
     """A function running `method` once on `texts` as one batch: `explain(..., batch_size=len(texts))` (tokenising,
     the forward pass that finds the prediction, the method), or for 'forward' / 'forward_last' the model's own call
@@ -150,35 +147,6 @@ def make_runner(model, tokenizer, method: str, texts, options=None):
             warnings.simplefilter("ignore")                 # e.g. IG's convergence warning: not what is measured
             return explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
     return run
-
-def cpu_model() -> str:
-    "The CPU's model name (from /proc/cpuinfo on Linux)."
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"): return line.split(":", 1)[1].strip()
-    except OSError: pass
-    return platform.processor() or platform.machine()
-
-def matmul_gmacs(n: int = 2048, repeats: int = 3, device="cpu") -> float:
-    "This machine's measured float32 matmul throughput (GMAC/s, median of `repeats` n x n products), as in chapter 30."
-    x = torch.randn(n, n, device=device); torch.matmul(x, x); _sync(device)
-    ts = []
-    for _ in range(repeats):
-        t0 = time.perf_counter(); torch.matmul(x, x); _sync(device); ts.append(time.perf_counter() - t0)
-    return n ** 3 / float(np.median(ts)) / 1e9
-
-def machine_info(device="cpu", gmacs: bool = True) -> dict:
-    "Columns describing where and how a measurement ran (threads, CPU, load average at the start, versions, matmul GMAC/s)."
-    import transformers
-    dev = torch.device(device)
-    info = dict(device=str(dev), gpu=torch.cuda.get_device_name(dev) if dev.type == "cuda" else "",
-                torch_threads=torch.get_num_threads(), cpu_model=cpu_model(), n_cpus=os.cpu_count(),
-                load_avg=round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else np.nan,
-                torch=torch.__version__, transformers=transformers.__version__, normxlogit=__version__,
-                started=time.strftime("%Y-%m-%dT%H:%M:%S"))
-    if gmacs: info["matmul_gmacs"] = round(matmul_gmacs(device=dev), 1)
-    return info
 
 def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats: int = 5, warmup: int = 1,
                  options=None, progress: bool = False, desc: str = "") -> pd.DataFrame:
@@ -295,37 +263,6 @@ def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), met
     return out[out.model == model_name].reset_index(drop=True)
 
 # %% ../../nbs/56_efficiency.ipynb #2a62d5aa
-def _status_kib(pid, field: str):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(field + ":"): return int(line.split()[1])
-    except (OSError, ValueError): return None
-    return None
-
-def rss_gib(pid="self"):
-    "Resident set size (GiB) of process `pid` now (`VmRSS` of /proc/<pid>/status; None if unavailable)."
-    kib = _status_kib(pid, "VmRSS")
-    return None if kib is None else kib / 2 ** 20
-
-def peak_rss_gib(pid="self"):
-    """Peak resident set size (GiB) of process `pid` (`VmHWM`: the high-water mark since it started or since its last
-    `reset_peak_rss`); for this process without /proc, `resource.getrusage`'s `ru_maxrss`."""
-    kib = _status_kib(pid, "VmHWM")
-    if kib is None and pid == "self":
-        try:
-            import resource
-            kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform.startswith("linux") else 1 / 1024)
-        except ImportError: return None
-    return None if kib is None else kib / 2 ** 20
-
-def reset_peak_rss() -> bool:
-    "Reset this process's `VmHWM` to its current RSS (writing 5 to /proc/self/clear_refs, Linux >= 4.0); False if impossible."
-    try:
-        with open("/proc/self/clear_refs", "w") as f: f.write("5")
-        return True
-    except OSError: return False
-
 def probe(model_name: str, method: str, length: int, batch: int, options=None, device=None, threads=None,
           ready=None) -> dict:
     """Run `method` once on `batch` texts of exactly `length` tokens and measure its peak memory; meant to run in a

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from ..paths import results_dir
 from ..cache import atomic_write
+from ..metrics.stats import bootstrap_weights, holm
 
 TASKS = {"sst2": "SST-2", "mnli": "MNLI", "qnli": "QNLI", "stsb": "STS-B"}
 REGRESSION_TASKS = ("stsb",)
@@ -45,11 +46,10 @@ def plan() -> pd.DataFrame:
 __all__ = ['TASKS', 'REGRESSION_TASKS', 'METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'FAMILIES', 'ENCODER_METHODS', 'DECODER_METHODS',
            'PLANNED_N', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'family_of', 'plan', 'results_root',
            'result_files', 'load_results', 'coverage', 'convergence', 'cell_arrays', 'subset', 'metrics_for',
-           'metric_curve', 'metric_value', 'bootstrap_weights', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves',
-           'paired_bootstrap', 'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table', 'palette',
-           'plot_curves', 'compare_orderings', 'holm', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
-           'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations', 'rank_agreement',
-           'stsb_diagnostics']
+           'metric_curve', 'metric_value', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves', 'paired_bootstrap',
+           'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table', 'palette', 'plot_curves',
+           'compare_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown', 'ablation_deltas',
+           'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations', 'rank_agreement', 'stsb_diagnostics']
 
 # %% ../../nbs/51_experiment1.ipynb #b51319d1
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASKS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
@@ -196,22 +196,6 @@ def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray
 def metric_value(a: dict, metric: str, W=None):
     "The table number: `metric_curve` averaged over the ratios 0.1..0.9 (scalar, or (B,) with weights `W`)."
     return metric_curve(a, metric, W).mean(-1)
-
-def bootstrap_weights(n: int, n_boot: int = 2000, seed: int = 0, key: str = "") -> np.ndarray:
-    """(n_boot, n) resampling counts of n items (row b: how often each item is drawn in resample b, n draws with
-    replacement). Seeded by `seed` and a `key` (e.g. 'minilm-sst2/sst2'), so a cell's intervals do not depend on which
-    other files exist; the same arguments give the same (cached, read-only) array."""
-    if n < 1: raise ValueError("no items to resample")
-    if n_boot < 1: raise ValueError("n_boot must be positive")
-    return _weights(int(n), int(n_boot), int(seed), key)
-
-@functools.lru_cache(maxsize=32)
-def _weights(n, n_boot, seed, key):
-    rng = np.random.default_rng([seed, zlib.crc32(key.encode())])
-    idx = rng.integers(0, n, size=(n_boot, n)) + n * np.arange(n_boot)[:, None]
-    W = np.bincount(idx.ravel(), minlength=n_boot * n).reshape(n_boot, n).astype(float)
-    W.flags.writeable = False
-    return W
 
 # %% ../../nbs/51_experiment1.ipynb #6bfd03f8
 def cells(data: pd.DataFrame) -> dict:
@@ -490,15 +474,6 @@ def compare_orderings(boot: dict, arrays: dict, summary: pd.DataFrame, paper: pd
     out["outcome"] = [("not evaluable" if not e else "no claim") if h is None or (isinstance(h, float) and np.isnan(h))
                       else "inconclusive" if not ph < 0.05 else "reproduced" if h else "reversed"
                       for h, ph, e in zip(out.holds, out.p_holm, out.evaluable)]
-    return out
-
-def holm(p: np.ndarray) -> np.ndarray:
-    "Holm's step-down adjusted p-values (family-wise error over the given tests), in the input order."
-    p = np.asarray(p, float)
-    if p.size == 0: return p
-    o = np.argsort(p, kind="stable")
-    adj = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[o]))
-    out = np.empty_like(adj); out[o] = adj
     return out
 
 def _order(says: str, b: str) -> str:

@@ -15,7 +15,8 @@ from ..model.batch import encode, explained_positions
 from ..model.heads import get_adapter
 from ..cache import ChunkStore, atomic_write, timed_chunk
 from ..paths import cache_dir, results_dir
-from ..metrics.faithfulness_run import model_fingerprint, small_run
+from ..model.zoo import model_fingerprint
+from ..testing import small_run
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 
 # %% auto #0

@@ -18,13 +18,14 @@ from ..registry import METHODS, get_method
 from ..cache import ChunkStore, key_hash, atomic_write
 from ..paths import cache_dir, results_dir, models_dir
 from ..model.zoo import load_model
+from ..metrics.stats import bootstrap_ci
 
 # %% auto #0
 __all__ = ['TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'stage_names', 'stage_parameters', 'randomise', 'similarity',
-           'bootstrap_ci', 'summarise', 'select_stages', 'default_targets', 'SanityResult', 'run_sanity',
-           'randomisation_test', 'random_target_test', 'write_sanity', 'load_sanity', 'verdicts', 'sanity_reading',
-           'chunk_diagnostics', 'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors', 'sanity_items',
-           'estimate_cost', 'sanity_cli']
+           'summarise', 'select_stages', 'default_targets', 'SanityResult', 'run_sanity', 'randomisation_test',
+           'random_target_test', 'write_sanity', 'load_sanity', 'verdicts', 'sanity_reading', 'chunk_diagnostics',
+           'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors', 'sanity_items', 'estimate_cost',
+           'sanity_cli']
 
 # %% ../../nbs/55_sanity.ipynb #cd306f8a
 def _layers_prefix(body, n_layers: int) -> str:
@@ -90,14 +91,6 @@ def similarity(a, b, special=None, k_frac: float = 0.2) -> dict:
     ta, tb = set(np.argsort(-np.abs(a), kind="stable")[:k]), set(np.argsort(-np.abs(b), kind="stable")[:k])
     sp = lambda x, y: float(spearmanr(x, y)[0]) if np.ptp(x) > 0 and np.ptp(y) > 0 else (1.0 if np.array_equal(x, y) else 0.0)
     return dict(spearman_abs=sp(np.abs(a), np.abs(b)), spearman_signed=sp(a, b), topk_intersection=len(ta & tb) / k)
-
-def bootstrap_ci(values, n_boot: int = 1000, seed: int = 0, alpha: float = 0.05) -> tuple:
-    "Mean and the percentile bootstrap confidence interval of the mean (NaNs dropped)."
-    v = np.asarray(values, float); v = v[~np.isnan(v)]
-    if len(v) == 0: return (np.nan, np.nan, np.nan)
-    rng = np.random.default_rng(seed)
-    means = v[rng.integers(0, len(v), (n_boot, len(v)))].mean(1)
-    return float(v.mean()), float(np.quantile(means, alpha / 2)), float(np.quantile(means, 1 - alpha / 2))
 
 def summarise(items: pd.DataFrame, model_name: str = "", n_boot: int = 1000) -> pd.DataFrame:
     "Tidy summary `model, method, test, randomised, metric, value, ci_low, ci_high, n` of per-item similarities."
@@ -248,7 +241,7 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
     variants, comps = _plan(model, stages, tests, other_targets is not None)
     root = None
     if cache is not False and cache is not None: root = cache_dir() / "sanity" if cache is True else Path(cache)
-    from normxlogit.metrics.faithfulness_run import model_fingerprint
+    from normxlogit.model.zoo import model_fingerprint
     fps = dict(trained=model_fingerprint(model), permuted=model_fingerprint(pmodel) if pmodel is not None else None)
     base = dict(library=__version__, model=mname, seed=seed, chunk_size=chunk_size)
     starts = list(range(0, n, chunk_size))
@@ -614,7 +607,7 @@ def sanity_items(model, tokenizer, task: str, n: int, seed: int = 0) -> dict:
         rows = [(r.prefix, one(r.correct), one(r.wrong)) for r in df.itertuples()]
         rows = [r for r in rows if r[1] is not None and r[2] is not None and r[0].strip()][:n]
         return dict(texts=[r[0] for r in rows], labels=None, targets=[r[1] for r in rows], other_targets=[r[2] for r in rows])
-    from normxlogit.model.finetune import task_data
+    from normxlogit.evidence.datasets import task_data
     from normxlogit.metrics.faithfulness_run import infer_columns, _texts
     df = task_data(task).dev
     sel = df.iloc[rng.permutation(len(df))[:n]]

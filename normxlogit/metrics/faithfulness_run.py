@@ -19,13 +19,10 @@ from ..model.heads import get_adapter
 from ..paths import cache_dir
 from .faithfulness import faithfulness, aopc, perturbed_accuracy, DEFAULT_RATIOS, check_ratios
 from ..attribution.ig import record_completeness
+from ..model.zoo import model_fingerprint
 
 _TEXT_COLUMNS = [("premise", "hypothesis"), ("question", "sentence"), ("sentence1", "sentence2"), ("sentence",), ("text",)]
 _LABEL_COLUMNS = ["label_id", "label", "score"]
-
-def small_run() -> bool:
-    "True under `nbdev_test` (env `IN_TEST`) or when `NORMXLOGIT_SMALL` is set: notebooks then use few samples."
-    return bool(os.environ.get("IN_TEST") or os.environ.get("NORMXLOGIT_SMALL"))
 
 def infer_columns(df: pd.DataFrame, text_columns=None, label_column=None):
     "The text column(s) and label column of a task frame (known GLUE layouts, or given explicitly)."
@@ -44,17 +41,8 @@ def _texts(df, cols):
     if len(cols) == 1: return df[cols[0]].astype(str).tolist()
     return list(zip(df[cols[0]].astype(str), df[cols[1]].astype(str)))
 
-def model_fingerprint(model) -> str:
-    "A short hash of the model's name and weights (cheap: sums of every parameter tensor)."
-    m = get_adapter(model).m
-    h = hashlib.sha1(type(m).__name__.encode())
-    h.update(str(getattr(m.config, "_name_or_path", "")).encode())
-    with torch.no_grad():
-        for n, p in m.named_parameters(): h.update(f"{n}:{float(p.double().sum()):.8e}".encode())
-    return h.hexdigest()[:12]
-
 # %% auto #0
-__all__ = ['small_run', 'infer_columns', 'model_fingerprint', 'FaithfulnessResult', 'distributed', 'run_faithfulness']
+__all__ = ['infer_columns', 'FaithfulnessResult', 'distributed', 'run_faithfulness']
 
 # %% ../../nbs/46_faithfulness_run.ipynb #cc3b2ad9
 @dataclass

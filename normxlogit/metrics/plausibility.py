@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['dot_product', 'average_precision', 'pointing_game', 'reciprocal_rank', 'mrr', 'relevance_mass_accuracy',
            'per_token_accuracy', 'plausibility_scores', 'mean_plausibility', 'span_units', 'evidence_vector',
-           'explanation_plausibility']
+           'explanation_plausibility', 'item_metrics']
 
 # %% ../../nbs/44_plausibility.ipynb #4f68480d
 import math
@@ -190,3 +190,13 @@ def explanation_plausibility(explanation, spans, pair_spans=(), words: str | Non
     keep = ~span_units(explanation, exclude, exclude_pair)
     if not keep_special: keep &= ~np.asarray(explanation.special, bool)
     return plausibility_scores(S[target, layer], ev, keep, **kw)
+
+# %% ../../nbs/44_plausibility.ipynb #09a899a3
+def item_metrics(scores, evidence, keep) -> dict:
+    """The benchmark metrics of one item on the tokens where `keep` is True (see the definitions above): `pg` (ties
+    shared), `mrr` (ties pessimistic, the ALTI-Logit convention), `mrr_avg` (expected rank of ties), `rma`, `pta`."""
+    keep = np.asarray(keep, bool)
+    return dict(pg=pointing_game(scores, evidence, keep, ties="average"),
+                mrr=reciprocal_rank(scores, evidence, keep, ties="pessimistic"),
+                mrr_avg=reciprocal_rank(scores, evidence, keep, ties="average"),
+                rma=relevance_mass_accuracy(scores, evidence, keep), pta=per_token_accuracy(scores, evidence, keep))

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 import torch
 from .heads import get_adapter, HeadAdapter
+from .heads import attention_bytes
 
 # %% auto #0
-__all__ = ['as_inputs', 'max_length', 'encode', 'token_offsets', 'explained_positions', 'Forward', 'run_model', 'predict',
-           'Batch', 'resolve_targets', 'make_batch']
+__all__ = ['ATTENTION_BUDGET', 'as_inputs', 'max_length', 'encode', 'token_offsets', 'explained_positions', 'Forward',
+           'run_model', 'predict', 'Batch', 'resolve_targets', 'make_batch', 'memory_split']
 
 # %% ../../nbs/11_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
@@ -252,3 +253,18 @@ def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, trun
         if fl.shape[1] == 1: fl = fl.expand_as(tg).clone()
         else: raise ValueError(f"foil must give one output per target ({tg.shape[1]}), got {fl.shape[1]}")
     return Batch(ad.model, tokenizer, ad, fw.inputs, fw.positions, tg, fl, fw.logits.detach(), fw.hidden_states, layer, pred)
+
+# %% ../../nbs/11_batch.ipynb #01d8d99b
+ATTENTION_BUDGET = 2 ** 30      # bytes of attention weights one batch may keep for its backward pass (1 GiB)
+
+def memory_split(model, lengths, budget: int = ATTENTION_BUDGET, max_tokens: int | None = None) -> list:
+    """Split one batch, given its items' token counts in increasing order, into consecutive sub-batches (lists of
+    positions) whose `attention_bytes` stay within `budget` and, with `max_tokens`, whose items x tokens stay within
+    it; an item over either bound on its own gets a batch of its own."""
+    if list(lengths) != sorted(lengths): raise ValueError("memory_split needs the lengths in increasing order")
+    out = []
+    for i, n in enumerate(lengths):
+        k = len(out[-1]) + 1 if out else 1
+        if out and attention_bytes(model, k, n) <= budget and (max_tokens is None or k * n <= max_tokens): out[-1].append(i)
+        else: out.append([i])
+    return out

@@ -17,104 +17,16 @@ from .batch import encode, predict, run_model
 from ..evidence.datasets import load_sst2, load_mnli, load_qnli, load_stsb, load_blimp, load_sva, train_eval_split
 from ..evidence.extractors import minimal_pair_target
 from ..evidence.spans import replace_span
+from ..evidence.datasets import (TaskData, task_data, agreement_data, check_disjoint, _norm_text, BLIMP_TRAIN_PARADIGMS,
+    SPLIT_SEED, SVA_HELD_OUT, RA_HELD_OUT_FIRST, AGREEMENT_EXTRA_PARADIGMS)
 
 # %% auto #0
-__all__ = ['BLIMP_TRAIN_PARADIGMS', 'SPLIT_SEED', 'SVA_HELD_OUT', 'AGREEMENT_EXTRA_PARADIGMS', 'RA_HELD_OUT_FIRST', 'TASKS',
-           'MINILM_LORA', 'RECIPES', 'AGREEMENT_TARGETS', 'TaskData', 'task_data', 'check_disjoint', 'agreement_data',
-           'Recipe', 'get_recipe', 'build_model', 'n_trainable', 'pearson', 'score_predictions', 'blimp_mlm_items',
-           'mlm_logits_at', 'agreement_mlm_items', 'mlm_items', 'mlm_accuracy', 'blimp_accuracy', 'finetune']
+__all__ = ['MINILM_LORA', 'RECIPES', 'AGREEMENT_TARGETS', 'Recipe', 'get_recipe', 'build_model', 'n_trainable', 'pearson',
+           'score_predictions', 'blimp_mlm_items', 'mlm_logits_at', 'agreement_mlm_items', 'mlm_items', 'mlm_accuracy',
+           'blimp_accuracy', 'finetune']
 
 # %% ../../nbs/14_finetune.ipynb #c07da2bf
-@dataclass
-class TaskData:
-    "Train and dev frames of one task, with the columns holding the text(s) and the label."
-    name: str
-    train: pd.DataFrame
-    dev: pd.DataFrame
-    text: tuple            # one column (single sentence) or two (sentence pair)
-    label: str
-    labels: tuple | None   # class names (None = regression)
-
-    def texts(self, df):
-        "The model inputs of `df`: strings, or (first, second) pairs."
-        if len(self.text) == 1: return df[self.text[0]].astype(str).tolist()
-        return list(zip(df[self.text[0]].astype(str), df[self.text[1]].astype(str)))
-
-BLIMP_TRAIN_PARADIGMS = ("anaphor_number_agreement", "determiner_noun_agreement_2", "determiner_noun_agreement_with_adj_2",
-                         "distractor_agreement_relational_noun", "regular_plural_subject_verb_agreement_1")
-SPLIT_SEED = 0  # the dev/train split of MNLI, QNLI and BLiMP is fixed, whatever the training seed
-SVA_HELD_OUT = 1500  # Linzen items 0..1499 are never trained on: the agreement benchmark's sva pool (its FULL_POOL['sva'])
-AGREEMENT_EXTRA_PARADIGMS = ("determiner_noun_agreement_1", "determiner_noun_agreement_with_adjective_1")  # evaluated nowhere
-RA_HELD_OUT_FIRST = 400  # anaphor pairs 0..399 (file order) are never trained on either: with the 200 of the BLiMP split, 500+ held-out ra pairs
-TASKS = ("sst2", "mnli", "qnli", "stsb", "blimp", "agreement")
-
-def task_data(task: str, path=None) -> TaskData:
-    """Train/dev data of `task` in 'sst2', 'mnli', 'qnli', 'stsb', 'blimp', 'agreement' (see `agreement_data`).
-
-    SST-2 and STS-B use their GLUE train and dev sets. Only the dev sets of MNLI (matched) and QNLI are available
-    offline: a fixed seeded, label-stratified split holds out 2,000 (MNLI) / 1,000 (QNLI) items as the dev set and
-    the rest is for training. BLiMP: 200 held-out items of each of the 5 paradigms (`BLIMP_TRAIN_PARADIGMS`)."""
-    if task == "sst2":
-        return TaskData(task, load_sst2("train", path=path), load_sst2("dev", path=path), ("sentence",), "label", ("negative", "positive"))
-    if task == "mnli":
-        tr, dv = train_eval_split(load_mnli(path=path), 2000, seed=SPLIT_SEED, stratify="label_id")
-        return TaskData(task, tr, dv, ("premise", "hypothesis"), "label_id", ("entailment", "neutral", "contradiction"))
-    if task == "qnli":
-        tr, dv = train_eval_split(load_qnli(path=path), 1000, seed=SPLIT_SEED, stratify="label_id")
-        return TaskData(task, tr, dv, ("question", "sentence"), "label_id", ("entailment", "not_entailment"))
-    if task == "stsb":
-        return TaskData(task, load_stsb("train", path=path), load_stsb("dev", path=path), ("sentence1", "sentence2"), "score", None)
-    if task == "blimp":
-        trs, dvs = [], []
-        for p in BLIMP_TRAIN_PARADIGMS:
-            tr, dv = train_eval_split(load_blimp(p, path=path), 200, seed=SPLIT_SEED)
-            trs.append(tr.assign(paradigm=p)); dvs.append(dv.assign(paradigm=p))
-        return TaskData(task, pd.concat(trs, ignore_index=True), pd.concat(dvs, ignore_index=True),
-                        ("sentence_good", "sentence_bad"), "pairID", None)
-    if task == "agreement": return agreement_data(path)
-    raise ValueError(f"unknown task {task!r}; choose from {TASKS}")
-
-def _norm_text(s) -> str: return " ".join(str(s).lower().split())   # the MiniLM tokenizer is uncased
-
-def _pairs(ids, task, good, bad) -> pd.DataFrame:
-    return pd.DataFrame(dict(id=list(ids), task=task, sentence_good=list(good), sentence_bad=list(bad)))
-
-def check_disjoint(td: TaskData) -> bool:
-    "Raise `ValueError` when a training pair of `td` shares its id or one of its sentences (lower-cased) with a held-out pair."
-    ids = set(td.train.id) & set(td.dev.id)
-    text = lambda df: set(map(_norm_text, df.sentence_good)) | set(map(_norm_text, df.sentence_bad))
-    both = text(td.train) & text(td.dev)
-    if ids or both:
-        raise ValueError(f"training and held-out items of {td.name!r} overlap: {len(ids)} ids {sorted(ids)[:3]}, "
-                         f"{len(both)} sentences {sorted(both)[:2]}")
-    return True
-
-def agreement_data(path=None) -> TaskData:
-    """Minimal pairs of the agreement masked LM, with the experiments' ids (`sva-<line>`, `<paradigm>-<pairID>`) and a
-    `task` column ('sva' or the BLiMP paradigm). Linzen items become pairs: the sentence, and the sentence with the wrong
-    verb form.
-
-    Held out (`dev`, never trained on): the first `SVA_HELD_OUT` Linzen items (the agreement benchmark's sva pool),
-    the 200 pairs per paradigm of `task_data('blimp').dev` (the BLiMP experiment's masked-LM items) and, for ra, also
-    the first `RA_HELD_OUT_FIRST` anaphor pairs in file order (the benchmark scores ra items in that order until 300 are
-    right, so it needs more than 200). Training: the other 5,989 Linzen items, the other pairs of the five paradigms
-    and all pairs of `AGREEMENT_EXTRA_PARADIGMS`, minus any pair sharing a sentence with a held-out one
-    (`check_disjoint` must pass)."""
-    sva = load_sva(path=path)
-    bad = [" ".join(w[:i] + [x] + w[i + 1:]) for w, i, x in zip(sva.words, sva.verb_index, sva.wrong)]
-    sva = _pairs([f"sva-{i}" for i in sva.index], "sva", sva.sentence, bad)
-    bl = task_data("blimp", path=path)
-    extra = pd.concat([load_blimp(p, path=path).assign(paradigm=p) for p in AGREEMENT_EXTRA_PARADIGMS], ignore_index=True)
-    blimp = lambda df: _pairs([f"{p}-{i}" for p, i in zip(df.paradigm, df.pairID)], df.paradigm.tolist(), df.sentence_good, df.sentence_bad)
-    first = set(load_blimp("anaphor_number_agreement", path=path).pairID.iloc[:RA_HELD_OUT_FIRST])
-    more = (bl.train.paradigm == "anaphor_number_agreement") & bl.train.pairID.isin(first)
-    dev = pd.concat([sva.iloc[:SVA_HELD_OUT], blimp(bl.dev), blimp(bl.train[more])], ignore_index=True)
-    train = pd.concat([sva.iloc[SVA_HELD_OUT:], blimp(bl.train[~more]), blimp(extra)], ignore_index=True)
-    seen = set(map(_norm_text, dev.sentence_good)) | set(map(_norm_text, dev.sentence_bad))
-    clash = train.sentence_good.map(_norm_text).isin(seen) | train.sentence_bad.map(_norm_text).isin(seen)
-    td = TaskData("agreement", train[~clash].reset_index(drop=True), dev, ("sentence_good", "sentence_bad"), "id", None)
-    check_disjoint(td)
-    return td
+#| export
 
 # %% ../../nbs/14_finetune.ipynb #17170f71
 @dataclass

@@ -11,7 +11,8 @@ from torch import nn
 from transformers.activations import ACT2FN
 
 # %% auto #0
-__all__ = ['FAMILIES', 'KINDS', 'Family', 'register_family', 'unwrap', 'head_kind', 'HeadAdapter', 'get_adapter']
+__all__ = ['FAMILIES', 'KINDS', 'Family', 'register_family', 'unwrap', 'head_kind', 'HeadAdapter', 'get_adapter', 'uses_rmsnorm',
+           'has_position_embeddings', 'attention_bytes']
 
 # %% ../../nbs/10_heads.ipynb #df9f46b1
 @dataclass
@@ -183,3 +184,20 @@ def get_adapter(model) -> HeadAdapter:
         raise NotImplementedError(f"No head-on-top adapter for model_type {mt!r} ({type(m).__name__}). Supported: "
                                   f"{sorted(FAMILIES)}. Add one with `normxlogit.model.heads.register_family`.")
     return HeadAdapter(model, FAMILIES[mt], head_kind(model))
+
+# %% ../../nbs/10_heads.ipynb #c68d5d6b
+def uses_rmsnorm(model) -> bool:
+    "Does the model normalise with RMSNorm (Llama, Gemma, ...)? Integrated Gradients from a zero baseline does not converge there (see below)."
+    return any(type(m).__name__.endswith("RMSNorm") for m in get_adapter(model).m.modules())
+
+def has_position_embeddings(model) -> bool:
+    "Does the model add learned position (or token-type) embeddings to the word embeddings (BERT, GPT-2; not RoPE models)?"
+    names = ("position_embeddings", "token_type_embeddings", "wpe")
+    return any(n.split(".")[-1] in names and isinstance(m, torch.nn.Embedding) for n, m in get_adapter(model).m.named_modules())
+
+def attention_bytes(model, n_items: int, n_tokens: int) -> int:
+    """Bytes of the attention weights a forward pass with eager attention keeps for the backward pass (and that
+    attention rollout collects): items x layers x heads x tokens$^2$ x bytes per number of the model's dtype."""
+    ad = get_adapter(model)
+    heads = ad.config.get_text_config().num_attention_heads
+    return n_items * ad.num_layers * heads * n_tokens ** 2 * next(ad.m.parameters()).element_size()

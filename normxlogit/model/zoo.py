@@ -13,10 +13,12 @@ from transformers import (AutoConfig, AutoTokenizer, AutoModel, AutoModelForCaus
                           AutoModelForSequenceClassification)
 from ..paths import cache_dir, models_dir
 from .heads import KINDS
+import hashlib
+from .heads import get_adapter
 
 # %% auto #0
 __all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'offline_models', 'offline_path', 'load_model', 'load_finetuned',
-           'finetuned_table', 'tiny_model']
+           'finetuned_table', 'tiny_model', 'model_fingerprint']
 
 # %% ../../nbs/12_zoo.ipynb #6707bfad
 HEAD_TYPES = KINDS + ("base",)   # the head kinds of `normxlogit.model.heads`, plus the bare body
@@ -286,3 +288,13 @@ def tiny_model(arch: str, head: str = "classification", num_labels: int = 2, see
     if arch in ("gpt2", "llama", "gemma3") and head in ("classification", "regression"):
         model.config.pad_token_id = tok.pad_token_id
     return model.eval(), tok
+
+# %% ../../nbs/12_zoo.ipynb #adbb7245
+def model_fingerprint(model) -> str:
+    "A short hash of the model's name and weights (cheap: sums of every parameter tensor)."
+    m = get_adapter(model).m
+    h = hashlib.sha1(type(m).__name__.encode())
+    h.update(str(getattr(m.config, "_name_or_path", "")).encode())
+    with torch.no_grad():
+        for n, p in m.named_parameters(): h.update(f"{n}:{float(p.double().sum()):.8e}".encode())
+    return h.hexdigest()[:12]
