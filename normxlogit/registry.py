@@ -10,7 +10,8 @@ from .model.heads import KINDS
 import inspect
 
 # %% auto #0
-__all__ = ['METHODS', 'Method', 'register_method', 'methods', 'get_method', 'takes_option']
+__all__ = ['METHODS', 'Method', 'register_method', 'methods', 'get_method', 'method_label', 'method_colour', 'method_labels',
+           'takes_option']
 
 # %% ../nbs/02_registry.ipynb #68cff6be
 @dataclass
@@ -25,24 +26,29 @@ class Method:
     gradient: bool = False           # needs autograd through the model
     reference: str = ""
     lean: bool = False               # needs only the hidden states of the explained layers (and the embedding output)
+    label: str = ""                  # the name tables and figures show (e.g. 'G×I'); the one label map of the library
+    colour: str = ""                 # its colour in every figure (a matplotlib colour)
 
 METHODS: dict[str, Method] = {}
 
 def register_method(name: str, *, family: str = "", description: str = "", layerwise: bool = False,
-                    kinds=KINDS, gradient: bool = False, reference: str = "", lean: bool = False):
+                    kinds=KINDS, gradient: bool = False, reference: str = "", lean: bool = False, label: str = "",
+                    colour: str = ""):
     """Decorator adding `fn(batch, **options)` to the registry under `name` (the `method=` of `explain`).
 
     `lean=True` declares that `fn` reads only `batch.hidden_states` at `batch.layers()` and 0: `explain` then keeps no
-    other hidden state (on a 30-layer decoder, 2 of 31)."""
+    other hidden state (on a 30-layer decoder, 2 of 31). `label` / `colour`: how tables and figures show it (default: the
+    name, grey)."""
     def deco(fn):
-        METHODS[name] = Method(name, fn, family, description or (fn.__doc__ or "").split("\n")[0], layerwise, tuple(kinds), gradient, reference, lean)
+        METHODS[name] = Method(name, fn, family, description or (fn.__doc__ or "").split("\n")[0], layerwise, tuple(kinds), gradient, reference, lean,
+                              label or name, colour or "#7f7f7f")
         return fn
     return deco
 
 def methods():
     "A DataFrame of the methods `explain` accepts (importing `normxlogit` registers them all)."
     import pandas as pd
-    return pd.DataFrame([dict(method=m.name, family=m.family, layerwise=m.layerwise, gradient=m.gradient,
+    return pd.DataFrame([dict(method=m.name, label=m.label, family=m.family, layerwise=m.layerwise, gradient=m.gradient,
                               heads=", ".join(m.kinds), description=m.description, reference=m.reference)
                          for m in METHODS.values()]).set_index("method")
 
@@ -51,6 +57,18 @@ def get_method(name: str) -> Method:
     if name not in METHODS:
         raise ValueError(f"Unknown method {name!r}. Available: {sorted(METHODS)} (see `normxlogit.methods()`).")
     return METHODS[name]
+
+def method_label(name: str) -> str:
+    "How tables and figures name `name`: its registered label (an unregistered name, e.g. 'forward', is shown as is)."
+    return METHODS[name].label if name in METHODS else name
+
+def method_colour(name: str) -> str:
+    "The colour of `name` in every figure (grey for an unregistered name)."
+    return METHODS[name].colour if name in METHODS else "#7f7f7f"
+
+def method_labels(names=None) -> dict:
+    "`{name: label}` for `names` (default: every registered method), e.g. for `DataFrame.rename`."
+    return {n: method_label(n) for n in (METHODS if names is None else names)}
 
 # %% ../nbs/02_registry.ipynb #698083b4
 def takes_option(method: str, option: str) -> bool:

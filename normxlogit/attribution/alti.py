@@ -32,7 +32,7 @@ def alti_matrices(batch: Batch, rows: int | None = None):
         mats.append(normalise_rows(c, batch.attention_mask))
     return mats
 
-@register_method("alti", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
+@register_method("alti", label="ALTI", colour="#c49c94", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
                  description="ALTI: Manhattan-distance contributions through attention, residual and LN#1, rolled out over layers",
                  reference="Ferrando et al. 2022")
 def alti(batch: Batch, rollout: bool | None = None, rows: int | None = None):

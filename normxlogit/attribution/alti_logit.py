@@ -203,7 +203,7 @@ def total(dec: dict):
     "Sum of all terms of a decomposition (b, k): equals `dec['score']`."
     return dec["tokens"].sum((-1, -2)) + dec["embedding"] + dec["mlp"].sum(-1) + dec["attn_bias"].sum(-1) + dec["bias"]
 
-@register_method("alti_logit", family="decomposition", layerwise=True, kinds=("classification", "regression", "causal_lm"),
+@register_method("alti_logit", label="ALTI-Logit", colour="#8c564b", family="decomposition", layerwise=True, kinds=("classification", "regression", "causal_lm"),
                  reference="Ferrando et al. 2023; the decomposition-attributions paper (A Close Look at Decomposition-based Attributions for Transformer Language Models), App. B.1",
                  description="ALTI-Logit: attention-block logit contributions tracked to input tokens with ALTI (pre-LN decoders)")
 def alti_logit(batch: Batch, cumulative: bool = True):

@@ -79,7 +79,7 @@ def decompx_logits(batch: Batch, X, bias: str = "absdot"):
     H = H * _zo(pre, act(pre))[:, None]
     return add_bias(H @ weight_of(out, X).T, bias_of(out, X), bias)
 
-@register_method("decompx", family="vector", kinds=("classification", "regression", "masked_lm"),
+@register_method("decompx", label="DecompX", colour="#98df8a", family="vector", kinds=("classification", "regression", "masked_lm"),
                  description="DecompX: token decomposition propagated through every layer (FFN linearised) and the classification head",
                  reference="Modarressi et al. 2023")
 def decompx(batch: Batch, bias: str = "absdot", head: bool | None = None):

@@ -26,7 +26,7 @@ def globenc_matrices(batch: Batch, ln2: bool = True, rows: int | None = None):
         mats.append(normalise_rows(N, batch.attention_mask))
     return mats
 
-@register_method("globenc", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
+@register_method("globenc", label="GlobEnc", colour="#f7b6d2", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
                  description="GlobEnc: norms of decomposed vectors through attention, residuals and both LayerNorms, rolled out over layers",
                  reference="Modarressi et al. 2022")
 def globenc(batch: Batch, rollout: bool | None = None, ln2: bool = True, rows: int | None = None):

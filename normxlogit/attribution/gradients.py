@@ -41,13 +41,13 @@ def input_gradients(batch: Batch, embeds=None):
     return torch.stack(grads, 1), x.detach(), s.detach()
 
 # %% ../../nbs/21_gradients.ipynb #80b5fca8
-@register_method("grad_l1", family="gradient", gradient=True, reference="Simonyan et al. 2014; Li et al. 2016",
+@register_method("grad_l1", label="Gradient ℓ1", colour="#1f77b4", family="gradient", gradient=True, reference="Simonyan et al. 2014; Li et al. 2016",
                  description="L1 norm of the gradient of the score w.r.t. each input word embedding")
 def grad_l1(batch: Batch):
     "$\\lVert \\partial f/\\partial x_i\\rVert_1$ over the hidden dimensions."
     return input_gradients(batch)[0].abs().sum(-1)
 
-@register_method("grad_l2", family="gradient", gradient=True, reference="Simonyan et al. 2014; Li et al. 2016",
+@register_method("grad_l2", label="Gradient ℓ2", colour="#aec7e8", family="gradient", gradient=True, reference="Simonyan et al. 2014; Li et al. 2016",
                  description="L2 norm of the gradient of the score w.r.t. each input word embedding (squared=True: its square)")
 def grad_l2(batch: Batch, squared: bool = False):
     "$\\lVert \\partial f/\\partial x_i\\rVert_2$ over the hidden dimensions, or its square with `squared=True`."
@@ -55,7 +55,7 @@ def grad_l2(batch: Batch, squared: bool = False):
     g = input_gradients(batch)[0]
     return g.pow(2).sum(-1) if squared else g.norm(dim=-1)
 
-@register_method("grad_l2sq", family="gradient", gradient=True,
+@register_method("grad_l2sq", label="Gradient ℓ2²", colour="#6baed6", family="gradient", gradient=True,
                  reference="Simonyan et al. 2014; the decomposition-attributions paper's Gradient_l2",
                  description="Squared L2 norm of the gradient w.r.t. each input word embedding (the decomposition-attributions paper's Gradient_l2)")
 def grad_l2sq(batch: Batch):
@@ -102,7 +102,7 @@ def aggregate_gxi(prod, aggregate: str = "sum"):
     if aggregate == "l2": return prod.norm(dim=-1)
     raise ValueError(f"aggregate must be 'sum', 'l1' or 'l2', got {aggregate!r}")
 
-@register_method("gxi", family="gradient", gradient=True, reference="Denil et al. 2015; Shrikumar et al. 2016",
+@register_method("gxi", label="G×I", colour="#ff7f0e", family="gradient", gradient=True, reference="Denil et al. 2015; Shrikumar et al. 2016",
                  description="Gradient x Input on the word embeddings (embeddings='full': word + position + token type; signed sum, aggregate='l1'/'l2' for norms)")
 def gxi(batch: Batch, aggregate: str = "sum", embeddings: str = "partial"):
     """Gradient x Input: $x_i^\\top g_i$ (`aggregate='sum'`), $\\lVert x_i\\odot g_i\\rVert_1$ ('l1') or $\\lVert x_i\\odot g_i\\rVert_2$ ('l2'),
@@ -113,7 +113,7 @@ def gxi(batch: Batch, aggregate: str = "sum", embeddings: str = "partial"):
     return aggregate_gxi(g * x[:, None], aggregate)
 
 # %% ../../nbs/21_gradients.ipynb #892dcf41
-@register_method("random", family="baseline", description="Seeded random scores (uniform or gaussian)")
+@register_method("random", label="Random", colour="#9e9e9e", family="baseline", description="Seeded random scores (uniform or gaussian)")
 def random_scores(batch: Batch, seed: int = 0, distribution: str = "uniform"):
     "i.i.d. random scores: `distribution` 'uniform' ($U(0,1)$) or 'gaussian' ($N(0,1)$), reproducible with `seed`."
     if distribution not in ("uniform", "gaussian"):

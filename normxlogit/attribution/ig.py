@@ -177,7 +177,7 @@ def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadr
     return (attr, delta) if return_delta else attr
 integrated_gradients.last_delta = None
 
-@register_method("ig", family="gradient", gradient=True, reference="Sundararajan et al. 2017",
+@register_method("ig", label="IG", colour="#2ca02c", family="gradient", gradient=True, reference="Sundararajan et al. 2017",
                  description="Integrated Gradients on the input word embeddings (zero/pad/eos/mean baseline, keep='first' for RMSNorm decoders)")
 def ig(batch: Batch, n_steps: int = 50, baseline="zero", quadrature_rule: str = "gausslegendre",
        internal_batch_size: int | None = None, delta_tol: float = 0.05, aggregate: str = "sum", keep=None):

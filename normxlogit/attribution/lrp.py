@@ -210,14 +210,14 @@ def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "ful
     return (rel, parts, s.detach()) if return_parts else rel
 
 # %% ../../nbs/27_lrp.ipynb #cfe6876b
-@register_method("lrp", family="lrp", gradient=True,
+@register_method("lrp", label="LRP", colour="#e377c2", family="lrp", gradient=True,
                  description="LRP with attention weights and norm scales held constant (Ali et al. 2022), as modified Gradient x Input",
                  reference="Ali et al. 2022, XAI for Transformers: Better Explanations through Conservative Propagation (ICML)")
 def lrp(batch: Batch, embeddings: str = "full", gated: str = "signal", dtype=None):
     "LRP (Ali et al. 2022): attention weights constant, norms linearised, identity rule on activations, gate constant."
     return lrp_relevance(batch, "lrp", embeddings=embeddings, gated=gated, dtype=dtype)
 
-@register_method("attnlrp", family="lrp", gradient=True,
+@register_method("attnlrp", label="AttnLRP", colour="#d62728", family="lrp", gradient=True,
                  description="AttnLRP: softmax rule, uniform rule on QK^T and AV, half rule on gated MLPs, as modified Gradient x Input",
                  reference="Achtibat et al. 2024, AttnLRP: Attention-Aware Layer-Wise Relevance Propagation for Transformers (ICML)")
 def attnlrp(batch: Batch, embeddings: str = "full", gated: str = "half", dtype=None):

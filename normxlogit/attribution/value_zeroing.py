@@ -42,7 +42,7 @@ def value_zeroing_matrices(batch: Batch, chunk: int = 256):
     "Per-layer Value Zeroing matrices (b, i, j) for layers 1..L: the distances, rows normalised to sum to one (padding removed)."
     return [normalise_rows(D.clamp_min(0), batch.attention_mask) for D in value_zeroing_distances(batch, chunk)]
 
-@register_method("value_zeroing", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
+@register_method("value_zeroing", label="Value Zeroing", colour="#7f7f7f", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
                  description="Value Zeroing: change (cosine distance) of each layer's outputs when a token's value vector is zeroed",
                  reference="Mohebbi et al. 2023")
 def value_zeroing(batch: Batch, rollout: bool | None = None, chunk: int = 256):

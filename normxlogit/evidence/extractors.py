@@ -151,6 +151,13 @@ def _first_line(e) -> str:
     msg = str(e).strip()
     return f"{type(e).__name__}: {msg.splitlines()[0] if msg else ''}"
 
+def _reason(e) -> str:
+    "Why a model did not load, in words a reader can use: the first line of the message, addresses shortened to 'the hub'."
+    import re
+    msg = (str(e).strip().splitlines() or [""])[0]
+    msg = re.sub(r"'?https?://[^\s']+'?", "the hub", msg)
+    return msg or type(e).__name__
+
 def fastcoref_classes():
     """fastcoref's `CorefModel`, its collator and its F-Coref model class adapted to transformers 5 (fastcoref 2.1.6
     calls `init_weights()` in `__init__`, where transformers 5 needs `post_init()` first). Importing fastcoref configures
@@ -193,7 +200,7 @@ def load_fastcoref(model=FASTCOREF_MODEL, device="cpu"):
         except ImportError as e:
             _COREF[key] = ImportError(f"fastcoref is not installed ({_first_line(e)}); `pip install normxlogit[coref]`")
         except Exception as e:
-            _COREF[key] = OSError(f"the fastcoref model {str(model)!r} could not be loaded ({_first_line(e)})")
+            _COREF[key] = OSError(f"the fastcoref model {str(model)!r} could not be loaded: {_reason(e)}")
     got = _COREF[key]
     if isinstance(got, Exception): raise got
     return got
