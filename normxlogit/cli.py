@@ -8,7 +8,7 @@ import argparse, os, sys
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['TASKS', 'UserError', 'main']
+__all__ = ['FAITHFULNESS_TASKS', 'UserError', 'main']
 
 # %% ../nbs/06_cli.ipynb #2b8e6ef1
 class UserError(Exception):
@@ -18,7 +18,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
 
-TASKS = ("sst2", "mnli", "qnli", "stsb")
+FAITHFULNESS_TASKS = ("sst2", "mnli", "qnli", "stsb")   # the tasks `normxlogit faithfulness` runs
 
 def _parser():
     p = _Parser(prog="normxlogit", description="Token-level explanations of transformer language models.")
@@ -34,9 +34,10 @@ def _parser():
     e.add_argument("--pair", action="store_true", help="the two texts form a sentence pair")
     e.add_argument("--truncation", action="store_true")
     e.add_argument("--format", default="table", choices=["table", "csv", "json"])
+    e.add_argument("--words", action="store_true", help="merge subword tokens into words (scores summed)")
     f = sub.add_parser("faithfulness", help="AOPC faithfulness of several methods on a task, into a CSV (resumable)")
     f.add_argument("--model", required=True, help="a classifier / regressor: fine-tuned artifact, local path or hub id")
-    f.add_argument("--task", required=True, choices=TASKS)
+    f.add_argument("--task", required=True, choices=FAITHFULNESS_TASKS)
     f.add_argument("--methods", required=True, help="comma-separated method names (see `normxlogit methods`)")
     f.add_argument("--method-options", default=None, metavar="JSON",
                    help='options per method as JSON, e.g. \'{"gxi": {"aggregate": "l1"}, "ig": {"n_steps": 50}}\'')
@@ -95,16 +96,19 @@ def _explain(nx, args):
                         layer=layer, truncation=args.truncation)
     except (ValueError, IndexError, NotImplementedError, TypeError) as err:
         raise UserError(_one_line(err)) from None
+    if args.words: ex = ex.to_words()
     df = ex.to_frame()
+    from normxlogit.plot import clean_token
+    df.insert(df.columns.get_loc("token") + 1, "text", [clean_token(t) for t in df.token])   # as a reader writes it
     if args.format == "csv": print(df.to_csv(index=False), end=""); return 0
     if args.format == "json": print(df.to_json(orient="records")); return 0
     foil = f" vs {ex.foils[0]!r}" if ex.foils else ""
     print(f"model {args.model} ({ex.kind}), method {ex.method}, prediction {ex.prediction_name!r}, target {ex.target_names[0]!r}{foil}")
     if df.layer.nunique() > 1:
-        wide = df.pivot_table(index=["position", "token"], columns="layer", values="score").reset_index()
+        wide = df.assign(token=df.text.str.strip()).pivot_table(index=["position", "token"], columns="layer", values="score").reset_index()
         print(wide.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     else:
-        print(df[["position", "token", "score", "special"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        print(df.assign(token=df.text.str.strip())[["position", "token", "score", "special"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0
 
 def _bad_method(nx, name):

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ENV_VAR', 'MNLI_LABELS', 'QNLI_LABELS', 'BLIMP_PARADIGMS', 'BLIMP_TRAIN_PARADIGMS', 'SPLIT_SEED', 'SVA_HELD_OUT',
-           'AGREEMENT_EXTRA_PARADIGMS', 'RA_HELD_OUT_FIRST', 'TASKS', 'load_sst2', 'load_mnli', 'load_qnli',
+           'AGREEMENT_EXTRA_PARADIGMS', 'RA_HELD_OUT_FIRST', 'TASK_DATA', 'load_sst2', 'load_mnli', 'load_qnli',
            'load_stsb', 'load_blimp', 'load_sva', 'load_squad', 'load_dataset', 'train_eval_split', 'TaskData',
            'task_data', 'check_disjoint', 'agreement_data']
 
@@ -237,7 +237,7 @@ AGREEMENT_EXTRA_PARADIGMS = ("determiner_noun_agreement_1", "determiner_noun_agr
 
 RA_HELD_OUT_FIRST = 400  # anaphor pairs 0..399 (file order) are never trained on either: with the 200 of the BLiMP split, 500+ held-out ra pairs
 
-TASKS = ("sst2", "mnli", "qnli", "stsb", "blimp", "agreement")
+TASK_DATA = ("sst2", "mnli", "qnli", "stsb", "blimp", "agreement")   # the tasks `task_data` serves
 
 def task_data(task: str, path=None) -> TaskData:
     """Train/dev data of `task` in 'sst2', 'mnli', 'qnli', 'stsb', 'blimp', 'agreement' (see `agreement_data`).
@@ -263,7 +263,7 @@ def task_data(task: str, path=None) -> TaskData:
         return TaskData(task, pd.concat(trs, ignore_index=True), pd.concat(dvs, ignore_index=True),
                         ("sentence_good", "sentence_bad"), "pairID", None)
     if task == "agreement": return agreement_data(path)
-    raise ValueError(f"unknown task {task!r}; choose from {TASKS}")
+    raise ValueError(f"unknown task {task!r}; choose from {TASK_DATA}")
 
 def _norm_text(s) -> str: return " ".join(str(s).lower().split())   # the MiniLM tokenizer is uncased
 
