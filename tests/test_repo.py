@@ -129,7 +129,7 @@ def test_the_house_has_rooms():
     long = {str(p.relative_to(ROOT)): n for p in _modules() if (n := len(p.read_text().splitlines())) > 700}
     assert not long, long
     for p in _modules():
-        if p.name == "__init__.py": continue
+        if p.name == "__init__.py" or p.name == "cli.py": continue    # the command line is a user of the package
         for node in ast.walk(ast.parse(p.read_text())):
             up = (isinstance(node, ast.Import) and any(a.name == "normxlogit" for a in node.names)
                   or isinstance(node, ast.ImportFrom) and (node.module == "normxlogit" or

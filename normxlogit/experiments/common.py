@@ -210,7 +210,7 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
         if e.reproduce is None: raise ValueError(f"experiment {n!r} cannot be reproduced from the command line")
         if e.estimate is not None:
             est = e.estimate(scale)
-            out(f"== {n} at scale {scale!r} on {dev}: estimated cost on two CPU cores\n{est.fillna('–').to_string(index=False)}")
+            out(f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread\n{est.astype(object).fillna('–').to_string(index=False)}")
         if estimate_only: continue
         done[n] = e.reproduce(scale=scale, device=dev, results=results, cache=cache)
     if chapters and scale != "tiny" and not estimate_only:
