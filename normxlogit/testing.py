@@ -9,9 +9,9 @@ import torch
 import os
 
 # %% auto #0
-__all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching', 'time_per_instance',
-           'check_contribution_matrices', 'max_diff', 'n_token_text', 'check_matrices_match', 'dense_matrices',
-           'small_run']
+__all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'FILLERS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching',
+           'time_per_instance', 'check_contribution_matrices', 'max_diff', 'sst2_sentences', 'n_tokens',
+           'fixed_length_text', 'fixed_length_texts', 'check_matrices_match', 'dense_matrices', 'small_run']
 
 # %% ../nbs/07_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -83,11 +83,55 @@ def max_diff(xs, ys) -> float:
     "Largest absolute difference between two lists of tensors (e.g. per-layer matrices of a new and a reference implementation)."
     return max(float((x - y).abs().max()) for x, y in zip(xs, ys))
 
-def n_token_text(n: int) -> str:
-    "A text of exactly `n` tokens for a lowercase WordPiece model (one token per common word, plus [CLS] and [SEP])."
-    if n < 3: raise ValueError(f"n must be at least 3, got {n}")
-    words = "the cat sat on the mat and the dog ran to the park".split()
-    return " ".join((words * (n // len(words) + 1))[:n - 2])
+FILLERS = (" the", " a", " and", " of", " it", ".", ",", " is", " so", " film")   # words that are one token almost everywhere
+_SST2 = []
+
+def sst2_sentences() -> list:
+    "The SST-2 dev sentences of the shared data (`normxlogit.evidence.datasets.load_sst2`), the text `fixed_length_text` cuts."
+    if not _SST2:
+        from normxlogit.evidence.datasets import load_sst2
+        _SST2.extend(s.strip() for s in load_sst2("dev").sentence.astype(str) if s.strip())
+    return _SST2
+
+def n_tokens(tokenizer, text) -> int:
+    "How many tokens `tokenizer` makes of `text`, special tokens included (as `normxlogit.model.batch.encode` sees it)."
+    return len(tokenizer(text, verbose=False)["input_ids"])
+
+def fixed_length_text(tokenizer, n: int, offset: int = 0, sentences=None) -> str:
+    """Real text that `tokenizer` turns into exactly `n` tokens, special tokens included, for any tokenizer family
+    (WordPiece, byte-level BPE, SentencePiece). Consecutive sentences (default: SST-2 dev, from sentence `offset`,
+    cycling) are joined; the longest prefix of whole words with at most `n` tokens is found by bisection on the
+    re-tokenised length; then one-token filler words (' the', '.', ...) top it up one token at a time, each checked by
+    re-tokenising. Raises `ValueError` if `n` leaves no room for a word, `RuntimeError` if no filler fits."""
+    import numpy as np
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)): raise TypeError(f"n must be an int, got {n!r}")
+    n = int(n)
+    base = n_tokens(tokenizer, "")
+    if n < base + 1: raise ValueError(f"n={n} leaves no room for text: this tokenizer adds {base} special token(s)")
+    src = list(sentences) if sentences is not None else sst2_sentences()
+    if not src: raise ValueError("no sentences to build the text from")
+    words, i = [], offset
+    while len(words) < n: words += src[i % len(src)].split(); i += 1
+    count = lambda k: n_tokens(tokenizer, " ".join(words[:k])) if k else base
+    lo, hi = 0, len(words)                       # largest k with count(k) <= n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count(mid) <= n: lo = mid
+        else: hi = mid - 1
+    for k in range(lo, -1, -1):                  # top up with fillers; drop a word if none fits
+        text = " ".join(words[:k]); c = count(k)
+        while c < n:
+            for f in FILLERS:
+                cand = text + f if text else f.strip()
+                if n_tokens(tokenizer, cand) == c + 1: text, c = cand, c + 1; break
+            else: break
+        if c == n: return text
+    raise RuntimeError(f"could not build a text of exactly {n} tokens for {type(tokenizer).__name__}")
+
+def fixed_length_texts(tokenizer, n: int, batch: int = 1) -> list:
+    "`batch` different texts of exactly `n` tokens each (`fixed_length_text` from different SST-2 offsets)."
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1: raise ValueError(f"batch must be a positive int, got {batch!r}")
+    return [fixed_length_text(tokenizer, n, offset=29 * i) for i in range(batch)]
 
 def check_matrices_match(reference_fn, matrices_fn, method: str, archs=ENCODER_ARCHS, texts=SAMPLE_TEXTS,
                          variants=({},), rows=(1, 3, None), minilm_tokens: int | None = None, atol: float = 1e-6):
@@ -114,7 +158,7 @@ def check_matrices_match(reference_fn, matrices_fn, method: str, archs=ENCODER_A
     worst_minilm = float("nan")
     if minilm_tokens:
         mm, tm = load_model("minilm-l6", head="classification")
-        b = make_batch(mm, tm, [n_token_text(minilm_tokens)])
+        b = make_batch(mm, tm, [fixed_length_text(tm, minilm_tokens)])
         assert b.input_ids.shape[1] == minilm_tokens
         ref, new = reference_fn(b), matrices_fn(b)
         worst_minilm = max(max_diff(ref, new), max_diff(compose_rollout(ref), compose_rollout(new)))

@@ -1,6 +1,6 @@
 """Speed of AttnLRP against lxt 2.1 in one run: the setting of Table 8 of the decomposition-attributions paper.
 
-For each input length, real text of exactly that many tokens (`normxlogit.experiments.efficiency.fixed_length_text`)
+For each input length, real text of exactly that many tokens (`normxlogit.testing.fixed_length_text`)
 is explained (score: the logit of the model's top next token at the last position) by six methods, measured round by
 round on the same weights and the same token ids, the backward pass plus the token aggregation only (forward excluded):
 
@@ -328,7 +328,7 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
     rules and the modified gradient are the same computation."""
     import pandas as pd
     from normxlogit.paths import results_dir
-    from normxlogit.experiments.efficiency import fixed_length_text
+    from normxlogit.testing import fixed_length_text
     if model not in MODELS and not Path(model).is_dir(): raise ValueError(f"model must be one of {MODELS} or a local Llama dir")
     if dtype not in DTYPES: raise ValueError(f"dtype must be one of {list(DTYPES)}")
     out = Path(out) if out else results_dir("lrp_speed") / "speed.csv"
@@ -393,7 +393,8 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
             meta["lengths"][str(L)] = dict(wall_s=round(time.perf_counter() - t0, 1), load_avg_before=load0,
                                            load_avg_after=os.getloadavg()[0])
             say(f"length {L}: {repeats} rounds in {time.perf_counter() - t0:.0f} s, load average {load0:.1f} -> {out}")
-        meta["command"] = " ".join(["tools/lxt_speed.py"] + sys.argv[1:]) if sys.argv and sys.argv[0].endswith("lxt_speed.py") else "run()"
+        meta["command"] = (" ".join(["tools/lxt_speed.py"] + sys.argv[1:]).replace(str(Path(LXT_ENV)), "$LXT_ENV")  # no machine path
+                           if sys.argv and sys.argv[0].endswith("lxt_speed.py") else "run()")
         from normxlogit.cache import atomic_write                # speed.json: {model: what the last run of it used}
         mp = out.with_suffix(".json"); allm = json.loads(mp.read_text()) if mp.exists() else {}
         prev = allm.get(name, {}).get("lengths", {}) if not fresh else {}

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sanity checks of every registered method (issue 16): cascading and independent model-parameter randomisation,
+# Sanity checks of every registered method (issue 16; `normxlogit experiment sanity --help`; both sets:
+# `normxlogit reproduce sanity --scale book`): cascading and independent model-parameter randomisation,
 # random-target test and (MiniLM) data randomisation, resumable: every finished chunk is stored in $CACHE (default
 # results/sanity/chunks), so a killed run continues where it stopped; the tidy results go to $OUT (default
 # results/sanity): randomisation.csv (model, method, test, randomised, metric, value, n), factors.csv, skipped.csv,
@@ -7,7 +8,7 @@
 #   bash tools/sanity.sh minilm            # minilm-sst2, 200 SST-2 dev items, every layer, data test with minilm-sst2-permuted
 #   bash tools/sanity.sh smollm2           # smollm2-sst2 (100 SST-2 dev items) if models/smollm2-sst2 exists, else the
 #                                          # base LM smollm2-135m on 100 Linzen agreement prefixes; every 5th layer
-#   N=8 bash tools/sanity.sh minilm        # a tiny test run (writes to /tmp/normxlogit-sanity-N8 unless OUT is set)
+#   N=8 bash tools/sanity.sh minilm        # a tiny test run (writes to $TMPDIR/normxlogit-sanity-N8 unless OUT is set)
 #   ESTIMATE=1 N=4 bash tools/sanity.sh minilm   # time one pass over N items, print the projected CPU time of the full run
 # Knobs (environment): N, METHODS (comma-separated), TESTS, LAYER_STEP, IG_STEPS (16), CHUNK (8), OUT, CACHE.
 set -euo pipefail
@@ -32,4 +33,4 @@ args+=(--n "$n" --ig-steps "${IG_STEPS:-16}" --chunk-size "${CHUNK:-8}" --out "$
 [ -n "${TESTS:-}" ] && args+=(--tests "$TESTS")
 [ -n "${ESTIMATE:-}" ] && args+=(--estimate "$full")
 echo "== sanity $which: ${args[*]} ($(date +%T))"
-.venv/bin/python -c "import sys; from normxlogit.experiments.sanity import sanity_cli; sanity_cli(sys.argv[1:])" "${args[@]}"
+.venv/bin/normxlogit experiment sanity "${args[@]}"
