@@ -64,36 +64,6 @@ def test_commit_while_usage_errors(repo):
         assert r.returncode == 2 and "commit_while.sh" in r.stderr
 
 
-def _blimp(tmp, *args):
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NORMXLOGIT_SMALL="1",
-               NORMXLOGIT_RESULTS=str(tmp / "results"), NORMXLOGIT_CACHE=str(tmp / "cache"))
-    return subprocess.run([PY, "-m", "normxlogit.experiments.blimp", "run", *args], cwd=ROOT, capture_output=True,
-                          text=True, env=env, timeout=900)
-
-
-def test_blimp_cli_resumes_from_its_chunks(tmp_path):
-    chunks = tmp_path / "chunks"
-    r = _blimp(tmp_path, "--models", "bert-tiny-mlm", "--cache", str(chunks), "--threads", "1")
-    assert r.returncode == 0, r.stderr[-2000:]
-    out = tmp_path / "results" / "blimp"
-    first = pd.read_csv(out / "alignment_small.csv")
-    assert len(first) and set(first.model) == {"bert-tiny-mlm"} and first.value.notna().all()
-    assert any(chunks.rglob("*")) and "chunks computed now" in r.stdout
-    for f in out.iterdir(): f.unlink()                                    # results gone, chunks kept: a resumed run
-    r = _blimp(tmp_path, "--models", "bert-tiny-mlm", "--cache", str(chunks), "--threads", "1")
-    assert r.returncode == 0, r.stderr[-2000:]
-    done = [l for l in r.stdout.splitlines() if "chunks computed now" in l]
-    assert done and all(", 0 of " in l for l in done), r.stdout          # nothing recomputed
-    pd.testing.assert_frame_equal(pd.read_csv(out / "alignment_small.csv"), first)
-
-
-@pytest.mark.parametrize("args, needle", [(["--models", "no-such-model"], "unknown model 'no-such-model'"),
-                                          (["--threads", "0"], "--threads must be at least 1")])
-def test_blimp_cli_bad_input_is_a_clear_error(tmp_path, args, needle):
-    r = _blimp(tmp_path, *args)
-    assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]
-
-
 def _agreement_env(tmp):
     return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", TASKS="sva", NXL_PYTHON=PY,
                 NXL_MODELS_1="minilm-agreement-mlm", NXL_MODELS_2="smollm2-135m", NXL_CACHE=str(tmp / "chunks"), NXL_LOGS=str(tmp / "logs"),

@@ -2,7 +2,7 @@
 # Run a long, resumable command and commit what it has finished so far every $EVERY seconds (default 600) and once at
 # the end, so that a session that stops mid-run leaves its finished chunks in git for the next session to continue.
 #   bash tools/commit_while.sh "BLiMP alignment chunks" results/blimp -- \
-#       .venv/bin/python -m normxlogit.experiments.blimp run --cache results/blimp/chunks
+#       .venv/bin/normxlogit experiment blimp run
 # Only the given paths are committed (`git commit -- PATHS`); nothing else in the index or the working tree is touched.
 # Commits are retried when another git process holds the index lock. The command's exit status is returned.
 set -uo pipefail
