@@ -59,7 +59,8 @@ def _parser():
     r.add_argument("experiments", nargs="*", default=["all"], metavar="EXPERIMENT", help="; ".join(EXPERIMENT_MODULES) + "; or all (default)")
     r.add_argument("--scale", default="book", choices=SCALES, help="tiny (seconds, tests), book (this book's sizes), paper (the papers' sizes, for a GPU)")
     r.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    r.add_argument("--results", default=None, help="results folder (default: the repository's results/)")
+    r.add_argument("--results", default=None, help="results folder (default: each experiment's folder under the repository's results/; "
+                   "with several experiments, each writes into RESULTS/<experiment>)")
     r.add_argument("--cache", default=None, help="chunk folder (default: each experiment's own)")
     r.add_argument("--estimate-only", action="store_true", help="print the cost estimates and stop")
     r.add_argument("--no-chapters", action="store_true", help="do not re-execute the chapters afterwards")

@@ -196,8 +196,9 @@ def execute_chapters(stems, root=None) -> list:
 def reproduce(names=("all",), scale: str = "book", device: str = "auto", results=True, cache=True,
               chapters: bool = True, estimate_only: bool = False, out=print) -> dict:
     """Run experiments `names` ('all' = every registered one) at `scale`, printing each one's estimated cost first;
-    then re-execute the chapters that read them (`chapters=True`, book and paper scales only). Returns
-    `{name: what its reproduce returned}`."""
+    then re-execute the chapters that read them (`chapters=True`, book and paper scales only). `results`: True (each
+    experiment's own folder under `results_dir()`), or a folder: one experiment writes into it, several write into
+    `folder/<name>` each (their file names may coincide). Returns `{name: what its reproduce returned}`."""
     if scale not in SCALES: raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
     exps = load_experiments()
     names = list(exps) if "all" in names else list(names)
@@ -212,7 +213,8 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
             est = e.estimate(scale)
             out(f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread\n{est.astype(object).fillna('–').to_string(index=False)}")
         if estimate_only: continue
-        done[n] = e.reproduce(scale=scale, device=dev, results=results, cache=cache)
+        res = results if results is True or len(names) == 1 else Path(results) / n
+        done[n] = e.reproduce(scale=scale, device=dev, results=res, cache=cache)
     if chapters and scale != "tiny" and not estimate_only:
         execute_chapters([c for n in names for c in exps[n].chapters])
     return done
