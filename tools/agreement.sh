@@ -9,8 +9,11 @@
 # Logs: logs/agreement-1.log (SmolLM2, masked LM), logs/agreement-2.log (Gemma-3).
 # Long runs: bash tools/commit_while.sh "agreement chunks" results/agreement -- bash tools/agreement.sh
 # Overrides (tests, other machines): NXL_MODELS_1, NXL_MODELS_2 (the two processes' models), NXL_CACHE (chunk folder),
-# NXL_LOGS (log folder), NXL_PYTHON (interpreter); NORMXLOGIT_RESULTS moves the results as everywhere in the library.
+# NXL_LOGS (log folder), NXL_PYTHON (an interpreter: `$NXL_PYTHON -m normxlogit.cli` instead of .venv/bin/normxlogit);
+# NORMXLOGIT_RESULTS moves the results as everywhere in the library.
 # The runs leave table1.csv alone (--no-table); it is written once, from every item file, after both have finished.
+# A run with more items than the stored one reuses its chunks: `--n sva=1000` computes only the items after the stored
+# 300 (chapter "Agreement benchmark: the run"). The same sizes in one process: `normxlogit reproduce agreement --scale book`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONHASHSEED=0
@@ -18,7 +21,7 @@ export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
 read -r -a tasks <<< "${TASKS:-sva ra qa}"
 read -r -a models1 <<< "${NXL_MODELS_1:-smollm2-135m minilm-agreement-mlm}"
 read -r -a models2 <<< "${NXL_MODELS_2:-gemma3-270m}"
-run=("${NXL_PYTHON:-.venv/bin/python}" -m normxlogit.experiments.agreement)
+if [ -n "${NXL_PYTHON:-}" ]; then run=("$NXL_PYTHON" -m normxlogit.cli experiment agreement); else run=(.venv/bin/normxlogit experiment agreement); fi
 cache=${NXL_CACHE:-results/agreement/chunks}
 logs=${NXL_LOGS:-logs}
 mkdir -p "$logs" "$cache"
