@@ -9,6 +9,7 @@ __all__ = ['METHOD_MODULES']
 # %% ../nbs/09_api.ipynb #896d85fc
 from ._version import __version__
 from .core import explain, Explanation, Explanations, load_explanations
+from .generation import explain_generation, GenerationExplanation, load_generation
 from .registry import methods, register_method
 from .model.batch import Batch, make_batch, predict
 from .model.heads import get_adapter, register_family, Family

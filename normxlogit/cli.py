@@ -35,6 +35,8 @@ def _parser():
     e.add_argument("--truncation", action="store_true")
     e.add_argument("--format", default="table", choices=["table", "csv", "json"])
     e.add_argument("--words", action="store_true", help="merge subword tokens into words (scores summed)")
+    from normxlogit.generation import add_generation_arguments
+    add_generation_arguments(e)                   # --generate N / --continuation / --chat: explain a whole generation
     f = sub.add_parser("faithfulness", help="AOPC faithfulness of several methods on a task, into a CSV (resumable)")
     f.add_argument("--model", required=True, help="a classifier / regressor: fine-tuned artifact, local path or hub id")
     f.add_argument("--task", required=True, choices=FAITHFULNESS_TASKS)
@@ -85,6 +87,7 @@ def _load(nx, name, head="auto", device=None):
 
 # %% ../nbs/06_cli.ipynb #1bdffb03
 def _explain(nx, args):
+    if args.generate is not None or args.continuation is not None: return _explain_generation(nx, args)
     if args.pair and len(args.text) != 2: raise UserError("--pair needs exactly two texts")
     if args.layer not in (None, "all") and not args.layer.lstrip("-").isdigit():
         raise UserError(f"--layer must be an integer or 'all', got {args.layer!r}")
@@ -111,6 +114,14 @@ def _explain(nx, args):
     else:
         print(df.assign(token=df.text.str.strip())[["position", "token", "score", "special"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0
+
+def _explain_generation(nx, args):
+    from normxlogit.generation import generation_cli
+    if args.pair: raise UserError("--pair does not apply to a generation")
+    if args.method not in nx.registry.METHODS: _bad_method(nx, args.method)
+    model, tok = _load(nx, args.model, "causal_lm" if args.head == "auto" else args.head)
+    try: return generation_cli(args, model, tok)
+    except (ValueError, IndexError, NotImplementedError, TypeError) as err: raise UserError(_one_line(err)) from None
 
 def _bad_method(nx, name):
     raise UserError(f"unknown method {name!r}; choose from {', '.join(sorted(nx.registry.METHODS))}")

@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 ENV=${INSEQ_ENV:-/tmp/inseqenv}
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONHASHSEED=0
 export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
-quiet() { grep -v "^WARNING: Location" || true; }
+# pip then reports inseq's unmet security pins (aiohttp, authlib, ... which it never imports): filtered out
+quiet() { grep -v -e "^WARNING: Location" -e "inseq 0.7.1 requires" -e "dependency resolver" -e "dependency conflicts" || true; }
 if [ ! -x "$ENV/bin/python" ] || ! "$ENV/bin/python" -c "import inseq" 2>/dev/null; then
   python3.11 -m venv "$ENV"
   "$ENV/bin/pip" install -q torch==2.13.0 2>&1 | quiet
@@ -26,7 +27,7 @@ fi
 cmd=${1:-default}; [ $# -gt 0 ] && shift
 run() { PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$ENV/bin/python" tools/inseq_bench.py "$@"; }
 case "$cmd" in
-  build) "$ENV/bin/python" -c "import torch, transformers, inseq; print('inseq env:', torch.__version__, transformers.__version__, inseq.__version__)" ;;
+  build) "$ENV/bin/python" -c "import torch, transformers, inseq; import importlib.metadata as md; print('inseq env: torch', torch.__version__, 'transformers', transformers.__version__, 'inseq', md.version('inseq'))" ;;
   bench) run "$@" ;;
   default) run --model smollm2-135m --prompts 6 --new-tokens 20 --repeats 3 --forward-tokens 64 ;;
   *) echo "usage: bash tools/inseq_env.sh [build|bench ARGS...]" >&2; exit 2 ;;
