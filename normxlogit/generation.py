@@ -315,7 +315,7 @@ ATTENTION = ("attention_last", "rollout")             # all steps from the atten
 OWN_FORWARD = ("grad_l1", "grad_l2", "grad_l2sq", "gxi", "ig", "lrp", "attnlrp", "alti_logit", "random")  # run their own pass
 PER_STEP = ("random",)                                # one prefix per call, as `explain` seeds it
 TARGET_FREE = ("l2norm", "attention_last", "rollout", "random")   # scores that do not depend on the explained token
-TOKEN_BUDGET = 320                                    # tokens per batch of prefixes (chapter 48: fastest on SmolLM2)
+TOKEN_BUDGET = 320                                    # tokens per batch of prefixes (fastest on SmolLM2: chapter *Benchmark: explaining generations*)
 
 def _check_args(model, method, max_new_tokens, layer, foil):
     m = get_method(method)
