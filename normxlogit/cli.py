@@ -103,7 +103,7 @@ def _explain(nx, args):
     if args.words: ex = ex.to_words()
     df = ex.to_frame()
     from normxlogit.plot import clean_token
-    df.insert(df.columns.get_loc("token") + 1, "text", [clean_token(t) for t in df.token])   # as a reader writes it
+    df["text"] = [clean_token(t) for t in df.token]   # the token as a reader writes it (last column: the format stays)
     if args.format == "csv": print(df.to_csv(index=False), end=""); return 0
     if args.format == "json": print(df.to_json(orient="records")); return 0
     foil = f" vs {ex.foils[0]!r}" if ex.foils else ""
