@@ -14,7 +14,7 @@ from .model.batch import as_inputs, make_batch, token_offsets, max_length
 from .plot import heatmap_html, plot_heatmap
 
 # %% auto #0
-__all__ = ['Explanation', 'Explanations', 'load_explanations', 'explain', 'model_name']
+__all__ = ['SAVED_FORMATS', 'Explanation', 'Explanations', 'register_format', 'load_explanations', 'explain', 'model_name']
 
 # %% ../nbs/04_core.ipynb #000afb9e
 @dataclass
@@ -175,15 +175,26 @@ def _save_json(path, doc):
     from pathlib import Path
     atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(doc, allow_nan=True)))
 
+def _load_items(doc):
+    items = [Explanation.from_dict(d) for d in doc["items"]]
+    return items[0] if doc.get("single") else Explanations(items)
+
+SAVED_FORMATS = {"normxlogit.explanations": _load_items}
+
+def register_format(name: str, loader):
+    "Let `load_explanations` read files whose `format` is `name`: `loader(doc)` turns the parsed JSON into the object."
+    SAVED_FORMATS[name] = loader
+
 def load_explanations(path):
-    "The `Explanation` (or `Explanations`, for a list) saved with `.save(path)`."
+    """Whatever `.save(path)` wrote: an `Explanation`, an `Explanations` list, or any other registered format (a
+    `GenerationExplanation` of chapter *Explaining a generation*)."""
     import json
     from pathlib import Path
     doc = json.loads(Path(path).read_text())
-    if not isinstance(doc, dict) or doc.get("format") != "normxlogit.explanations":
-        raise ValueError(f"{path} is not a file of saved explanations")
-    items = [Explanation.from_dict(d) for d in doc["items"]]
-    return items[0] if doc.get("single") else Explanations(items)
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    if fmt not in SAVED_FORMATS:
+        raise ValueError(f"{path} is not a file of saved explanations (format {fmt!r}; known: {sorted(SAVED_FORMATS)})")
+    return SAVED_FORMATS[fmt](doc)
 
 # %% ../nbs/04_core.ipynb #e7ee39bb
 def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, foil=None, layer=None, per_text: bool = False,

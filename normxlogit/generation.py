@@ -11,15 +11,15 @@ import numpy as np
 import torch
 from .registry import get_method
 from .model.heads import get_adapter, HeadAdapter
-from .model.batch import Batch, encode, run_model, resolve_targets, max_length
+from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch
 from .attribution.attention import eager_attention, rollout_matrices
 from .plot import clean_token, plot_heatmap
+from .core import register_format
 
 # %% auto #0
 __all__ = ['ONE_PASS', 'ATTENTION', 'OWN_FORWARD', 'PER_STEP', 'TARGET_FREE', 'TOKEN_BUDGET', 'chat_prompt', 'prompt_ids',
-           'greedy_continuation', 'continuation_ids', 'prefix_text', 'prefix_batch', 'step_scores',
-           'GenerationExplanation', 'load_generation', 'explain_generation', 'add_generation_arguments',
-           'generation_cli']
+           'greedy_continuation', 'continuation_ids', 'prefix_text', 'step_scores', 'GenerationExplanation',
+           'load_generation', 'explain_generation', 'add_generation_arguments', 'generation_cli']
 
 # %% ../nbs/08_generation.ipynb #2e730486
 def _check_prompt(prompt):
@@ -91,32 +91,6 @@ def prefix_text(tokenizer, ids) -> str:
     if enc(text) != ids and len(ids) > 1 and ids[0] == tokenizer.bos_token_id: text = tokenizer.decode(ids[1:])
     if enc(text) != ids: raise ValueError(f"{tokenizer.convert_ids_to_tokens(ids)[-5:]}...: decoding and encoding again changes the tokens")
     return text
-
-# %% ../nbs/08_generation.ipynb #8cf28d02
-def prefix_batch(model, tokenizer, seqs, targets, foils=None, layer=None, keep_layers=None, forward: bool = True,
-                 logits=None) -> Batch:
-    """The `Batch` that `make_batch` builds for texts, built from token-id sequences `seqs` (right-padded): row i
-    explains `targets[i]` (a token id or string, or a list of them) against `foils[i]`. Without `forward` the model is
-    not run: no hidden states, and `logits` (rows at the explained positions, if given) stand for the output.
-    `model` may be its `HeadAdapter` (resolved once by the caller)."""
-    ad = model if isinstance(model, HeadAdapter) else get_adapter(model)
-    dev = next(ad.m.parameters()).device
-    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-    ids = torch.full((len(seqs), max(len(s) for s in seqs)), pad, dtype=torch.long)
-    am = torch.zeros_like(ids)
-    for i, s in enumerate(seqs): ids[i, :len(s)] = torch.tensor(list(s)); am[i, :len(s)] = 1
-    enc = dict(input_ids=ids.to(dev), attention_mask=am.to(dev))
-    if forward:
-        fw = run_model(ad, tokenizer, None, inputs=enc, keep_layers=keep_layers)
-        pos, logits, hs = fw.positions, fw.logits.detach(), fw.hidden_states
-    else:
-        pos, hs = ad.pool_positions(enc["attention_mask"]), ()
-    pred = None if logits is None else logits.argmax(-1)
-    n_out, none = ad.num_outputs, torch.zeros(len(seqs), dtype=torch.long)
-    tg = resolve_targets(ad, tokenizer, list(targets), none, n_out, "target", per_text=True).to(dev)
-    fl = None if foils is None else resolve_targets(ad, tokenizer, list(foils), none, n_out, "foil", per_text=True).to(dev)
-    if fl is not None and fl.shape != tg.shape: raise ValueError(f"one foil per target: targets {tuple(tg.shape)}, foils {tuple(fl.shape)}")
-    return Batch(ad.model, tokenizer, ad, enc, pos, tg, fl, logits, hs, layer, pred)
 
 # %% ../nbs/08_generation.ipynb #165584fc
 def step_scores(logits, targets) -> dict:
@@ -297,13 +271,15 @@ class GenerationExplanation:
         return cls(scores=s, special=d["special"], step_scores=d["step_scores"], **kw)
 
     def save(self, path):
-        "Write the explanation as JSON, atomically (read it back with `load_generation`)."
+        "Write the explanation as JSON, atomically (read it back with `normxlogit.load_explanations`)."
         from normxlogit.cache import atomic_write
         doc = dict(format="normxlogit.generation", items=[self.to_dict()])
         atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(doc)))
 
+register_format("normxlogit.generation", lambda doc: GenerationExplanation.from_dict(doc["items"][0]))
+
 def load_generation(path) -> GenerationExplanation:
-    "The `GenerationExplanation` saved with `.save(path)`."
+    "The `GenerationExplanation` saved with `.save(path)` (`load_explanations` reads it too; this one refuses other formats)."
     doc = json.loads(Path(path).read_text())
     if not isinstance(doc, dict) or doc.get("format") != "normxlogit.generation":
         raise ValueError(f"{path} is not a saved generation explanation (format 'normxlogit.generation')")
@@ -386,12 +362,12 @@ def explain_generation(model, tokenizer, prompt: str, method: str = "normxlogit"
     fl = _foils(foil, G)
     L = ad.num_layers
     if method in ATTENTION:
-        b = prefix_batch(ad, tokenizer, [ids[:-1]], [gen], None, layer, forward=False)
+        b = ids_batch(ad, tokenizer, [ids[:-1]], [gen], None, layer, forward=False)
         s, last = _attention_rows(m, b, P, options)
         layers = b.layers()
     else:
         keep = {L} if method not in ONE_PASS else {0, L} | ({L} if layer is None else set(range(1, L + 1)) if layer == "all" else {layer})
-        b = prefix_batch(ad, tokenizer, [ids[:-1]], [gen], None if fl is None else [fl], layer, keep)
+        b = ids_batch(ad, tokenizer, [ids[:-1]], [gen], None if fl is None else [fl], layer, keep)
         last = ad.head(b.hidden_states[L][0, P - 1:], layer=L).detach()       # (G, V): the step logits
         layers = b.layers() if m.layerwise else [None]
         if method in ONE_PASS:
@@ -408,7 +384,7 @@ def explain_generation(model, tokenizer, prompt: str, method: str = "normxlogit"
                 chunks = tqdm(chunks, desc=method, unit="batch")
             s = torch.full((G, len(layers), len(ids) - 1), float("nan"))
             for ch in chunks:
-                pb = prefix_batch(ad, tokenizer, [ids[:P + t] for t in ch], [gen[t] for t in ch],
+                pb = ids_batch(ad, tokenizer, [ids[:P + t] for t in ch], [gen[t] for t in ch],
                                   None if fl is None else [fl[t] for t in ch], layer, forward=method not in OWN_FORWARD,
                                   logits=last[ch])
                 r = m.fn(pb, **run_opts).detach().float().cpu()                 # (b, 1, [n_layers,] s)
@@ -436,7 +412,7 @@ def add_generation_arguments(parser):
     parser.add_argument("--continuation", default=None, help="a given continuation to explain instead of generating (forced decoding)")
     parser.add_argument("--chat", action="store_true", help="put the text into the tokenizer's chat template as the user's message")
     parser.add_argument("--top", type=int, default=3, help="context tokens listed per generated token (table format)")
-    parser.add_argument("--save", default=None, metavar="JSON", help="also save the explanation (read it with normxlogit.generation.load_generation)")
+    parser.add_argument("--save", default=None, metavar="JSON", help="also save the explanation (read it with normxlogit.load_explanations)")
     return parser
 
 def generation_cli(args, model=None, tokenizer=None, out=print) -> int:

@@ -12,7 +12,7 @@ from .heads import attention_bytes
 
 # %% auto #0
 __all__ = ['ATTENTION_BUDGET', 'as_inputs', 'max_length', 'encode', 'token_offsets', 'explained_positions', 'Forward',
-           'run_model', 'predict', 'Batch', 'resolve_targets', 'make_batch', 'memory_split']
+           'run_model', 'predict', 'Batch', 'resolve_targets', 'make_batch', 'ids_batch', 'memory_split']
 
 # %% ../../nbs/11_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
@@ -253,6 +253,32 @@ def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, trun
         if fl.shape[1] == 1: fl = fl.expand_as(tg).clone()
         else: raise ValueError(f"foil must give one output per target ({tg.shape[1]}), got {fl.shape[1]}")
     return Batch(ad.model, tokenizer, ad, fw.inputs, fw.positions, tg, fl, fw.logits.detach(), fw.hidden_states, layer, pred)
+
+# %% ../../nbs/11_batch.ipynb #20188313
+def ids_batch(model, tokenizer, seqs, targets, foils=None, layer=None, keep_layers=None, forward: bool = True,
+                 logits=None) -> Batch:
+    """The `Batch` that `make_batch` builds for texts, built from token-id sequences `seqs` (right-padded): row i
+    explains `targets[i]` (a token id or string, or a list of them) against `foils[i]`. Without `forward` the model is
+    not run: no hidden states, and `logits` (rows at the explained positions, if given) stand for the output.
+    `model` may be its `HeadAdapter` (resolved once by the caller)."""
+    ad = model if isinstance(model, HeadAdapter) else get_adapter(model)
+    dev = next(ad.m.parameters()).device
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    ids = torch.full((len(seqs), max(len(s) for s in seqs)), pad, dtype=torch.long)
+    am = torch.zeros_like(ids)
+    for i, s in enumerate(seqs): ids[i, :len(s)] = torch.tensor(list(s)); am[i, :len(s)] = 1
+    enc = dict(input_ids=ids.to(dev), attention_mask=am.to(dev))
+    if forward:
+        fw = run_model(ad, tokenizer, None, inputs=enc, keep_layers=keep_layers)
+        pos, logits, hs = fw.positions, fw.logits.detach(), fw.hidden_states
+    else:
+        pos, hs = ad.pool_positions(enc["attention_mask"]), ()
+    pred = None if logits is None else logits.argmax(-1)
+    n_out, none = ad.num_outputs, torch.zeros(len(seqs), dtype=torch.long)
+    tg = resolve_targets(ad, tokenizer, list(targets), none, n_out, "target", per_text=True).to(dev)
+    fl = None if foils is None else resolve_targets(ad, tokenizer, list(foils), none, n_out, "foil", per_text=True).to(dev)
+    if fl is not None and fl.shape != tg.shape: raise ValueError(f"one foil per target: targets {tuple(tg.shape)}, foils {tuple(fl.shape)}")
+    return Batch(ad.model, tokenizer, ad, enc, pos, tg, fl, logits, hs, layer, pred)
 
 # %% ../../nbs/11_batch.ipynb #01d8d99b
 ATTENTION_BUDGET = 2 ** 30      # bytes of attention weights one batch may keep for its backward pass (1 GiB)
