@@ -11,48 +11,145 @@ import pandas as pd
 from ..cache import load_entry
 from ..registry import method_colour, method_label
 from .common import results_path
-from .sanity import METRICS, DECISIVE, store_name, verdicts
+from .sanity import METRICS, DECISIVE, MAX_NOT_CONVERGED, store_name, verdicts
 
 # %% auto #0
-__all__ = ['verdict_table', 'sanity_reading', 'chunk_diagnostics', 'diagnostics', 'diagnostics_reading', 'plot_cascade',
-           'plot_cascades', 'plot_independent', 'plot_factors', 'ci_table', 'factor_table']
+__all__ = ['MARK', 'TEST_LABEL', 'short_verdict', 'verdict_table', 'convergence_notes', 'threshold_table', 'threshold_reading',
+           'sanity_reading', 'chunk_diagnostics', 'diagnostics', 'diagnostics_reading', 'plot_cascade', 'plot_cascades',
+           'plot_independent', 'plot_factors', 'ci_table', 'factor_table']
 
 # %% ../../nbs/55_sanity.ipynb #c87f7da3
+MARK = {"pass": "✓", "fail": "✗", "inconclusive": "?"}
+TEST_LABEL = {"cascade": "cascade", "random_target": "random target", "data": "data"}
+_COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_target", "random target ρ"),
+            ("random_target_abs", "random_target", "random target |ρ|"), ("data", "data", "data |ρ|"))
+
+def short_verdict(r) -> str:
+    """One method's overall verdict (a row of `verdicts`) in a word: the first of fail, inconclusive, mirror among its
+    evaluable tests, else pass; '(† <tests>)' appended for tests that are not evaluable, 'not evaluable †' when none is."""
+    outs = {t: r.get(f"{t}_outcome") for t, _ in DECISIVE}
+    outs = {t: o for t, o in outs.items() if isinstance(o, str)}
+    ev, ne = [o for o in outs.values() if o != "not evaluable"], [TEST_LABEL[t] for t, o in outs.items() if o == "not evaluable"]
+    if not ev: return "not evaluable †"
+    word = next((k for k in ("fail", "inconclusive", "mirror") if k in ev), "pass")
+    return word + (f" († {', '.join(ne)})" if ne else "")
+
 def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
-    "The verdicts for the page: per test '✓ 0.12 [0.08, 0.16]' (pass), '✗ ...' (fail), '? ...' (inconclusive), '–' (not run); overall pass / fail / inconclusive."
-    tests = [t for t, _ in DECISIVE if f"{t}_verdict" in V]
-    mark = {"pass": "✓", "fail": "✗", "inconclusive": "?"}
-    cell = lambda r, t: ("–" if pd.isna(r[f"{t}_verdict"]) else
-                         f"{mark[r[f'{t}_verdict']]} {r[t]:.2f} [{r[f'{t}_lo']:.2f}, {r[f'{t}_hi']:.2f}]")
-    out = pd.DataFrame({t: [cell(r, t) for _, r in V.iterrows()] for t in tests},
+    """The verdicts for the page: per test and statistic '✓ 0.12 [0.08, 0.16]' (the CI lies below the threshold), '✗ ...'
+    (above), '? ...' (contains it), '† ...' (not evaluable), '–' (not run); the random-target test under signed ρ and
+    |ρ|; the overall `short_verdict` (pass, mirror, fail, inconclusive, not evaluable)."""
+    def cell(r, col, test):
+        if not isinstance(r.get(f"{col}_verdict"), str): return "–"
+        mark = "†" if r.get(f"{test}_outcome") == "not evaluable" else MARK[r[f"{col}_verdict"]]
+        return f"{mark} {r[col]:.2f} [{r[f'{col}_lo']:.2f}, {r[f'{col}_hi']:.2f}]"
+    cols = [c for c in _COLUMNS if f"{c[0]}_verdict" in V]
+    out = pd.DataFrame({name: [cell(r, col, test) for _, r in V.iterrows()] for col, test, name in cols},
                        index=pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label))))
-    return out.assign(verdict=V.verdict.str.split(":").str[0].values).rename(columns={"random_target": "random target"})
+    return out.assign(verdict=[short_verdict(r) for _, r in V.iterrows()])
+
+def _pct(x) -> str: return f"{100 * x:.0f} %"
+
+def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: float = MAX_NOT_CONVERGED) -> str:
+    """The verdict table's notes on Integrated Gradients, generated from the verdicts `V` (computed with `convergence=DG`),
+    the diagnostics `DG` and the runs' options: per model, the share of explanations above IG's completeness tolerance on
+    the trained model and on each compared variant, which tests are not evaluable (†), and the range of limits that
+    gives the same marks."""
+    import inspect
+    from normxlogit.attribution.ig import integrated_gradients
+    dflt = {k: p.default for k, p in inspect.signature(integrated_gradients).parameters.items()}
+    share = {(d.model, d.method, d.variant): d.not_converged_share for d in DG.itertuples()}
+    out = []
+    for r in V.itertuples():
+        tests = [t for t, _ in DECISIVE if isinstance(getattr(r, f"{t}_outcome", None), str)
+                 and pd.notna(getattr(r, f"{t}_not_converged", np.nan))]
+        if not tests or max(getattr(r, f"{t}_not_converged") for t in tests) == 0: continue
+        o = {**dflt, **runs.get(r.model, {}).get("options", {}).get(r.method, {})}
+        ne = [t for t in tests if getattr(r, f"{t}_outcome") == "not evaluable"]
+        ok = [t for t in tests if t not in ne]
+        comp = ", ".join(f"{TEST_LABEL[t]} ({getattr(r, f'{t}_variant')}) {_pct(share[r.model, r.method, getattr(r, f'{t}_variant')])}"
+                         for t in tests)
+        rule = "Gauss-Legendre" if o["quadrature_rule"] == "gausslegendre" else o["quadrature_rule"]
+        txt = (f"* **{method_label(r.method)} on {r.model}** ({o['n_steps']} {rule} nodes, baseline "
+               f"`{o['baseline']}`; an explanation is complete when |ΣIG − (f(x) − f(baseline))| ≤ {o['delta_tol']:g} × "
+               f"|f(x) − f(baseline)|). Not complete: {_pct(share[r.model, r.method, 'trained'])} of the trained model's "
+               f"explanations; of the compared ones, {comp}. ")
+        if ne: txt += f"Not evaluable (†: more than {_pct(limit)} on either side): {', '.join(TEST_LABEL[t] for t in ne)}. "
+        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on comparisons in which at most "
+                       f"{_pct(max(getattr(r, f'{t}_not_converged') for t in ok))} of either side's explanations are not complete. ")
+        lo = max([getattr(r, f"{t}_not_converged") for t in ok], default=0.0)
+        hi = min([getattr(r, f"{t}_not_converged") for t in ne], default=None)
+        txt += (f"Any limit from {_pct(lo)} to just below {_pct(hi)} gives the same marks." if hi is not None else
+                f"Any limit from {_pct(lo)} up gives the same marks.")
+        out.append(txt)
+    return "\n".join(out)
 
 # %% ../../nbs/55_sanity.ipynb #ad34b3a6
 def _ci3(v, lo, hi) -> str: return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
 def _ci(r) -> str: return _ci3(r.value, r.ci_low, r.ci_high)
+def _rng(s) -> str: return f"{s.min():.2f}" if round(s.min(), 2) == round(s.max(), 2) else f"{s.min():.2f} to {s.max():.2f}"
 
-def sanity_reading(R: dict, threshold: float = 0.5) -> str:
+def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7), convergence: pd.DataFrame | None = None) -> pd.DataFrame:
+    "Model x method table of the overall verdict (`short_verdict`) at each threshold of the decisive correlations."
+    cols = {}
+    for th in thresholds:
+        V = verdicts(summary, th, convergence)
+        idx = pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label)))
+        cols[f"threshold {th:g}"] = pd.Series([short_verdict(r) for _, r in V.iterrows()], index=idx)
+    return pd.DataFrame(cols)
+
+def threshold_reading(T: pd.DataFrame, base: str = "threshold 0.5") -> str:
+    "Which overall verdicts of a `threshold_table` differ from those at `base`, per threshold and model."
+    out = []
+    for col in T.columns:
+        if col == base: continue
+        moved = T[T[col] != T[base]]
+        if moved.empty: out.append(f"* At {col}: every verdict as at {base}."); continue
+        per = [f"{mod}: " + ", ".join(f"{meth} {r[base]} → {r[col]}" for (_, meth), r in d.iterrows())
+               for mod, d in moved.groupby(level=0, sort=False)]
+        out.append(f"* At {col}, {len(moved)} of {len(T)} verdicts move ({'; '.join(per)}).")
+    return "\n".join(out)
+
+def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | None = None) -> str:
     """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by hand):
-    per model, which methods pass every test, which fail or stay inconclusive (with the decisive ρ and its 95% CI), then
-    NormXLogit against its two factors."""
-    S, Fa, V = R["summary"], R["factors"], verdicts(R["summary"], threshold)
+    per model, which methods pass every test, mirror, fail, stay inconclusive or are not evaluable (with the decisive ρ
+    and its 95% CI), the random-target test under both statistics, then NormXLogit against its two factors."""
+    S, Fa = R["summary"], R["factors"]
+    V = verdicts(S, threshold, convergence)
+    V = V.assign(short=[short_verdict(r) for _, r in V.iterrows()])
     out = []
     for mod, v in V.groupby("model", sort=False):
         info = R["runs"].get(mod, {})
-        ok = v[v.verdict == "pass"].method.tolist()
+        word = v.short.map(lambda x: "pass†" if x.startswith("pass (") else x.split(" ")[0])
+        names = lambda w: ", ".join(r.method + (" " + r.short.split(" ", 1)[1] if "(" in r.short else "") for r in v[word == w].itertuples())
         head = (f"**{mod}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
-                f"{len(info.get('stages', []))} stages): {len(ok)} of {len(v)} methods pass every test")
-        n_fail, n_open = int(v.verdict.str.startswith("fail").sum()), int(v.verdict.str.startswith("inconclusive").sum())
-        out.append(head + (f" ({', '.join(ok)})" if ok else "") + f"; {n_fail} fail at least one"
-                   + (f" and {n_open} are inconclusive on one (the 95% CI of its decisive ρ contains {threshold})" if n_open else "") + ".")
+                f"{len(info.get('stages', []))} stages): {int((word == 'pass').sum())} of {len(v)} methods pass every test"
+                + (f" ({names('pass')})" if (word == "pass").any() else ""))
+        for w, what in (("pass†", "pass every test that is evaluable"),
+                        ("mirror", "mirror on the random-target test and pass the other tests"),
+                        ("fail", "fail at least one"), ("inconclusive", f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
+                        ("not", "not evaluable †")):
+            if (word == w).any(): head += f"; {int((word == w).sum())} {what} ({names(w)})"
+        out.append(head + ".")
         for t, what in (("cascade", "the cascade (|ρ| with only the embeddings left)"),
-                        ("random_target", "the random-target test (signed ρ)"), ("data", "the data randomisation test (|ρ|)")):
-            if f"{t}_verdict" not in v: continue
-            for word, label in (("fail", "Fail"), ("inconclusive", "Inconclusive on")):
-                bad = v[v[f"{t}_verdict"] == word]
-                if len(bad): out.append(f"* {label} {what}: " + ", ".join(
-                    f"{r.method} ({_ci3(getattr(r, t), getattr(r, t + '_lo'), getattr(r, t + '_hi'))})" for r in bad.itertuples()) + ".")
+                        ("random_target", "the random-target test"), ("data", "the data randomisation test (|ρ|)")):
+            if f"{t}_outcome" not in v: continue
+            for o, label in (("fail", "Fail"), ("inconclusive", "Inconclusive on")):
+                bad = v[v[f"{t}_outcome"] == o]
+                if bad.empty: continue
+                if t == "random_target":
+                    cells = [f"{r.method} (ρ {_ci3(r.random_target, r.random_target_lo, r.random_target_hi)}, |ρ| "
+                             f"{_ci3(r.random_target_abs, r.random_target_abs_lo, r.random_target_abs_hi)})" for r in bad.itertuples()]
+                else: cells = [f"{r.method} ({_ci3(getattr(r, t), getattr(r, t + '_lo'), getattr(r, t + '_hi'))})" for r in bad.itertuples()]
+                out.append(f"* {label} {what}: " + ", ".join(cells) + ".")
+        if "random_target_outcome" in v:
+            mir, ok = v[v.random_target_outcome == "mirror"], v[(v.random_target_outcome == "pass") & (v.method != "random")]
+            if len(mir): out.append(
+                f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} (below "
+                f"{threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a fail under |ρ|): the "
+                "other target's explanation ranks the same tokens first, with the opposite sign.")
+            if len(ok): out.append(
+                f"* Pass the random-target test under both statistics: {', '.join(ok.method)} (signed ρ {_rng(ok.random_target)}, "
+                f"|ρ| {_rng(ok.random_target_abs)}).")
         s = S[S.model == mod]
         cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
         l2 = cas[cas.method == "l2norm"].set_index("randomised")
@@ -62,18 +159,6 @@ def sanity_reading(R: dict, threshold: float = 0.5) -> str:
             txt = f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are randomised"
             if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
             out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's norm factor).")
-        rt = s[s.test == "random_target"].pivot_table(index="method", columns="metric", values="value")
-        if "random_target_verdict" in v and len(rt):
-            mirror = [m for m in v[v.random_target_verdict == "pass"].method if m in rt.index and rt.loc[m, "spearman_signed"] < -0.5]
-            if mirror:
-                r = rt.loc[mirror]
-                full = r.spearman_abs.min() >= 0.9
-                out.append(f"* The random-target passes of {', '.join(mirror)} are "
-                           + ("mirror images" if full else "partly mirrored") + ": the other target's explanation has "
-                           f"signed ρ {r.spearman_signed.min():.2f} to {r.spearman_signed.max():.2f} with the first, and |ρ| "
-                           f"{r.spearman_abs.min():.2f} to {r.spearman_abs.max():.2f}. "
-                           + ("The same tokens matter, with the opposite sign." if full else
-                              "Many tokens push the other way, and which tokens matter most changes too (|ρ| below 0.9)."))
         rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
         if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
         f = Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
@@ -82,9 +167,9 @@ def sanity_reading(R: dict, threshold: float = 0.5) -> str:
             layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
             deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
             nx = cas[cas.method == "normxlogit"].set_index("randomised")
-            txt = (f"* **NormXLogit's two factors.** On the trained model its |scores| rank the tokens with ρ = "
-                   f"{_ci(orig.loc['l2norm'])} to the embedding norm alone and {_ci(orig.loc['logat'])} to |LogAt|")
-            if "random" in orig.index: txt += f" (random: {orig.loc['random'].value:.2f})"
+            txt = (f"* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with the embedding "
+                   f"norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
+            if "random" in orig.index: txt += f" (with `random`: {orig.loc['random'].value:.2f})"
             if deep is not None and deep in nx.index:
                 fd = f[(f.test == "cascade") & (f.randomised == deep)].set_index("method")
                 txt += (f". With the head and every layer randomised ({deep}), NormXLogit's ρ to its trained self is "
@@ -150,9 +235,9 @@ def diagnostics_reading(DG: pd.DataFrame) -> str:
             out.append(f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the completeness gap is above its "
                        f"tolerance on {sh.get('trained', float('nan')):.0%} of the trained model's explanations, and on "
                        f"{sh.min():.0%} to {sh.max():.0%} per model variant"
-                       + (" (fewest on " + sh.idxmin() + ")." if sh.max() - sh.min() > 0.05 else ".")
-                       + (" Its verdicts on this model rest on attributions that mostly do not add up to the explained "
-                          "logit: read them as those of a path-integrated gradient, not of a converged IG." if sh.get("trained", 0) > 0.5 else ""))
+                       + (f" (fewest on {sh.idxmin()}, most on {sh.idxmax()})." if sh.max() - sh.min() > 0.05 else ".")
+                       + (" Most of its explanations on this model do not add up to the explained logit: its tests here are not "
+                          "evaluable (†, see the verdicts)." if sh.get("trained", 0) > MAX_NOT_CONVERGED else ""))
         ro = d[d.method == "rollout"].set_index("variant").rho_position.dropna()
         if len(ro):
             out.append(f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', float('nan')):.2f} on the trained model, "
