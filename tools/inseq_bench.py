@@ -4,7 +4,9 @@ Run in the inseq venv (`bash tools/inseq_env.sh`, which builds it and puts the r
 all written to one CSV (default results/generation/benchmark.csv) and a json run record beside it:
 
   forward   NormXLogit explaining a given continuation (forced decoding) of F tokens after an F-token prompt, against one
-            plain forward pass of the model over the 2F tokens (logits at every position); round by round.
+            plain forward pass of the model over the 2F tokens (logits at every position); round by round
+            (--forward-repeats rounds, the two calls alternating which goes first; a round is cheap, so the part has more
+            rounds than the others, for the interval of the median ratio).
   compare   SmolLM2 answers SQuAD questions in its chat format (greedy, at most G tokens, the final end-of-turn token
             left out); each answer is explained by three pairs of methods, with the same target (the generated token's
             logit) and the same aggregation over the embedding dimensions:
@@ -21,7 +23,8 @@ versions, and the load at the start and the end. inseq 0.7.1 reads the model's p
 a text: SmolLM2's pad token is its end-of-turn token `<|im_end|>`, which every chat prompt contains, so the run sets the
 pad token to `<|endoftext|>` (absent from the texts; padding is never used for one sequence at a time).
 
-  bash tools/inseq_env.sh                                    # the chapter's run (SmolLM2, 6 questions, 20 tokens, 3 rounds)
+  bash tools/inseq_env.sh                                    # the chapter's run (SmolLM2, 6 questions, 20 tokens, 3 rounds;
+                                                             # 15 rounds of the forward part)
   bash tools/inseq_env.sh bench --model tiny --prompts 2 --new-tokens 4 --repeats 1 --forward-tokens 8 --out /tmp/gb
 """
 import argparse, json, os, sys, time, warnings
@@ -96,6 +99,7 @@ def main(argv=None):
     p.add_argument("--new-tokens", type=int, default=20)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--forward-tokens", type=int, default=64, help="prompt and continuation length of the forward part")
+    p.add_argument("--forward-repeats", type=int, default=15, help="rounds of the forward part (each about two forward passes)")
     p.add_argument("--batch-sizes", default="1,2,3,5,8")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
@@ -134,7 +138,7 @@ def main(argv=None):
         with torch.no_grad(): return model(input_ids=x).logits
     nx = lambda: explain_generation(model, tok, text, method="normxlogit", continuation=ids[F:])
     fwd(); nx()                                                      # warm-up
-    for r in range(a.repeats + 2):
+    for r in range(a.forward_repeats):
         order = [("forward", fwd), ("normxlogit", nx)][:: 1 if r % 2 == 0 else -1]
         sec = {}
         for name, fn in order:

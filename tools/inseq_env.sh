@@ -6,7 +6,8 @@
 # so both libraries explain the same generations with the same weights in one process. Usage:
 #   bash tools/inseq_env.sh build           only build the venv ($INSEQ_ENV, default /tmp/inseqenv)
 #   bash tools/inseq_env.sh bench ARGS...   tools/inseq_bench.py ARGS in that venv (e.g. --model smollm2-135m --prompts 6)
-#   bash tools/inseq_env.sh                 the default benchmark run of chapter 48 (writes results/generation/)
+#   bash tools/inseq_env.sh                 the default benchmark run of chapter 58, "Benchmark: explaining generations"
+#                                           (writes results/generation/benchmark.csv and .json; run it on a quiet machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ENV=${INSEQ_ENV:-/tmp/inseqenv}
@@ -29,6 +30,6 @@ run() { PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$ENV/bin/python" tools/ins
 case "$cmd" in
   build) "$ENV/bin/python" -c "import torch, transformers, inseq; import importlib.metadata as md; print('inseq env: torch', torch.__version__, 'transformers', transformers.__version__, 'inseq', md.version('inseq'))" ;;
   bench) run "$@" ;;
-  default) run --model smollm2-135m --prompts 6 --new-tokens 20 --repeats 3 --forward-tokens 64 ;;
+  default) run --model smollm2-135m --prompts 6 --new-tokens 20 --repeats 3 --forward-tokens 64 --forward-repeats 15 ;;
   *) echo "usage: bash tools/inseq_env.sh [build|bench ARGS...]" >&2; exit 2 ;;
 esac
