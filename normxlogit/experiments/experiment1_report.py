@@ -522,10 +522,11 @@ def _order(says: str, b: str) -> str:
 def _p(p: float) -> str:
     return "–" if p is None or np.isnan(p) else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
-def ordering_table(comp: pd.DataFrame, family: str | None = None) -> pd.DataFrame:
+def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: float = 0.0) -> pd.DataFrame:
     """The readable form of `compare_orderings` (one model family, or all), indexed by column (model · task) and
-    baseline: the paper's numbers and what they say, NormXLogit's advantage with its 95% interval, p, Holm's p, the
-    common items n and the outcome (an inconclusive one says whether our difference has the paper's sign)."""
+    baseline: the paper's numbers and what they say (an ordering whose gap in the paper is below `near_tie` is marked
+    'near tie'), NormXLogit's advantage with its 95% interval, p, Holm's p, the common items n and the outcome (an
+    inconclusive one says whether our difference has the paper's sign)."""
     c = comp if family is None else comp[comp.model.map(family_of) == family]
     if c.empty: return pd.DataFrame()
     num = lambda x: "–" if np.isnan(x) else f"{x:.3f}"
@@ -534,23 +535,29 @@ def ordering_table(comp: pd.DataFrame, family: str | None = None) -> pd.DataFram
         "column": [f"{_label(m)} · {TASK_LABELS[k]}" if family is None else TASK_LABELS[k] for m, k in zip(c.model, c.task)],
         "baseline": [method_label(b) + (" (best)" if best else "") for b, best in zip(c.baseline, c.best)],
         "paper NXL / base": [f"{num(a)} / {num(b)}" for a, b in zip(c.paper_nxl, c.paper_baseline)],
-        "paper says": [says.get(x, x) for x in c.paper_says],
+        "paper says": [says.get(x, x) + (" (near tie)" if x in ("NormXLogit better", "baseline better") and abs(a - b) < near_tie else "")
+                       for x, a, b in zip(c.paper_says, c.paper_nxl, c.paper_baseline)],
         "NXL advantage [95% CI]": [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(c.advantage, c.lo, c.hi)],
         "p": [_p(x) for x in c.p], "p (Holm)": [_p(x) for x in c.p_holm], "n": c.n.values,
         "outcome": [r.outcome + ("" if r.outcome != "inconclusive" else " (as claimed)" if r.as_claimed else " (opposite sign)")
                     for r in c.itertuples()]}).set_index(["column", "baseline"])
 
-def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame:
+def best_baseline_tests(comp: pd.DataFrame, which: str = "best", ig_unrecorded=frozenset()) -> pd.DataFrame:
     """The test of NormXLogit against one baseline per column (rows of `compare_orderings`): `which` 'best', the most
     faithful other method here (chosen after the fact, so its p-value is optimistic for the baseline), or
-    'best_agnostic', the architecture-agnostic baseline the paper found most faithful in that column (chosen in advance)."""
+    'best_agnostic', the architecture-agnostic baseline the paper found most faithful in that column (chosen in advance).
+    `caveat`: '† not evaluable' where the baseline is IG and IG did not converge in that column (`evaluable` False),
+    'conditional on IG's completeness' where the column is in `ig_unrecorded`, else ''."""
     if which not in ("best", "best_agnostic"): raise ValueError(f"which must be 'best' or 'best_agnostic', got {which!r}")
     b = comp[comp[which]]
     return pd.DataFrame({"column": [f"{_label(m)} · {TASK_LABELS[k]}" for m, k in zip(b.model, b.task)], "metric": b.metric.values,
                          "baseline": [method_label(x) for x in b.baseline], "its value": b.baseline_value.round(3).values,
                          "NormXLogit": b.nxl.round(3).values,
                          "NXL advantage [95% CI]": [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(b.advantage, b.lo, b.hi)],
-                         "p": [_p(x) for x in b.p], "n": b.n.values})
+                         "p": [_p(x) for x in b.p], "n": b.n.values,
+                         "caveat": ["† not evaluable (IG did not converge)" if not e else
+                                    "conditional on IG's completeness (not recorded)" if x == "ig" and (m, k) in ig_unrecorded else ""
+                                    for x, e, m, k in zip(b.baseline, b.evaluable, b.model, b.task)]})
 
 def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "normxlogit", ig_unrecorded=frozenset()) -> str:
     """The claim-by-claim verdict as Markdown, generated from the numbers: per column NormXLogit's rank, which of the

@@ -19,10 +19,10 @@ from .common import (chunk_key, open_store, run_chunks, results_path, write_csv,
                                            run_record, cost_table, verdict, with_ci, register_experiment)
 
 # %% auto #0
-__all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'SCALE_RUNS', 'FULL_COMMAND', 'generation_prompts',
+__all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'generation_prompts',
            'load_generation_model', 'deletions', 'score_prompt', 'GenerationRun', 'run_generation', 'load_results',
-           'summarise', 'wide_table', 'random_table', 'plot_summary', 'plot_by_entropy', 'reading', 'cost_per_prompt',
-           'estimate', 'reproduce', 'main']
+           'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table', 'plot_summary', 'plot_by_entropy',
+           'reading', 'cost_per_prompt', 'estimate', 'reproduce', 'main']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -30,6 +30,7 @@ GEN_METHODS = ("normxlogit", "logat", "l2norm", "attention_last", "rollout", "gr
                "lrp", "attnlrp", "alti_logit", "random")
 DEFAULT_OPTIONS = {"ig": dict(baseline="mean", keep="first", n_steps=32, delta_tol=math.inf)}
 KS = (1, 2, 4, 8)
+IG_TOL = 0.05          # a step's IG is complete when its relative completeness gap is within this (as in chapter *Integrated Gradients*)
 SCALE_RUNS = {"tiny": dict(model="tiny-llama", prompts=3, new_tokens=3),
               "book": dict(model="smollm2-135m", prompts=50, new_tokens=20),
               "paper": dict(model="smollm2-135m", prompts=200, new_tokens=20)}
@@ -160,6 +161,7 @@ def run_generation(model, tokenizer, model_name: str, n_prompts: int = 50, new_t
                      cpu_s_per_prompt=dict(zip(methods, np.round(cpu.mean(0), 3).tolist())),
                      cpu_s_deletion_per_prompt=round(float(np.mean([ch.arrays["cpu_s_deletion"] for ch in run.chunks])), 3),
                      ig_rel_gap_median=None if np.isnan(gaps).all() else round(float(np.nanmedian(gaps)), 4),
+                     ig_converged_share=None if np.isnan(gaps).all() else round(float(np.mean(gaps[~np.isnan(gaps)] <= IG_TOL)), 4),
                      questions=[ch.meta["question"] for ch in run.chunks], answers=[ch.meta["answer"] for ch in run.chunks])
     if write:
         write_csv(results_path(EXPERIMENT, "faithfulness.csv", results=results), prompts.round(6))
@@ -196,22 +198,41 @@ def _order(S):
     m = S[S.k == "mean"].sort_values("p_drop", ascending=False).method.tolist()
     return m
 
-def wide_table(S: pd.DataFrame) -> pd.DataFrame:
-    "One row per method (best mean first), one column per k: 'drop [lo, hi]'."
+def _name(m, record=None):
+    "The method's label; IG's with † when the run record says it did not converge."
+    return method_label(m) + (" †" if m == "ig" and ig_not_converged(record) else "")
+
+def ig_not_converged(record) -> bool:
+    "Whether the run's IG left more than 5 % of its steps outside the completeness tolerance `IG_TOL`."
+    return bool(record) and record.get("ig_converged_share") is not None and record["ig_converged_share"] < 0.95
+
+def ig_note(record) -> str:
+    "The table note on IG's completeness ('' when IG converged or did not run)."
+    if not record or record.get("ig_rel_gap_median") is None: return ""
+    n = record["options"].get("ig", {}).get("n_steps")
+    share = record.get("ig_converged_share")
+    if share is None: return f"IG ({n} nodes): median relative completeness gap {record['ig_rel_gap_median']:.3f} per step."
+    if share >= 0.95: return f"IG ({n} nodes) is complete within {IG_TOL:.0%} on {share:.0%} of the steps."
+    return (f"† IG did not converge: with {n} Gauss-Legendre nodes only {share:.0%} of the steps are complete within {IG_TOL:.0%} "
+            f"(median relative completeness gap {record['ig_rel_gap_median']:.2f}). Its rows measure this {n}-node approximation, "
+            "not IG itself; they are kept (dropping steps would select them) but no conclusion about IG is drawn from them.")
+
+def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
+    "One row per method (best mean first), one column per k: 'drop [lo, hi]'; IG marked † when `record` says it did not converge."
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
     rows = []
     for m in _order(S):
         d = S[S.method == m].set_index("k")
-        rows.append({"method": method_label(m), **{f"k={k}" if k != "mean" else "mean": with_ci(d.p_drop[k], d.lo[k], d.hi[k]) for k in ks}})
+        rows.append({"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean": with_ci(d.p_drop[k], d.lo[k], d.hi[k]) for k in ks}})
     return pd.DataFrame(rows)
 
-def random_table(S: pd.DataFrame) -> pd.DataFrame:
-    "One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'."
+def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
+    "One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'; IG marked † as in `wide_table`."
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
     rows = []
     for m in [x for x in _order(S) if x != "random"]:
         d = S[S.method == m].set_index("k")
-        rows.append({"method": method_label(m), **{f"k={k}" if k != "mean" else "mean":
+        rows.append({"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean":
                      f"{with_ci(d.vs_random[k], d.vs_lo[k], d.vs_hi[k])} {'✓' if d.verdict[k] == 'holds' else '✗' if d.verdict[k] == 'does not hold' else '?'}"
                      for k in ks}})
     return pd.DataFrame(rows)
@@ -250,10 +271,11 @@ def plot_by_entropy(steps: pd.DataFrame, k: int = 4, methods=("normxlogit", "att
 def reading(S: pd.DataFrame, record: dict) -> str:
     "The discussion's numbers as prose, from the summary and the run record."
     M = S[(S.k == "mean") & (S.method != "random")].sort_values("p_drop", ascending=False)
+    if ig_not_converged(record): M = M[M.method != "ig"]          # a non-converged IG is shown, but not counted
     r = S[(S.k == "mean") & (S.method == "random")].iloc[0]
     by = {v: M[M.verdict == v].method.map(method_label).tolist() for v in ("holds", "does not hold", "inconclusive")}
     best = M.iloc[0]
-    per_k = S[(S.k != "mean") & (S.method != "random")]
+    per_k = S[(S.k != "mean") & (S.method != "random") & S.method.isin(M.method)]
     always = [method_label(m) for m, d in per_k.groupby("method") if (d.verdict == "holds").all()]
     parts = [f"Over {record['n_prompts']} questions ({record['n_steps']} generated tokens), deleting random context tokens "
              f"lowers the generated token's probability by {r['p_drop']:.3f} on average over k "
@@ -264,9 +286,8 @@ def reading(S: pd.DataFrame, record: dict) -> str:
     if by["does not hold"]: parts.append(f"Below random: {', '.join(by['does not hold'])}.")
     if by["inconclusive"]: parts.append(f"Inconclusive: {', '.join(by['inconclusive'])}.")
     parts.append(f"At every k separately: {', '.join(always) if always else 'none'}.")
-    if record.get("ig_rel_gap_median") is not None:
-        parts.append(f"Integrated Gradients ({record['options'].get('ig', {}).get('n_steps')} nodes) left a median relative "
-                     f"completeness gap of {record['ig_rel_gap_median']:.3f} per step.")
+    if ig_not_converged(record): parts.append("These counts leave out IG, which did not converge (†): " + ig_note(record).removeprefix("† IG did not converge: "))
+    elif record.get("ig_rel_gap_median") is not None: parts.append(ig_note(record))
     return " ".join(parts)
 
 def cost_per_prompt(steps, record) -> pd.DataFrame:
