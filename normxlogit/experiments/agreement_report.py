@@ -17,10 +17,11 @@ from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, T
                                               FULL_POOL, agreement_items)
 
 # %% auto #0
-__all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'ACCURACY_CLAIM', 'ACCURACY_TEXT', 'SYMBOL',
-           'IG_PATHS', 'IG_PATH_N', 'paper_numbers', 'method_name', 'column_label', 'paper_table', 'show_table',
-           'claims', 'item_values', 'findings', 'paper_findings', 'findings_summary', 'findings_prose',
-           'findings_table', 'cost_summary', 'ig_path_gaps', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths']
+__all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'ACCURACY_CLAIM', 'PRECISION_TEXT', 'ACCURACY_TEXT',
+           'SYMBOL', 'IG_PATHS', 'IG_PATH_N', 'paper_numbers', 'method_name', 'column_label', 'paper_table',
+           'show_table', 'claims', 'claim_source', 'item_values', 'precision_changes', 'findings', 'implausible_rows',
+           'paper_findings', 'findings_summary', 'findings_prose', 'findings_table', 'precision_table', 'cost_summary',
+           'ig_path_gaps', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths']
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6e0a7e38
 # The paper's numbers (percent), one line per table, task and model, in the order of `PAPER_LAYOUT`; '-' = not reported.
@@ -191,21 +192,22 @@ def column_label(method) -> str:
 def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=True) -> pd.DataFrame:
     """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in percent: rows
     (task, model) with our models (from the long frame `t1`, as `summarize` returns) and the paper's `peers`
-    ('paper: <name>'); columns (method, metric[, setting]). `extra`: add our methods that the paper does not have."""
+    ('paper: <name>', with † where the row is implausible, `implausible_rows`); columns (method, metric[, setting]). `extra`: add our methods that the paper does not have."""
     meths, mets, sides = PAPER_LAYOUT[table]
     ours = t1[t1.metric.isin(mets) & t1.setting.isin(sides) & (t1.method != "model")].copy()
     names = list(meths) + ([m for m in AGREEMENT_METHODS if m not in PAPER_METHODS] if extra and table != 6 else [])
     if table == 6: names = [m for m in AGREEMENT_METHODS if m in EMBEDDING_METHODS]
     ours["method"] = ours.method.replace({"alti": "alti_logit"})
     ours = ours[ours.method.isin(names)]
-    pap = paper_numbers()
-    pap = pap[(pap.table == table) & pap.model.isin(peers)].assign(model=lambda d: "paper: " + d.model)
+    pap, bad = paper_numbers(), implausible_rows()
+    pap = pap[(pap.table == table) & pap.model.isin(peers)]
+    pap = pap.assign(model=[f"paper: {m}" + (" †" if (table, t, m) in bad else "") for t, m in zip(pap.task, pap.model)])
     both = pd.concat([ours.assign(value=ours.value * 100), pap], ignore_index=True)
     tasks = [t for t in ("ra", "sva", "qa") if t in set(both.task) and (table != 4 or t == "qa")]
     both = both[both.task.isin(tasks)]
     wide = both.pivot_table(index=["task", "model"], columns=["method", "metric", "setting"], values="value", aggfunc="first")
     wide = wide.reindex(columns=[(m, k, s) for m in names for k in mets for s in sides if (m, k, s) in wide.columns])
-    mods = list(dict.fromkeys(ours.model)) + ["paper: " + p for p in peers]
+    mods = list(dict.fromkeys(ours.model)) + [f"paper: {p}{s}" for p in peers for s in ("", " †")]
     wide = wide.reindex([(t, m) for t in tasks for m in mods if (t, m) in wide.index]).dropna(how="all")
     wide.columns = pd.MultiIndex.from_tuples([(column_label(m), k.upper(), s) for m, k, s in wide.columns] if len(sides) > 1
                                              else [(column_label(m), k.upper()) for m, k, s in wide.columns])
@@ -216,8 +218,8 @@ def show_table(wide) -> pd.DataFrame:
     return wide.apply(lambda c: c.map(lambda v: "–" if pd.isna(v) else f"{v:.0f}"))
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #c6ef4112
-MARGIN = 0.02          # "better or equivalent": at most 2 PG points worse; "equivalent": within 2 PG points
-ACCURACY_CLAIM = 0.9   # the paper's Table 9: its models get at least 90% of the sva and ra items right
+MARGIN = 0.02          # 2 PG points (PG as a share): the project's margin for "better or equivalent" and "equivalent"
+ACCURACY_CLAIM = 0.9   # the project's threshold for Table 9: at least 90% of the sva and ra items right
 _P = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")   # the paper's methods (ALTI on encoders)
 
 def _pg(m, s="default", k="pg"): return (m, s, k)
@@ -249,19 +251,13 @@ def _not_worse(other, methods, tasks=None, models=None):
                 for m in methods if _have(mean, _pg(m), _pg(m, other))]
     return cells
 
-def _equivalent(other):
-    "Per method: `MARGIN` minus |PG default - PG `other`| (a statistic of the means)."
-    def cells(mo, ta, mean):
-        return [(m, [_pg(m), _pg(m, other)], lambda V, m=m: MARGIN - np.abs(V[_pg(m)] - V[_pg(m, other)]), False)
-                for m in AGREEMENT_METHODS if _have(mean, _pg(m), _pg(m, other))]
-    return cells
-
 def claims(decoders, special_models):
-    """The findings checked here: `(table, claim, cells)`, where `cells(model, task, means)` gives for one model and task
-    (`means`: the mean of each column (method, setting, metric)) the cells `(method, columns, statistic, per_item)`: the
-    statistic is the difference oriented as claimed (positive: as claimed), of per-item values (`per_item`, tested with
-    a paired t interval) or of means (tested on bootstrap replicates of the items). `decoders`: the Llama-type decoders;
-    `special_models`: the models whose inputs hold special tokens."""
+    """The findings checked here that compare explanations item by item: `(table, claim, cells)`, where
+    `cells(model, task, means)` gives for one model and task (`means`: the mean of each column (method, setting, metric))
+    the cells `(method, columns, statistic, per_item)`: the statistic is the difference oriented as claimed (positive: as
+    claimed), of per-item values (`per_item`, tested with a paired t interval) or of means (tested on bootstrap replicates
+    of the items). `decoders`: the Llama-type decoders; `special_models`: the models whose inputs hold special tokens.
+    Table 5 (a deterministic comparison, `precision_changes`) and Table 9 (accuracy) are tested apart, in `findings`."""
     tdep = [m for m in AGREEMENT_METHODS if m not in TARGET_FREE]
     return [
         (1, "a decomposition method (ALTI-Logit/ALTI, AttnLRP, LRP) is above Gradient and AttnRollout (PG)",
@@ -276,11 +272,15 @@ def claims(decoders, special_models):
         (3, "excluding special tokens is better or at most 2 PG points worse", _not_worse("special_tokens_in", AGREEMENT_METHODS, models=special_models)),
         (4, "evaluating on the context only is better than on the full input or at most 2 PG points worse",
          _not_worse("full_input", AGREEMENT_METHODS, tasks=["qa"])),
-        (5, "default precision and float64 are equivalent (PG within 2 points)", _equivalent("float64")),
         (6, "full embeddings are better than partial ones for AttnLRP / LRP or at most 2 PG points worse",
          _not_worse("partial_embeddings", ("attnlrp", "lrp"))),
     ]
-ACCURACY_TEXT = "the models get at least 90% of the sva and ra items right"
+PRECISION_TEXT = "default precision and float64 are equivalent: no method's PG moves by more than 2 points"
+ACCURACY_TEXT = "the models get at least 90% of the sva and ra items right (the project's threshold)"
+
+def claim_source(claim) -> str:
+    "'paper' for a finding of the decomposition paper, 'project' for this project's own comparisons and checks."
+    return "project" if "(not in the paper)" in claim or claim == ACCURACY_TEXT else "paper"
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #e354d253
 def item_values(frame, metrics=("pg", "mrr", "rma")) -> dict:
@@ -303,12 +303,51 @@ def _test(V, stat, per_item, key, n_boot) -> dict:
     r = wald_test(obs, stat({c: W @ v / n for c, v in V.items()}))
     return dict(n=n, value=obs, lo=r["lo"], hi=r["hi"], p=r["p"], test="bootstrap Wald")
 
+def precision_changes(frame, other="float64") -> pd.DataFrame:
+    """Table 5 as the deterministic comparison it is: the same items explained twice, in the default precision and in
+    `other`. Per model and task with both: `n` items (those with every compared method in both), the compared `methods`,
+    the items on which the PG (`pg_changed`) or the pessimistic reciprocal rank (`mrr_changed`) of at least one method
+    differs, and the largest |difference| over items and methods of PG, MRR and RMA (`max_pg`, `max_mrr`, `max_rma`, in
+    percent points; the stored values have 6 significant digits, so a difference below about 1e-4 points is rounding)."""
+    rows = []
+    for (mo, ta), W in item_values(frame).items():
+        ms = [m for m in AGREEMENT_METHODS if all((m, s, "pg") in W.columns for s in ("default", other))]
+        if not ms: continue
+        X = W[[(m, s, k) for m in ms for s in ("default", other) for k in ("pg", "mrr", "rma")]].dropna()
+        d = {k: np.abs(np.column_stack([X[(m, other, k)] - X[(m, "default", k)] for m in ms])) for k in ("pg", "mrr", "rma")}
+        rows.append(dict(model=mo, task=ta, n=len(X), methods=", ".join(method_name(m) for m in ms),
+                         pg_changed=int((d["pg"].max(1) > 0).sum()), mrr_changed=int((d["mrr"].max(1) > 0).sum()),
+                         **{f"max_{k}": float(v.max()) * 100 if len(X) else np.nan for k, v in d.items()}))
+    return pd.DataFrame(rows, columns=["model", "task", "n", "methods", "pg_changed", "mrr_changed", "max_pg", "max_mrr", "max_rma"])
+
+def _precision_test(k, n) -> dict:
+    """The Table 5 cell of `k` changed items out of `n`: `MARGIN` minus the share of items whose PG changes under any
+    method (the share bounds every method's |mean PG difference|, since one item moves a PG by at most 1), its 95%
+    interval from the exact (Clopper-Pearson) interval of the share, and the exact binomial p, one-sided in the direction
+    of the observed share as in an equivalence test (below `MARGIN`: of 'the share is at least `MARGIN`'; else of 'it
+    is at most `MARGIN`'; p < 0.025 exactly where the interval excludes `MARGIN`). No per-item variance enters, so the
+    interval does not collapse when no item changes."""
+    ci = _st.binomtest(k, n).proportion_ci(0.95)
+    p = _st.binomtest(k, n, MARGIN, alternative="less" if k / n < MARGIN else "greater").pvalue
+    return dict(n=n, value=MARGIN - k / n, lo=MARGIN - ci.high, hi=MARGIN - ci.low, p=p, test="exact binomial (items whose PG changes)")
+
+def _unchanged_test(n) -> dict:
+    """A per-item cell of "better or at most `MARGIN` worse" in which no item's PG differs between the two settings: the
+    paired t interval would have width zero (no spread) and p = 0. Instead, as in `_precision_test` with no changed item:
+    the mean PG difference lies within plus or minus the share of items whose PG changes, so the cell's value `MARGIN`
+    gets the interval `MARGIN` -/+ the upper end of that share's exact interval, and the equivalence test's p."""
+    r = _precision_test(0, n)
+    return dict(r, hi=2 * MARGIN - r["lo"], test="exact binomial (no item's PG changes)")
+
 def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=30) -> pd.DataFrame:
-    """The paper's findings as interval statements over items, one row per claim and cell (model, task[, method]):
-    `n` items, `value` (the difference oriented as claimed, see `claims`), its 95% interval `lo`/`hi`, the two-sided `p`,
-    `p_holm` (Holm over the cells of one claim) and the `verdict` (`common.verdict`: 'holds' where the interval lies
-    above 0 and `p_holm` < 0.05, 'does not hold' where it lies below, else 'inconclusive'). Model-task cells with fewer
-    than `min_items` items are left out. Table 9 (accuracy at least 90%, from `counts`) uses the exact binomial interval."""
+    """The findings as interval statements over items, one row per claim and cell (model, task[, method]): its `source`
+    ('paper' or 'project', `claim_source`), `n` items, `value` (the difference oriented as claimed, see `claims`), its
+    95% interval `lo`/`hi` (all three in percent points), the two-sided `p` (Table 5: one-sided, `_precision_test`), `p_holm` (Holm over
+    the cells of one claim), the `test` and the `verdict` (`common.verdict`: 'holds' where the interval lies above 0 and
+    `p_holm` < 0.05, 'does not hold' where it lies below, else 'inconclusive'). Model-task cells with fewer than
+    `min_items` items are left out. A per-item cell in which no item's PG changes gets `_unchanged_test` (no spread: a t
+    interval would have width zero). Table 5 is one cell per model and task (`precision_changes`, `_precision_test`);
+    Table 9 (accuracy at least `ACCURACY_CLAIM`, from `counts`) uses the exact binomial interval."""
     rows = []
     vals = item_values(frame)
     for t, claim, cells in claims(list(decoders), list(special_models)):
@@ -316,8 +355,12 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
             for method, cols, stat, per_item in cells(mo, ta, W.mean()):
                 X = W[cols].dropna()
                 if len(X) < min_items: continue
-                r = _test({c: X[c].to_numpy(float) for c in cols}, stat, per_item, f"{mo}/{ta}", n_boot)
+                if per_item and len(cols) == 2 and X[cols[0]].equals(X[cols[1]]): r = _unchanged_test(len(X))   # nothing changed
+                else: r = _test({c: X[c].to_numpy(float) for c in cols}, stat, per_item, f"{mo}/{ta}", n_boot)
                 rows.append(dict(table=t, claim=claim, model=mo, task=ta, method=method, **r))
+    for r in precision_changes(frame).itertuples():
+        if r.n >= min_items:
+            rows.append(dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="", **_precision_test(r.pg_changed, r.n)))
     for c in counts:
         if c["task"] not in ("sva", "ra") or c["examined"] < min_items: continue
         k, n = int(c["correct"]), int(c["examined"])
@@ -326,9 +369,12 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
                          lo=ci.low - ACCURACY_CLAIM, hi=ci.high - ACCURACY_CLAIM, p=_st.binomtest(k, n, ACCURACY_CLAIM).pvalue,
                          test="exact binomial"))
     out = pd.DataFrame(rows, columns=["table", "claim", "model", "task", "method", "n", "value", "lo", "hi", "p", "test"])
+    out = out.sort_values("table", kind="stable").reset_index(drop=True)
+    out[["value", "lo", "hi"]] = out[["value", "lo", "hi"]].astype(float) * 100            # percent points, as the tables
+    out["source"] = out.claim.map(claim_source) if len(out) else []
     out["p_holm"] = out.groupby(["table", "claim"], sort=False).p.transform(lambda p: holm(p.to_numpy())) if len(out) else []
     out["verdict"] = [verdict(lo, hi, ph) for lo, hi, ph in zip(out.lo, out.hi, out.p_holm)]
-    return out[["table", "claim", "model", "task", "method", "n", "value", "lo", "hi", "p", "p_holm", "test", "verdict"]]
+    return out[["table", "claim", "source", "model", "task", "method", "n", "value", "lo", "hi", "p", "p_holm", "test", "verdict"]]
 
 def _paper_means(table) -> dict:
     "{(model, task): the paper's numbers of `table` as fractions, indexed (method, setting, metric)} (Table 5: default precision as 'default')."
@@ -337,65 +383,107 @@ def _paper_means(table) -> dict:
     p = p.assign(value=p.value / 100, setting=p.setting.replace({"default_precision": "default"}))
     return {k: g.set_index(["method", "setting", "metric"]).value for k, g in p.groupby(["model", "task"], sort=False)}
 
+def implausible_rows() -> set:
+    """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an MRR below the
+    PG. That cannot hold: a pointing-game hit has a reciprocal rank of 1, so MRR >= PG, and rounding both to whole
+    percent keeps the order. The rows are kept as printed, marked † in the tables and counted apart."""
+    p = paper_numbers()
+    w = p[p.table != 9].pivot_table(index=["table", "task", "model", "method", "setting"], columns="metric", values="value")
+    bad = w[w["mrr"] < w["pg"]].reset_index()
+    return set(zip(bad.table, bad.task, bad.model))
+
 def paper_findings() -> pd.DataFrame:
     """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models as the
-    ones with special tokens): one row per claim and cell with the oriented `value` and whether it `holds` (value >= 0:
-    the paper's numbers have no intervals)."""
+    ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it `holds`
+    (value >= 0: the paper's numbers have no intervals) and whether the row is `implausible` (`implausible_rows`).
+    Table 5 per model and task: `MARGIN` minus the largest |PG difference| over the methods."""
     pap = paper_numbers()
     dec = [m for m in pap.model.unique() if m.startswith("Llama")]
     spec = [m for m in pap.model.unique() if m.startswith(("bert", "Llama"))]
+    bad = implausible_rows()
     rows = []
     for t, claim, cells in claims(dec, spec):
         for (mo, ta), mean in _paper_means(t).items():
             for method, cols, stat, _ in cells(mo, ta, mean):
                 v = float(stat({c: np.array([mean[c]]) for c in cols})[0])
                 rows.append(dict(table=t, claim=claim, model=mo, task=ta, method=method, value=v, holds=v >= -1e-9))
+    for (mo, ta), mean in _paper_means(5).items():
+        d = [abs(mean[_pg(m)] - mean[_pg(m, "float64")]) for m in _P if _have(mean, _pg(m), _pg(m, "float64"))]
+        if d: rows.append(dict(table=5, claim=PRECISION_TEXT, model=mo, task=ta, method="", value=MARGIN - max(d), holds=MARGIN - max(d) >= -1e-9))
     acc = pap[(pap.table == 9) & pap.task.isin(["sva", "ra"])]
     rows += [dict(table=9, claim=ACCURACY_TEXT, model=r.model, task=r.task, method="", value=r.value - ACCURACY_CLAIM,
                   holds=r.value >= ACCURACY_CLAIM) for r in acc.itertuples()]
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out["implausible"] = [(t, ta, mo) in bad for t, ta, mo in zip(out.table, out.task, out.model)]
+    return out.sort_values("table", kind="stable").reset_index(drop=True)
+
+def _holds_in(p) -> str: return f"holds in {int(p.holds.sum())} of {len(p)}" if len(p) else "–"
 
 def findings_summary(cells, paper) -> pd.DataFrame:
-    "Per claim: the cells here with their verdicts counted (`common.count_verdicts`), and the paper's cells where it holds."
+    """Per claim: its `source`, the cells here with their verdicts counted (`common.count_verdicts`), and the paper's
+    cells where it holds, with and without the paper's implausible rows (`paper`, `paper_without_†`)."""
     rows = []
     for (t, claim), g in cells.groupby(["table", "claim"], sort=False):
         p = paper[paper.claim == claim]
         v = g.verdict.value_counts()
-        rows.append(dict(table=t, claim=claim, cells=len(g), holds=int(v.get("holds", 0)), does_not_hold=int(v.get("does not hold", 0)),
-                         inconclusive=int(v.get("inconclusive", 0)), here=count_verdicts(g.verdict),
-                         paper=f"holds in {int(p.holds.sum())} of {len(p)}" if len(p) else "–"))
+        rows.append(dict(table=t, claim=claim, source=claim_source(claim), cells=len(g), holds=int(v.get("holds", 0)),
+                         does_not_hold=int(v.get("does not hold", 0)), inconclusive=int(v.get("inconclusive", 0)),
+                         here=count_verdicts(g.verdict), paper=_holds_in(p),
+                         **{"paper_without_†": _holds_in(p[~p.implausible]) if len(p) else "–"}))
     return pd.DataFrame(rows)
 
 def findings_prose(summary) -> str:
-    """The reading of a `findings_summary`, claim by claim (the cells' verdicts here, the paper's own numbers), after a
-    tally over all cells."""
-    k = summary[["cells", "holds", "does_not_hold", "inconclusive"]].sum()
-    lines = [f"Over the {k.cells} cells (model, task and, where the claim is per method, method) of the "
-             f"{len(summary)} findings checked here, {k.holds} hold, {k.does_not_hold} do not hold and {k.inconclusive} "
-             f"are inconclusive (95% intervals over items, Holm within each finding).", ""]
-    for r in summary.itertuples():
-        pap = "the paper does not test it" if r.paper == "–" else f"in the paper's own numbers it {r.paper} cells"
-        lines.append(f"* **Table {r.table}.** {r.claim[0].upper() + r.claim[1:]}: {r.here} (of {r.cells} cells); {pap}.")
+    """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own checks, then
+    claim by claim (the cells' verdicts here; the paper's own numbers, with and without its implausible rows)."""
+    lines = []
+    for src, what in (("paper", "findings of the paper"), ("project", "comparisons and checks of this project")):
+        s = summary[summary.source == src]
+        if s.empty: continue
+        k = s[["cells", "holds", "does_not_hold", "inconclusive"]].sum()
+        lines.append(f"Over the {k.cells} cells (model, task and, where the claim is per method, method) of the {len(s)} "
+                     f"{what}, {count_verdicts(['holds'] * k.holds + ['does not hold'] * k.does_not_hold + ['inconclusive'] * k.inconclusive)}.")
+    lines = [" ".join(lines) + " (95% intervals over items, Holm within each finding.)", ""]
+    for r in summary.to_dict("records"):
+        pw = r.get("paper_without_†", r["paper"])
+        pap = ("the paper does not test it" if r["paper"] == "–" else f"in the paper's own numbers it {r['paper']} cells"
+               + ("" if pw == r["paper"] else f" ({pw.replace('holds in ', '')} without the † rows)"))
+        who = "" if r["source"] == "paper" else " (this project's)"
+        lines.append(f"* **Table {r['table']}{who}.** {r['claim'][0].upper() + r['claim'][1:]}: {r['here']} (of {r['cells']} cells); {pap}.")
     return "\n".join(lines)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #8806a9ff
 SYMBOL = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}
 
 def findings_table(cells, t) -> pd.DataFrame:
-    """The cells of the findings of Table `t` (`findings`): per method (columns) and model / task (rows) the tested
-    difference and the verdict's symbol (`SYMBOL`); findings about a model and task (Tables 1, 9) as a list with the
-    95% interval and Holm's p."""
+    """The cells of the findings of Table `t` (`findings`), in percent points: per method (columns) and model / task
+    (rows) the tested difference and the verdict's symbol (`SYMBOL`); findings about a model and task (Tables 1, 5, 9) as
+    a list with the 95% interval and Holm's p."""
     c = cells[cells.table == t]
     if len(c) and (c.method != "").all() and t != 1:
-        w = c.assign(m=c.method.map(method_name), cell=[f"{v:+.3f} {SYMBOL[x]}" for v, x in zip(c.value, c.verdict)])
+        w = c.assign(m=c.method.map(method_name), cell=[f"{v:+.1f} {SYMBOL[x]}" for v, x in zip(c.value, c.verdict)])
         w = w.pivot(index=["model", "task"], columns="m", values="cell")
         w = w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))), columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
         w.columns.name = None
         return w.fillna("–")
     return pd.DataFrame({"finding": c.claim.str.replace(" (PG)", "", regex=False), "model": c.model, "task": c.task,
                          "best": [method_name(m) if m else "–" for m in c.method], "n": c.n,
-                         "difference [95% CI]": [with_ci(v, lo, hi) for v, lo, hi in zip(c.value, c.lo, c.hi)],
+                         "difference, points [95% CI]": [with_ci(v, lo, hi, digits=1) for v, lo, hi in zip(c.value, c.lo, c.hi)],
                          "p (Holm)": c.p_holm.map(lambda p: f"{p:.2g}"), "verdict": c.verdict}).reset_index(drop=True)
+
+def precision_table(frame, cells) -> pd.DataFrame:
+    """Table 5 for the reader: per model and task (`precision_changes`) the items, how many changed their PG or MRR under
+    any compared method, the largest differences (percent points), the 95% interval of the share of items whose PG
+    changes (percent) and the verdict of `PRECISION_TEXT` (its cell in `findings`; '–' where a cell has too few items)."""
+    pc = precision_changes(frame)
+    v = cells[cells.table == 5].set_index(["model", "task"])
+    share = [_st.binomtest(k, n).proportion_ci(0.95) for k, n in zip(pc.pg_changed, pc.n)]
+    return pd.DataFrame({"items": pc.n.to_numpy(), "methods": pc.methods.str.count(",").to_numpy() + 1,
+                         "PG changed": pc.pg_changed.to_numpy(), "MRR changed": pc.mrr_changed.to_numpy(),
+                         "max |ΔPG|": pc.max_pg.map(lambda x: f"{x:.1f}").to_numpy(), "max |ΔMRR|": pc.max_mrr.map(lambda x: f"{x:.1f}").to_numpy(),
+                         "max |ΔRMA|": pc.max_rma.map(lambda x: f"{x:.1e}").to_numpy(),
+                         "share changed, 95% CI (%)": [f"{100 * k / n:.1f} [{100 * s.low:.1f}, {100 * s.high:.1f}]" for k, n, s in zip(pc.pg_changed, pc.n, share)],
+                         "verdict": [v.verdict.get((m, t), "–") for m, t in zip(pc.model, pc.task)]},
+                        index=pd.MultiIndex.from_frame(pc[["model", "task"]]))
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #efc63d0f
 def cost_summary(timing, counts) -> pd.DataFrame:

@@ -12,8 +12,9 @@ from .blimp import (ORDER, SHORT, CLM_MODELS, WEAK, CLAIMS, CLAIM_STAT, PAPER_VA
                                           results_files, run_sizes, read_results)
 
 # %% auto #0
-__all__ = ['SWITCH_LABELS', 'SYMBOL', 'book_results', 'accuracy_table', 'items_prose', 'layer_mean', 'protocol_table',
-           'ablation_table', 'plot_layers', 'claims_view', 'claims_prose', 'spread_table', 'cost_prose']
+__all__ = ['SWITCH_LABELS', 'SYMBOL', 'CLAIM_LABELS', 'DEPTH_PART', 'PAPER_LEVELS', 'book_results', 'accuracy_table',
+           'items_prose', 'layer_mean', 'protocol_table', 'ablation_table', 'plot_layers', 'claims_view',
+           'claims_prose', 'ahead_table', 'levels_table', 'spread_table', 'cost_prose']
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
 def book_results(results=True) -> tuple:
@@ -104,19 +105,32 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #045fcc8b
 SYMBOL = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}
+CLAIM_LABELS = {   # the claims in short, as the tables' rows name them (`CLAIMS` states them in full)
+    "nxl_best_paper": "NormXLogit > the paper's methods", "nxl_best_all": "NormXLogit > every method",
+    "target_above_foil": "LogAt(Target) > LogAt(Foil)", "depth_trend": "with depth: Target up, Foil down",
+    "plural_best": 'LogAt("plural") > every method', "plural_vs_controls": 'LogAt("plural") > "noun", "apple"',
+    "plural_top": '"plural" lead larger in top half', "l2_informative": "ℓ2 norm > random"}
+DEPTH_PART = {"Target rising": "weaker part: LogAt(Target), top − bottom half",
+              "Foil falling": "weaker part: LogAt(Foil), bottom − top half"}   # the two parts of `depth_trend`, as the reading names them
+
+def _corrected_away(r) -> bool:
+    "An inconclusive claim whose unadjusted interval excludes zero: only Holm's correction made it inconclusive."
+    return r.verdict == "inconclusive" and (r.lo > 0 or r.hi < 0)
 
 def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
-    """The claims of one protocol for the reader: a row per claim and metric, a column per model, cells 'verdict symbol,
-    difference [95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–': not measured on that model; what each
-    difference compares is `CLAIM_STAT`, stated in `claims_prose`), and the paper's number where its text gives one."""
+    """The claims of one protocol for the reader: a row per claim (`CLAIM_LABELS`) and metric, a column per model, cells
+    'verdict symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–': not measured on
+    that model; what each difference compares is `CLAIM_STAT`, stated in `claims_prose`), plus '(Holm p ...)' where the
+    interval excludes zero but the Holm-adjusted p does not reach 0.05; and the paper's difference where it gives one."""
     t = claims[claims.protocol == protocol]
     if t.empty: raise ValueError(f"no claims of protocol {protocol!r}")
-    cell = t.assign(cell=[f"{SYMBOL[v]} {_ci(x, lo, hi)}" for v, x, lo, hi in zip(t.verdict, t.value, t.lo, t.hi)])
+    cell = t.assign(cell=[f"{SYMBOL[r.verdict]} {_ci(r.value, r.lo, r.hi)}" + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
+                          for r in t.itertuples()])
     v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first")
     v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])[list(dict.fromkeys(t.model))].fillna("–")
     v.columns.name = None
     v["paper"] = [PAPER_VALUES.get(k, "") for k in v.index]
-    v.index = pd.MultiIndex.from_tuples([(c, k.upper()) for c, k in v.index], names=["claim", "metric"])
+    v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in v.index], names=["claim", "metric"])
     return v
 
 def _ci(value, lo, hi) -> str:
@@ -124,8 +138,11 @@ def _ci(value, lo, hi) -> str:
     return with_ci(value, lo, hi) if max(abs(lo), abs(hi)) >= 5e-4 else f"{value:.1e} [{lo:.1e}, {hi:.1e}]"
 
 def _cite(r) -> str:
-    "'DP 0.031 [0.020, 0.042] vs ℓ2 norm': a claim's difference, interval and (where it compares several) the deciding comparison."
-    return f"{r.metric.upper()} {_ci(r.value, r.lo, r.hi)}" + ("" if r.compared == 1 else f", {r.versus}" if r.claim == "depth_trend" else f" vs {r.versus}")
+    """'DP 0.031 [0.020, 0.042] vs ℓ2 norm': a claim's difference, interval and (where it compares several) the deciding
+    comparison; the Holm-adjusted p where only the correction made the claim inconclusive."""
+    s = f"{r.metric.upper()} {_ci(r.value, r.lo, r.hi)}"
+    if r.compared > 1: s += f", {DEPTH_PART.get(r.versus, r.versus)}" if r.claim == "depth_trend" else f" vs {r.versus}"
+    return s + (f", Holm p {r.p_holm:.2g}" if _corrected_away(r) else "")
 
 def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
     """The claim-by-claim reading, generated from the claims table (no number typed by hand): per claim, for which models
@@ -143,7 +160,7 @@ def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
             x = o[(o.verdict == v) & o.model.isin(strong)]
             if len(x): parts.append(f"{v} for " + _names([f"{m} ({'; '.join(_cite(r) for r in g.itertuples())})"
                                                             for m, g in x.groupby("model", sort=False)]))
-        s = f"* **{text}** ({CLAIM_STAT[claim]}): " + ("; ".join(parts) if parts else "not measured on the models that know agreement")
+        s = f"* **{CLAIM_LABELS[claim]}**: {text} ({CLAIM_STAT[claim]}): " + ("; ".join(parts) if parts else "not measured on the models that know agreement")
         wk = o[o.model.isin(weak)]
         if len(wk): s += f"; weak reference {_names(list(dict.fromkeys(wk.model)))}: " + ", ".join(f"{r.metric.upper()} {r.verdict}" for r in wk.itertuples())
         a = auth[(auth.claim == claim) & auth.model.isin(strong)].set_index(["model", "metric"]).verdict
@@ -156,6 +173,40 @@ def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
     if strong: out.append(f"\nIn all, on the models that know agreement ({_names(strong)}), the {len(so)} verdicts under our protocol are: "
                f"{count_verdicts(so.verdict)}; the authors' protocol changes {flips} of them.")
     return "\n".join(out)
+
+def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
+    """`layers_ahead` for the reader: for the claims that one layer-wise method beats others (rows: claim and metric), per
+    model and protocol (columns) on how many of the model's layers its pooled curve lies above every compared one ('k/L')."""
+    t = claims[claims.layers_ahead.notna()]
+    t = t.assign(cell=[f"{round(a * L)}/{L}" for a, L in zip(t.layers_ahead, t.layers)],
+                 proto=t.protocol.map({"ours": "ours", "authors": "authors'"}))
+    v = t.pivot_table(index=["claim", "metric"], columns=["model", "proto"], values="cell", aggfunc="first")
+    v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])
+    v = v.reindex(columns=[(m, p) for m in dict.fromkeys(t.model) for p in ("ours", "authors'") if (m, p) in v.columns]).fillna("–")
+    v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in v.index], names=["claim", "metric"])
+    v.columns.names = [None, None]
+    return v
+
+PAPER_LEVELS = {   # the levels the paper quotes (RoBERTa, the authors' code): captions of Fig. 4-5, the figures' random baseline, §5.2
+    "ℓ2 norm DP": "0.14", "ℓ2 norm AP": "0.35", "Random DP": "0.11", "Random AP": "0.28 to 0.30",
+    'LogAt("plural") DP': "0.28 (7/12)", 'LogAt("plural") AP': "0.50 (7/12)"}
+
+def levels_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The paper's levels (`PAPER_LEVELS`) beside ours: per model and protocol (rows), the pooled DP and AP of the ℓ2 norm
+    and of the random baseline, and of LogAt("plural") at its best layer ('value (layer/L)')."""
+    p = pooled(frame)
+    rows = {("paper: RoBERTa", "authors' code"): PAPER_LEVELS}
+    for model in dict.fromkeys(frame.model):
+        for proto, suffix in (("ours", ""), ("authors'", "_authors")):
+            r = {}
+            for k in ("dp", "ap"):
+                q = p[(p.model == model) & (p.metric == k + suffix)]
+                for m, name in (("l2norm", "ℓ2 norm"), ("random", "Random")):
+                    r[f"{name} {k.upper()}"] = f"{float(q[q.method == m].value.iloc[0]):.3f}"
+                pl = q[q.method == "logat_plural"].set_index("layer").value
+                r[f'LogAt("plural") {k.upper()}'] = f"{pl.max():.3f} ({int(pl.idxmax())}/{int(pl.index.max())})"
+            rows[(model, proto)] = r
+    return pd.DataFrame(rows).T[list(PAPER_LEVELS)]
 
 def spread_table(record: dict) -> pd.DataFrame:
     "The spread of the word-embedding norms over each model's vocabulary, from the run record."
