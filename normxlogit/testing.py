@@ -11,7 +11,8 @@ import os
 # %% auto #0
 __all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'FILLERS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching',
            'time_per_instance', 'check_contribution_matrices', 'max_diff', 'sst2_sentences', 'n_tokens',
-           'fixed_length_text', 'fixed_length_texts', 'check_matrices_match', 'dense_matrices', 'small_run']
+           'fixed_length_text', 'fixed_length_texts', 'check_matrices_match', 'dense_matrices', 'small_run',
+           'check_rollout_views']
 
 # %% ../nbs/07_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -179,3 +180,21 @@ def dense_matrices(batch, measure):
 def small_run() -> bool:
     "True under `nbdev_test` (env `IN_TEST`) or when `NORMXLOGIT_SMALL` is set: notebooks then use few samples."
     return bool(os.environ.get("IN_TEST") or os.environ.get("NORMXLOGIT_SMALL"))
+
+# %% ../nbs/07_testing.ipynb #7b822c9b
+def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol: float = 1e-6):
+    """A contribution-matrix method (`matrices(batch)`: one `(b, s, s)` matrix per layer) gives three consistent views of
+    `text`: the default explanation is the explained position's row of the matrices' rollout, `layer='all'` gives each
+    layer's own row, and `rollout=True` ends at the default. Returns `(default, per_layer, matrices)`."""
+    import numpy as np
+    from normxlogit.core import explain
+    from normxlogit.model.batch import make_batch
+    from normxlogit.model.tracing import compose_rollout
+    b = make_batch(model, tokenizer, [text]); mats = matrices(b); p = int(b.positions[0])
+    glob = explain(model, tokenizer, text, method=method)
+    bar = explain(model, tokenizer, text, method=method, layer="all")
+    rol = explain(model, tokenizer, text, method=method, layer="all", rollout=True)
+    assert np.allclose(glob.vector, compose_rollout(mats)[-1][0, p].numpy(), atol=atol), f"{method}: default is not row {p} of the rollout"
+    assert np.allclose(bar.scores[0], torch.stack([M[0, p] for M in mats]).numpy(), atol=atol), f"{method}: layer='all' is not each layer's row"
+    assert np.allclose(rol.scores[0, -1], glob.vector, atol=atol), f"{method}: rollout=True does not end at the default"
+    return glob, bar, mats
