@@ -19,9 +19,9 @@ from .profiling import machine_info
 
 # %% auto #0
 __all__ = ['EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'chunk_key', 'cache_root', 'open_store', 'ChunkRun', 'run_chunks',
-           'results_path', 'write_csv', 'write_json', 'run_record', 'quiet', 'cost_table', 'verdict', 'with_ci',
-           'count_verdicts', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device', 'execute_chapters',
-           'reproduce']
+           'results_path', 'write_csv', 'write_json', 'run_record', 'quiet', 'others_load', 'wait_until_quiet',
+           'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'Experiment', 'register_experiment',
+           'load_experiments', 'pick_device', 'execute_chapters', 'reproduce']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -112,6 +112,32 @@ def quiet(record: dict, per_core: float = 1.25) -> bool:
     m = record.get("machine", record)
     load, n = m.get("load_avg"), m.get("n_cpus") or 1
     return load is None or (isinstance(load, float) and np.isnan(load)) or load <= per_core * n
+
+# %% ../../nbs/50_experiments.ipynb #a4a2f6c8
+def others_load(load_start, load_end=np.nan, cpu_s=np.nan, wall_s=np.nan) -> float:
+    """The load of *other* work around a timed run, what a quiet rule (`quiet`) is applied to: the larger of the 1-minute load
+    average at the run's start and the one at its end less the run's own busy threads. A run of `wall_s` seconds that
+    used `cpu_s` CPU seconds kept `cpu_s / wall_s` threads runnable on average, and the load average at its end counts
+    them (a run on every core ends near a load of one per core, however quiet the machine). Without its CPU and wall
+    seconds the end load counts whole (nothing shows how much of it was the run's own); NaN when no load was recorded."""
+    f = lambda x: float(x) if x is not None and pd.notna(x) else np.nan
+    s, e, c, w = f(load_start), f(load_end), f(cpu_s), f(wall_s)
+    own = c / w if not (np.isnan(c) or np.isnan(w)) and w > 0 else 0.0
+    v = [x for x in (s, e - own) if not np.isnan(x)]
+    return max(0.0, max(v)) if v else np.nan
+
+def wait_until_quiet(max_s: float, per_core: float = 1.25, n_cpus=None, poll_s: float = 5.0, loadavg=None, sleep=time.sleep) -> float:
+    """Wait at most `max_s` seconds until the 1-minute load average is at most `per_core` per core (`quiet`), polling every
+    `poll_s` seconds; returns the last load read (NaN where the OS gives none). A run that starts after `max_s` without
+    quiet is measured all the same: the load it records at its start says it was not quiet. `loadavg` (default
+    `os.getloadavg`) and `sleep` are replaceable for checks."""
+    loadavg = loadavg or getattr(os, "getloadavg", None)
+    if loadavg is None: return np.nan
+    n, t0 = n_cpus or os.cpu_count() or 1, time.monotonic()
+    while True:
+        load = float(loadavg()[0])
+        if quiet(dict(load_avg=load, n_cpus=n), per_core) or time.monotonic() - t0 >= max_s: return round(load, 2)
+        sleep(poll_s)
 
 # %% ../../nbs/50_experiments.ipynb #1df4e634
 def cost_table(rows) -> pd.DataFrame:

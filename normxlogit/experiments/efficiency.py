@@ -17,7 +17,7 @@ from ..cache import atomic_write
 from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
-from .common import results_path, cost_table, register_experiment, quiet, verdict
+from .common import results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
@@ -201,9 +201,10 @@ def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, r
     return max(runs)[1] if runs else None
 
 def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), methods=None, batch: int = 1,
-             repeats: int = 5, warmup: int = 1, options=None, results=None, progress: bool = True) -> pd.DataFrame:
+             repeats: int = 5, warmup: int = 1, options=None, results=None, progress: bool = True, wait_quiet: float = 0) -> pd.DataFrame:
     """Table 4 for one model: at each of `lengths`, one run of `time_methods` over every method and the forward baselines
     (round-robin, one `run_id`), appended to `time.csv` with the machine's description as soon as it is measured.
+    `wait_quiet` > 0: before each run, wait up to that many seconds for the machine to be quiet (`wait_until_quiet`).
     Resumable: a length with a `complete_run` of these methods is not measured again; a length without one (for example
     a run that timed only some methods) is timed again *in full*, so that every ratio of Table 4 comes from one run.
     Returns the file's rows for this model."""
@@ -217,6 +218,7 @@ def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), met
         it = tqdm(it, desc=f"{model_name} time", unit="length")
     for n in it:
         if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, batch, repeats, wanted): continue
+        if wait_quiet > 0: wait_until_quiet(wait_quiet, per_core=QUIET_LOAD_PER_CORE)
         info = machine_info(next(model.parameters()).device)
         rows = time_methods(ad, tokenizer, methods, n, batch, repeats, warmup, options, progress, f"{n} tokens")
         rows.insert(0, "model", model_name)
@@ -521,7 +523,7 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
         if a is None or b is None: return row(kind, model, what, 1, goal=goal)
         med, lo, hi, _ = ratio_interval(round_ratios(time_rows, model, num, den, a.run_id))
         row(kind, model, what, 1, f"{a.median_s:.3f} / {b.median_s:.3f} s", med, lo, hi, goal,
-            _max(_num(a.get("load_avg")), _num(a.get("load_avg_end"))), _num(a.get("n_cpus")))
+            others_load(a.get("load_avg"), a.get("load_avg_end"), a.get("run_cpu_s"), a.get("run_wall_s")), _num(a.get("n_cpus")))
     mem("decoder", decoder, decoder_batch, "normxlogit", "forward", 0.5)
     tim("decoder", decoder, "normxlogit", "forward_last", 1.1)
     mem("encoder", encoder, encoder_batch, "normxlogit", "forward", 1.1)
@@ -596,6 +598,7 @@ def main(argv=None) -> int:
     t.add_argument("--lengths", default="40,120,360,512"); t.add_argument("--repeats", type=int, default=5)
     t.add_argument("--warmup", type=int, default=1); t.add_argument("--batch", type=int, default=1)
     t.add_argument("--methods", default=None, help=f"comma-separated (default {','.join(TABLE_METHODS)})")
+    t.add_argument("--wait-quiet", type=float, default=0, metavar="S", help="before each length's run, wait up to S s for a quiet machine")
     m = sub.add_parser("memory", parents=[common], help="largest batch within a memory budget (Table 5)")
     m.add_argument("--budget-gib", type=float, default=8.0); m.add_argument("--length", type=int, default=512)
     m.add_argument("--methods", default=None); m.add_argument("--time-limit", type=float, default=900, help="s per probe")
@@ -618,7 +621,7 @@ def main(argv=None) -> int:
         print(json.dumps(res), flush=True)
     elif a.cmd == "time":
         model, tok = load_named(a.model, a.device)
-        rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, opts, a.results)
+        rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, opts, a.results, wait_quiet=a.wait_quiet)
         rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
         with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
             print("runs (load average at start / end, CPU and wall seconds):")
@@ -636,16 +639,17 @@ SCALE_RUNS = {   # what `reproduce` measures at each scale: Table 4 (time), Tabl
                  memory=["tiny:bert"], memory_methods=["normxlogit"], length=16, budget_gib=64.0, max_batch=2, goals={}),
     "book": dict(models=["minilm-sst2", "smollm2-135m"], methods=None, lengths=[40, 120, 360, 512], repeats=5,
                  memory=["minilm-sst2", "smollm2-135m"], memory_methods=None, length=512, budget_gib=8.0, max_batch=4096,
-                 goals={"minilm-sst2": 256, "smollm2-135m": 16}),
+                 goals={"minilm-sst2": 256, "smollm2-135m": 16}, wait_quiet=600),
     "paper": dict(models=["textattack/bert-base-uncased-SST-2"], methods=None, lengths=[40, 120, 360, 512], repeats=5,
                   memory=["textattack/bert-base-uncased-SST-2"], memory_methods=None, length=512, budget_gib=48.0,
-                  max_batch=4096, goals={})}
+                  max_batch=4096, goals={}, wait_quiet=600)}
 
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """Tables 4-5 from scratch, resumably (`SCALE_RUNS`): 'tiny' (tiny random models, seconds; in-process memory probes;
     results in `results` or, for `results=True`, a scratch folder under the cache), 'book' (MiniLM and SmolLM2 as in the
     committed CSVs, 8 GiB budget, and the project's efficiency goals) or 'paper' (a BERT-base fine-tuned on SST-2 from the hub, the
-    paper's 48 GB budget: for a GPU). Measures only what `time.csv` / `memory.csv` lack; run it on a quiet machine.
+    paper's 48 GB budget: for a GPU). Measures only what `time.csv` / `memory.csv` lack; run it on a quiet machine (book and
+    paper scales wait up to `wait_quiet` seconds for one before each Table 4 run).
     Returns the rows it added: `{'computed': ..., 'time rows': ..., 'memory rows': ...}` (`cache` is unused: the CSVs
     are the store)."""
     if scale not in SCALE_RUNS: raise ValueError(f"scale must be one of {tuple(SCALE_RUNS)}, got {scale!r}")
@@ -655,7 +659,8 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     t0, m0 = n(time_csv, TIME_COLUMNS), n(memory_csv, MEMORY_COLUMNS)
     for name in cfg["models"]:
         model, tok = load_named(name, device)
-        run_time(model, tok, name, cfg["lengths"], cfg["methods"], repeats=cfg["repeats"], results=folder, progress=not tiny)
+        run_time(model, tok, name, cfg["lengths"], cfg["methods"], repeats=cfg["repeats"], results=folder, progress=not tiny,
+                 wait_quiet=cfg.get("wait_quiet", 0))
         del model; gc.collect()
     for name in cfg["memory"]:
         run_memory(name, cfg["memory_methods"], cfg["length"], cfg["budget_gib"], max_batch=cfg["max_batch"], device=device,

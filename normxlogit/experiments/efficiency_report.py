@@ -12,7 +12,7 @@ from ..plot import ratio_span
 from .common import with_ci
 from .efficiency import (TABLE_METHODS, PAPER_METHODS, BASELINES, BASELINE_LABELS, memory_summary,
                                                load_named, goals_table, goals_alternative, round_ratios, ratio_interval,
-                                               goal_verdict, run_quiet)
+                                               goal_verdict, run_quiet, others_load)
 
 # %% auto #0
 __all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'method_name', 'shown', 'table4_runs', 'table4',
@@ -122,17 +122,18 @@ def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1, memory_r
     """The run behind each length of Table 4: its id and start, CPU, cores and torch threads, the 1-minute load average
     at its start and end, its CPU and wall seconds, the matmul throughput measured just before it (`gmacs`), the
     methods it timed, the seconds since the previous measurement of the CSVs ended (`idle_before`; the memory probes
-    count when `memory_rows` is given), and whether it counts as quiet (`run_quiet` of the highest recorded load)."""
+    count when `memory_rows` is given), the load of other work (`others_load`: the start load, or the end load less the
+    run's own busy threads) and whether it counts as quiet (`run_quiet` of that load)."""
     spans = measurement_spans(time_rows, memory_rows)
     rows = []
     for (L, rid), g in table4_runs(time_rows, model_name, batch).groupby(["length", "run_id"]):
         r = g.iloc[0]
-        loads = [float(x) for x in (r.load_avg, r.get("load_avg_end", np.nan)) if pd.notna(x)]
+        others = others_load(r.load_avg, r.get("load_avg_end"), r.get("run_cpu_s"), r.get("run_wall_s"))
         rows.append(dict(length=int(L), run_id=rid, started=r.started, cpu=r.cpu_model, cores=int(r.n_cpus),
                          threads=int(r.torch_threads), load_start=r.load_avg, load_end=r.get("load_avg_end", np.nan),
                          cpu_s=r.get("run_cpu_s", np.nan), wall_s=r.get("run_wall_s", np.nan), gmacs=r.matmul_gmacs,
                          methods=int(g.method.isin(TABLE_METHODS).sum()), idle_before_s=idle_before(r.started, spans),
-                         quiet=run_quiet(max(loads) if loads else np.nan, r.n_cpus)))
+                         load_others=others, quiet=run_quiet(others, r.n_cpus)))
     return pd.DataFrame(rows)
 
 def relative_to(table: pd.DataFrame, ref: str = "normxlogit") -> pd.DataFrame:
@@ -247,33 +248,43 @@ def forward_goal(time_rows: pd.DataFrame, models, goal: float = TIME_GOAL, batch
                             extra_ms=1000 * float(np.median(extra)), verdict=goal_verdict(lo, hi, goal), run_id=r.run_id))
     return pd.DataFrame(out, columns=["model", "length", "baseline", "ratio", "lo", "hi", "extra_ms", "verdict", "run_id"])
 
+def _lengths(L) -> str: return ", ".join(str(x) for x in L) + " tokens"
+
 def runs_reading(time_rows: pd.DataFrame, models, batch: int = 1, memory_rows: pd.DataFrame | None = None) -> str:
-    "Where and how quietly Table 4's runs ran, in words: the CPU, the threads, the load, the quiet rule's answer, the matmul throughput, and the empty cells."
-    out, best = [], best_gmacs(time_rows)
+    """Where and how quietly Table 4's runs ran, in words: the CPU (per length when the runs ran on different machines),
+    the threads, the load, the quiet rule's answer, and the matmul throughput as a share of the best on the same CPU."""
+    out = []
     for name in models:
         R = run_table(time_rows, name, batch, memory_rows)
         if R.empty: continue
-        n = int(R.cores.max())
-        s = (f"**{name}**: {len(R)} runs ({', '.join(f'{L} tokens' for L in R.length)}) on {', '.join(sorted(set(R.cpu)))} "
-             f"({n} cores, {R.threads.max()} torch threads), 1-minute load {R.load_start.min():.2f}-{R.load_start.max():.2f} "
-             f"at the start, that is {R.load_start.min() / n:.2f}-{R.load_start.max() / n:.2f} per core")
+        n, cpus = int(R.cores.max()), sorted(set(R.cpu))
+        where = (cpus[0] if len(cpus) == 1 else
+                 "; ".join(f"{_lengths(R[R.cpu == c].length)} on {c}" for c in cpus))
+        s = (f"**{name}**: {len(R)} runs ({_lengths(R.length) if len(cpus) == 1 else where}) "
+             f"{'on ' + where + ' ' if len(cpus) == 1 else ''}({n} cores, {R.threads.max()} torch threads), "
+             f"1-minute load {R.load_start.min():.2f}-{R.load_start.max():.2f} at the start, that is "
+             f"{R.load_start.min() / n:.2f}-{R.load_start.max() / n:.2f} per core")
         if R.load_end.notna().any(): s += f", and {R.load_end.min():.2f}-{R.load_end.max():.2f} at the end"
         if R.cpu_s.notna().any(): s += f"; {R.cpu_s.sum() / 60:.1f} CPU minutes in {R.wall_s.sum() / 60:.1f} wall minutes"
+        if len(cpus) > 1:
+            s += (f". The runs ran on {len(cpus)} different machines, so seconds compare only within a length (one run); "
+                  "across lengths compare the ratios, each taken within one run")
         loud = R[~R.quiet]
         if loud.empty: s += ". Every run was quiet by the rule above."
         else:
-            s += (". **Not quiet** by the rule above: " + ("all of them" if len(loud) == len(R) else
-                                                            ", ".join(f"{L} tokens" for L in loud.length)) + ".")
-            gaps = loud.idle_before_s.dropna()
-            if len(gaps):
-                s += (f" Each of these started {max(gaps.min(), 0):.0f}-{gaps.max():.0f} s after the previous measurement of this "
-                      "benchmark ended (estimated from the recorded times), and every measurement keeps all cores busy, so part "
-                      "of that load is the benchmark's own. The load average cannot tell it from other work, so the times may "
-                      "be inflated by an unknown amount.")
-        low = R.loc[R.gmacs.idxmin()]
-        s += (f" The matmul throughput measured just before each run: {R.gmacs.min():.0f}-{R.gmacs.max():.0f} GMAC/s (the best "
-              f"before any run: {best:.0f}), lowest before the {low.length}-token run ({low.gmacs / best:.0%} of the best): "
-              "a lower throughput is a sign of other work on the cores.")
+            s += ". **Not quiet** by the rule above: " + ("all of them" if len(loud) == len(R) else _lengths(loud.length)) + "."
+            near = loud[loud.idle_before_s.fillna(np.inf) < 60]
+            if len(near):
+                s += (f" {'All of them' if len(near) == len(loud) else 'The runs at ' + _lengths(near.length)} started within a minute of "
+                      "the previous measurement of this benchmark (estimated from the recorded times), and every measurement "
+                      "keeps all cores busy, so part of that load is the benchmark's own; the load average cannot tell it "
+                      "from other work.")
+            s += " The times of a run that is not quiet may be inflated by an unknown amount."
+        share = R.gmacs / R.cpu.map(lambda c: best_gmacs(time_rows, c))
+        low = R.loc[share.idxmin()]
+        s += (f" The matmul throughput measured just before each run was {share.min():.0%}-{share.max():.0%} of the best "
+              f"measured on the same CPU before any run, lowest before the {low.length}-token run: a lower share is a sign "
+              "of other work on the cores.")
         out.append(s)
     return "\n\n".join(out)
 
@@ -286,7 +297,7 @@ def table4_note(time_rows: pd.DataFrame, models, batch: int = 1) -> str:
         parts.append(f"**{name}**: " + "; ".join(f"{method_name(m)}" + (f" at {L} tokens" if L else "") + f" ({why})" for m, L, why in v))
         Ls = sorted({L for m, L, _ in v if L is not None})
         reps = int(time_rows[time_rows.model == name].repeats.max())
-        if Ls: cmds.append(f"`normxlogit experiment efficiency time --model {name} --lengths {','.join(map(str, Ls))} --repeats {reps}`")
+        if Ls: cmds.append(f"`normxlogit experiment efficiency time --model {name} --lengths {','.join(map(str, Ls))} --repeats {reps} --wait-quiet 600`")
     s = "A '–' marks a cell with no measurement from that row's run" + (":\n\n" + "\n\n".join(parts) if parts else ".")
     s += ("\n\nTable 4 never fills a cell from another run, whose load and state would differ; where NormXLogit is '–', "
           "its ratios to the other methods are '–' as well.")
