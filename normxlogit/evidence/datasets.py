@@ -68,31 +68,28 @@ def load_sst2(split="dev", path=None, source="local") -> pd.DataFrame:
     df["label"] = df["label"].astype(int)
     return df[["sentence", "label"]]
 
-def load_mnli(path=None, source="local") -> pd.DataFrame:
-    "MultiNLI dev-matched: `premise`, `hypothesis`, `label` (str) and `label_id` (0 entailment, 1 neutral, 2 contradiction)."
+def _glue_pair(task, columns, labels, file, hub_split, read, path=None, source="local") -> pd.DataFrame:
+    """A GLUE sentence-pair set with class labels: the two text `columns`, `label` (str) and `label_id` (its index in
+    `labels`, GLUE's order). Local: `<data>/glue/<task>/<file>` read with `read`; a label outside `labels` is an error."""
     _check_source(source)
     if source == "hub":
-        ds = _hub_load("glue", "mnli", split="validation_matched")
-        df = pd.DataFrame({"premise": ds["premise"], "hypothesis": ds["hypothesis"], "label_id": ds["label"]})
-        df.insert(2, "label", [MNLI_LABELS[i] for i in df.label_id])
+        ds = _hub_load("glue", task, split=hub_split)
+        df = pd.DataFrame({columns[0]: ds[columns[0]], columns[1]: ds[columns[1]], "label_id": ds["label"]})
+        df.insert(2, "label", [labels[i] for i in df.label_id])
         return df
-    df = _read_jsonl(data_dir(path)/"glue"/"mnli"/"dev_matched.jsonl")[["premise", "hypothesis", "label"]]
-    bad = set(df.label) - set(MNLI_LABELS)
-    if bad: raise ValueError(f"unexpected MNLI labels {bad}")
-    df["label_id"] = df.label.map({l: i for i, l in enumerate(MNLI_LABELS)}).astype(int)
+    df = read(data_dir(path)/"glue"/task/file)[[*columns, "label"]]
+    bad = set(df.label) - set(labels)
+    if bad: raise ValueError(f"unexpected {task.upper()} labels {sorted(bad)}; expected {list(labels)}")
+    df["label_id"] = df.label.map({l: i for i, l in enumerate(labels)}).astype(int)
     return df
+
+def load_mnli(path=None, source="local") -> pd.DataFrame:
+    "MultiNLI dev-matched: `premise`, `hypothesis`, `label` (str) and `label_id` (0 entailment, 1 neutral, 2 contradiction)."
+    return _glue_pair("mnli", ("premise", "hypothesis"), MNLI_LABELS, "dev_matched.jsonl", "validation_matched", _read_jsonl, path, source)
 
 def load_qnli(path=None, source="local") -> pd.DataFrame:
     "QNLI (GLUE) dev: `question`, `sentence`, `label` (str) and `label_id` (0 entailment = the sentence answers the question, 1 not_entailment)."
-    _check_source(source)
-    if source == "hub":
-        ds = _hub_load("glue", "qnli", split="validation")
-        df = pd.DataFrame({"question": ds["question"], "sentence": ds["sentence"], "label_id": ds["label"]})
-        df.insert(2, "label", [QNLI_LABELS[i] for i in df.label_id])
-        return df
-    df = _read_tsv(data_dir(path)/"glue"/"qnli"/"dev.tsv")[["question", "sentence", "label"]]
-    df["label_id"] = df.label.map({l: i for i, l in enumerate(QNLI_LABELS)}).astype(int)
-    return df
+    return _glue_pair("qnli", ("question", "sentence"), QNLI_LABELS, "dev.tsv", "validation", _read_tsv, path, source)
 
 def load_stsb(split="dev", path=None, source="local") -> pd.DataFrame:
     "STS-B: `sentence1`, `sentence2`, `score` (float in [0, 5]; NaN for the unlabelled test split), `genre`. `split`: 'train', 'dev' or 'test'."
