@@ -4,7 +4,7 @@
 
 # %% ../../nbs/55a_sanity_run.ipynb #5a21b106
 from __future__ import annotations
-import copy, math, time, warnings
+import copy, json, math, time, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -15,7 +15,7 @@ from ..model.heads import get_adapter, HeadAdapter
 from ..core import explain, model_name as _model_name
 from ..model.batch import predict
 from ..registry import METHODS, get_method
-from ..cache import ChunkStore, key_hash
+from ..cache import ChunkStore, key_hash, load_entry
 from ..paths import models_dir, cache_dir
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
@@ -27,8 +27,8 @@ __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV
            'stage_names', 'stage_parameters', 'randomise', 'similarity', 'similarity_summary', 'decisive_verdict',
            'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug', 'store_name',
            'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity', 'load_runs',
-           'load_sanity', 'sanity_items', 'n_variants', 'estimate_cost', 'sanity_run', 'main', 'reproduce', 'estimate',
-           'chunk_status']
+           'load_sanity', 'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants', 'estimate_cost',
+           'sanity_run', 'main', 'reproduce', 'estimate', 'chunk_status']
 
 # %% ../../nbs/55a_sanity_run.ipynb #6fe5aca9
 def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
@@ -440,7 +440,7 @@ def write_sanity(result: SanityResult, out=None) -> Path:
     out = results_path("sanity", results=True if out is None else out)
     m = result.info["model"]
     _merge_csv(out / "randomisation.csv", result.table(), m)
-    _merge_csv(out / "factors.csv", result.factors[CSV_COLUMNS], m)
+    _merge_csv(out / "factors.csv", result.factors.reindex(columns=CSV_COLUMNS), m)   # empty without NormXLogit
     _merge_csv(out / "skipped.csv", result.skipped, m)
     write_csv(out / "items" / f"{model_slug(m)}.csv.gz", result.items, compression="gzip")
     write_csv(out / "items" / f"{model_slug(m)}_factors.csv.gz", result.factors_items, compression="gzip")
@@ -468,6 +468,51 @@ def load_sanity(folder=None, n_boot: int = 1000) -> dict | None:
     fact = pd.concat([similarity_summary(g, m, n_boot) for m, g in fitems.groupby("model", sort=False)], ignore_index=True)
     skipped = pd.read_csv(d / "skipped.csv") if (d / "skipped.csv").exists() else pd.DataFrame(columns=["model", "method", "reason"])
     return dict(table=table, summary=summ, factors=fact, items=items, factors_items=fitems, skipped=skipped, runs=load_runs(d))
+
+# %% ../../nbs/55a_sanity_run.ipynb #d1a9c0e5
+def _variant(key, trained_fp) -> str:
+    "The model variant of a chunk key: trained, permuted, random_target, head, cascade:<stage> or independent:<stage>."
+    st = key.get("randomised") or []
+    if key.get("target") == "other": return "random_target"
+    if not st: return "trained" if key.get("weights") == trained_fp else "permuted"
+    if st == ["head"]: return "head"
+    return f"independent:{st[0]}" if len(st) == 1 else f"cascade:{st[-1]}"
+
+def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) -> pd.DataFrame:
+    """Per method and model variant of a stored sanity run (its chunk files, `cache` default `results/sanity/chunks`):
+    `n` explanations, `not_converged` (Integrated Gradients above its completeness tolerance) and `rho_position`, the
+    mean over items of the Spearman correlation of |scores| (special tokens left out) with earliness (the first token
+    ranked highest): how much of a ranking is the tokens' position."""
+    from scipy.stats import spearmanr
+    root = Path(cache) if cache is not None else results_path("sanity", "chunks")
+    rows = []
+    for m in methods:
+        dirs = sorted(root.glob(f"{store_name(model_name, m)}-*"))
+        keys = {d: json.loads((d / "key.json").read_text()) for d in dirs if (d / "key.json").exists()}
+        other = [k for k in keys.values() if k.get("target") == "other"]
+        trained_fp = other[0]["weights"] if other else None   # the random-target variant uses the trained weights
+        for d, k in keys.items():
+            n = bad = 0; rho = []
+            for f in sorted(d.glob("chunk-*.npz")):
+                got = load_entry(f)
+                if got is None: continue
+                arrays, meta = got
+                bad += int(meta.get("not_converged") or 0)
+                i = 0
+                while f"v{i}" in arrays:
+                    v, sp = np.abs(np.asarray(arrays[f"v{i}"], float)), np.asarray(arrays[f"s{i}"], bool)
+                    v = v[~sp] if sp.shape == v.shape else v
+                    n += 1; i += 1
+                    if len(v) > 2 and np.ptp(v) > 0: rho.append(spearmanr(v, -np.arange(len(v)))[0])
+            rows.append(dict(model=model_name, method=m, variant=_variant(k, trained_fp), n=n, not_converged=bad,
+                             rho_position=float(np.mean(rho)) if rho else np.nan))
+    return pd.DataFrame(rows).sort_values(["method", "variant"], ignore_index=True) if rows else pd.DataFrame(
+        columns=["model", "method", "variant", "n", "not_converged", "rho_position"])
+
+def diagnostics(models, cache=None) -> pd.DataFrame:
+    "`chunk_diagnostics` of IG and rollout for every model, with `not_converged_share` (the table written to `results/sanity/diagnostics.csv`)."
+    DG = pd.concat([chunk_diagnostics(mod, ["ig", "rollout"], cache) for mod in models], ignore_index=True)
+    return DG[DG.n > 0].assign(not_converged_share=lambda d: d.not_converged / d.n).reset_index(drop=True)
 
 # %% ../../nbs/55a_sanity_run.ipynb #218622a6
 def sanity_items(model, tokenizer, task: str, n: int, seed: int = 0) -> dict:
@@ -574,9 +619,11 @@ def main(argv=None) -> int:
                      results=a.out or True, cache=a.cache or True, device=a.device)
     print(f"{a.model}: {len(res.table())} rows written; {res.computed} chunks computed now; skipped: "
           f"{dict(zip(res.skipped.method, res.skipped.reason))}")
-    print(verdicts(res.summary).to_string(index=False), flush=True)
-    if res.info["not_converged"]: print(f"explanations above IG's completeness tolerance: {res.info['not_converged']}; the chapter marks "
-                                        f"a test not evaluable when more than {MAX_NOT_CONVERGED} of either side's are (the verdicts above do not)")
+    chunks = Path(a.cache) if a.cache else results_path("sanity", "chunks", results=a.out or True)
+    conv = diagnostics(list(res.summary.model.unique()), cache=chunks)
+    print(verdicts(res.summary, convergence=conv).to_string(index=False), flush=True)
+    if res.info["not_converged"]: print(f"explanations above IG's completeness tolerance: {res.info['not_converged']}; a test is not "
+                                        f"evaluable (†) when more than {MAX_NOT_CONVERGED} of either side's explanations are")
     return 0
 
 # %% ../../nbs/55a_sanity_run.ipynb #64682ce6

@@ -4,19 +4,15 @@
 
 # %% ../../nbs/55_sanity.ipynb #4e768082
 from __future__ import annotations
-import json
-from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..cache import load_entry
 from ..registry import method_colour, method_label
-from .common import results_path
-from .sanity import METRICS, DECISIVE, MAX_NOT_CONVERGED, store_name, verdicts
+from .sanity import METRICS, DECISIVE, MAX_NOT_CONVERGED, verdicts
 
 # %% auto #0
 __all__ = ['MARK', 'TEST_LABEL', 'short_verdict', 'verdict_table', 'convergence_notes', 'threshold_table', 'threshold_reading',
-           'sanity_reading', 'chunk_diagnostics', 'diagnostics', 'diagnostics_reading', 'plot_cascade', 'plot_cascades',
-           'plot_independent', 'plot_factors', 'ci_table', 'factor_table']
+           'sanity_reading', 'diagnostics_reading', 'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors',
+           'ci_table', 'factor_table']
 
 # %% ../../nbs/55_sanity.ipynb #c87f7da3
 MARK = {"pass": "✓", "fail": "✗", "inconclusive": "?"}
@@ -179,52 +175,7 @@ def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | 
         out.append("")
     return "\n".join(out).strip()
 
-# %% ../../nbs/55_sanity.ipynb #ebb8cfc1
-def _variant(key, trained_fp) -> str:
-    "The model variant of a chunk key: trained, permuted, random_target, head, cascade:<stage> or independent:<stage>."
-    st = key.get("randomised") or []
-    if key.get("target") == "other": return "random_target"
-    if not st: return "trained" if key.get("weights") == trained_fp else "permuted"
-    if st == ["head"]: return "head"
-    return f"independent:{st[0]}" if len(st) == 1 else f"cascade:{st[-1]}"
-
-def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) -> pd.DataFrame:
-    """Per method and model variant of a stored sanity run (its chunk files, `cache` default `results/sanity/chunks`):
-    `n` explanations, `not_converged` (Integrated Gradients above its completeness tolerance) and `rho_position`, the
-    mean over items of the Spearman correlation of |scores| (special tokens left out) with earliness (the first token
-    ranked highest): how much of a ranking is the tokens' position."""
-    from scipy.stats import spearmanr
-    root = Path(cache) if cache is not None else results_path("sanity", "chunks")
-    rows = []
-    for m in methods:
-        dirs = sorted(root.glob(f"{store_name(model_name, m)}-*"))
-        keys = {d: json.loads((d / "key.json").read_text()) for d in dirs if (d / "key.json").exists()}
-        other = [k for k in keys.values() if k.get("target") == "other"]
-        trained_fp = other[0]["weights"] if other else None   # the random-target variant uses the trained weights
-        for d, k in keys.items():
-            n = bad = 0; rho = []
-            for f in sorted(d.glob("chunk-*.npz")):
-                got = load_entry(f)
-                if got is None: continue
-                arrays, meta = got
-                bad += int(meta.get("not_converged") or 0)
-                i = 0
-                while f"v{i}" in arrays:
-                    v, sp = np.abs(np.asarray(arrays[f"v{i}"], float)), np.asarray(arrays[f"s{i}"], bool)
-                    v = v[~sp] if sp.shape == v.shape else v
-                    n += 1; i += 1
-                    if len(v) > 2 and np.ptp(v) > 0: rho.append(spearmanr(v, -np.arange(len(v)))[0])
-            rows.append(dict(model=model_name, method=m, variant=_variant(k, trained_fp), n=n, not_converged=bad,
-                             rho_position=float(np.mean(rho)) if rho else np.nan))
-    return pd.DataFrame(rows).sort_values(["method", "variant"], ignore_index=True) if rows else pd.DataFrame(
-        columns=["model", "method", "variant", "n", "not_converged", "rho_position"])
-
 # %% ../../nbs/55_sanity.ipynb #0135784b
-def diagnostics(models, cache=None) -> pd.DataFrame:
-    "`chunk_diagnostics` of IG and rollout for every model, with `not_converged_share` (the table written to `results/sanity/diagnostics.csv`)."
-    DG = pd.concat([chunk_diagnostics(mod, ["ig", "rollout"], cache) for mod in models], ignore_index=True)
-    return DG[DG.n > 0].assign(not_converged_share=lambda d: d.not_converged / d.n).reset_index(drop=True)
-
 def diagnostics_reading(DG: pd.DataFrame) -> str:
     "The diagnostics in words, per model: IG's share of explanations above its completeness tolerance, rollout's ρ with earliness."
     out = []
