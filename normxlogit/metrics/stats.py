@@ -9,7 +9,7 @@ import numpy as np
 from scipy import stats as _st
 
 # %% auto #0
-__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'paired_t', 'wald_test', 'holm', 'interval_verdict']
+__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'paired_t', 'wald_test', 'holm', 'items_needed', 'interval_verdict']
 
 # %% ../../nbs/47_stats.ipynb #eed4070b
 def bootstrap_weights(n: int, n_boot: int = 2000, seed: int = 0, key: str = "") -> np.ndarray:
@@ -75,6 +75,19 @@ def holm(p: np.ndarray) -> np.ndarray:
     adj = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[o]))
     out = np.empty_like(adj); out[o] = adj
     return out
+
+# %% ../../nbs/47_stats.ipynb #5f06713c
+def items_needed(effect: float, lo: float, hi: float, n: int, tests: int = 1, alpha: float = 0.05, power: float = 0.8,
+                 level: float = 0.95) -> float:
+    """Items a paired test would need to detect `effect` with probability `power` at two-sided level `alpha / tests`
+    (Bonferroni, at least as strict as Holm), if the effect and its spread on the `n` items behind the `level` interval
+    [`lo`, `hi`] hold: n (z_{1-alpha/(2 tests)} + z_power)^2 se^2 / effect^2 with se = (hi - lo) / (2 z_{(1+level)/2}).
+    inf for a zero effect; NaN without an interval."""
+    if any(not np.isfinite(v) for v in (effect, lo, hi)) or n < 1: return float("nan")
+    if effect == 0: return float("inf")
+    se = (hi - lo) / (2 * _st.norm.isf((1 - level) / 2))
+    z = _st.norm.isf(alpha / (2 * tests)) + _st.norm.isf(1 - power)
+    return float(n * (z * se / effect) ** 2)
 
 # %% ../../nbs/47_stats.ipynb #bad7cb34
 VERDICTS = ("holds", "does not hold", "inconclusive")
