@@ -11,7 +11,8 @@
 # Overrides (tests, other machines): NXL_MODELS_1, NXL_MODELS_2 (the two processes' models), NXL_CACHE (chunk folder),
 # NXL_LOGS (log folder), NXL_PYTHON (an interpreter: `$NXL_PYTHON -m normxlogit.cli` instead of .venv/bin/normxlogit);
 # NORMXLOGIT_RESULTS moves the results as everywhere in the library.
-# The runs leave table1.csv alone (--no-table); it is written once, from every item file, after both have finished.
+# The runs leave table1.csv alone (--no-table); it is written once, from every item file of every task (TASKS limits
+# what runs, not the table), after both have finished.
 # A run with more items than the stored one reuses its chunks: `--n sva=1000` computes only the items after the stored
 # 300 (chapter "Agreement benchmark: the run"). The same sizes in one process: `normxlogit reproduce agreement --scale book`.
 set -uo pipefail
@@ -34,4 +35,4 @@ pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=$?; done
 [ $rc -eq 0 ] || { echo "agreement: a run failed (exit $rc), see $logs/agreement-*.log" >&2; exit $rc; }
-"${run[@]}" table --models "${models1[@]}" "${models2[@]}" --tasks "${tasks[@]}" "$@"
+"${run[@]}" table --models "${models1[@]}" "${models2[@]}" "$@"   # every task: TASKS limits the runs, not the table

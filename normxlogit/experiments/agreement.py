@@ -352,7 +352,7 @@ def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True,
 
 # %% ../../nbs/53a_agreement_run.ipynb #2d94f4e7
 BENCH_MODELS = ("smollm2-135m", "gemma3-270m", "minilm-agreement-mlm")
-COMMITTED_N = {"sva": 300, "ra": 300, "qa": 200}   # the committed run (results/agreement/items and chunks)
+COMMITTED_N = {"sva": 1000, "ra": 300, "qa": 200}  # the committed run (results/agreement/items and chunks)
 BOOK_N = {"sva": 1000, "ra": 300, "qa": 200}       # this book's sizes: at least 1,000 scored sva items per model
 PAPER_N = {"sva": None, "ra": None, "qa": None}    # every correctly predicted item of the data (the paper: up to 1k ra, 30k sva, 40k qa)
 FULL_POOL = {"sva": 1500, "ra": None, "qa": None}  # None: the whole data set (items are scored until n are correct)
