@@ -25,7 +25,7 @@ __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TI
            'options_json', 'supported_methods', 'make_runner', 'time_methods', 'time_csv', 'memory_csv', 'read_rows',
            'append_rows', 'complete_run', 'run_time', 'run_quiet', 'round_ratios', 'ratio_interval', 'goal_verdict',
            'probe', 'watch_child', 'probe_command', 'run_probe', 'largest_batch', 'memory_summary', 'run_memory',
-           'goals_table', 'goals_alternative', 'run_goals', 'main', 'reproduce', 'estimate']
+           'latest_row', 'goals_table', 'run_goals', 'main', 'reproduce', 'estimate']
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c65ee04b
 TABLE_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit", "attnlrp", "alti", "logat")
@@ -192,21 +192,25 @@ def append_rows(path, rows, columns) -> pd.DataFrame:
         atomic_write(path, lambda tmp: allrows.to_csv(tmp, index=False))
     return allrows
 
-def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted) -> str | None:
+def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted, after=None) -> str | None:
     """The latest `run_id` of `rows` that timed every `(method, options JSON)` of `wanted` for this model, length, batch
-    and repeats in one run (None if there is none): what Table 4 may use, since only times of one run share its load."""
-    d = rows[(rows.model == model_name) & (rows.length == length) & (rows.batch == batch) & (rows.repeats == repeats)]
+    and repeats in one run (None if there is none): what Table 4 may use, since only times of one run share its load.
+    `after` (an ISO time): only runs started at or after it count."""
+    d = rows[(rows.model == model_name) & (rows.length == length) & (rows.batch == batch) & (rows.repeats == repeats)
+             & (rows.started.astype(str) >= str(after or ""))]
     wanted = set(wanted)
     runs = [(g.started.max(), rid) for rid, g in d.groupby("run_id") if wanted <= set(zip(g.method, g.options.astype(str)))]
     return max(runs)[1] if runs else None
 
 def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), methods=None, batch: int = 1,
-             repeats: int = 5, warmup: int = 1, options=None, results=None, progress: bool = True, wait_quiet: float = 0) -> pd.DataFrame:
+             repeats: int = 5, warmup: int = 1, options=None, results=None, progress: bool = True, wait_quiet: float = 0, after=None) -> pd.DataFrame:
     """Table 4 for one model: at each of `lengths`, one run of `time_methods` over every method and the forward baselines
     (round-robin, one `run_id`), appended to `time.csv` with the machine's description as soon as it is measured.
     `wait_quiet` > 0: before each run, wait up to that many seconds for the machine to be quiet (`wait_until_quiet`).
     Resumable: a length with a `complete_run` of these methods is not measured again; a length without one (for example
     a run that timed only some methods) is timed again *in full*, so that every ratio of Table 4 comes from one run.
+    `after` (an ISO time) times again every length whose complete run started before it: to re-time a table on one
+    machine, and resumable with the same `after`.
     Returns the file's rows for this model."""
     path = time_csv(results)
     ad = get_adapter(model)                                          # resolved once, handed down
@@ -217,7 +221,7 @@ def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), met
         from tqdm.auto import tqdm
         it = tqdm(it, desc=f"{model_name} time", unit="length")
     for n in it:
-        if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, batch, repeats, wanted): continue
+        if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, batch, repeats, wanted, after): continue
         if wait_quiet > 0: wait_until_quiet(wait_quiet, per_core=QUIET_LOAD_PER_CORE)
         info = machine_info(next(model.parameters()).device)
         rows = time_methods(ad, tokenizer, methods, n, batch, repeats, warmup, options, progress, f"{n} tokens")
@@ -477,7 +481,8 @@ def run_memory(model_name: str, methods=None, length: int = 512, budget_gib: flo
     return memory_summary(rows, budget_gib)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #d69ef3fb
-def _latest(rows, **eq):
+def latest_row(rows, **eq):
+    "The latest (by `started`) row of `rows` whose columns equal `eq`, None if there is none."
     for k, v in eq.items(): rows = rows[rows[k] == v]
     return None if rows.empty else rows.sort_values("started").iloc[-1]
 
@@ -510,16 +515,16 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
                         quiet=run_quiet(load, n_cpus) if ok else None))
     def mem(kind, model, batch, num, den, goal):
         what = f"peak memory, {num} / {den}"
-        a = _latest(done, model=model, method=num, length=length, batch=batch)
-        b = _latest(done, model=model, method=den, length=length, batch=batch)
+        a = latest_row(done, model=model, method=num, length=length, batch=batch)
+        b = latest_row(done, model=model, method=den, length=length, batch=batch)
         if a is None or b is None: return row(kind, model, what, batch, goal=goal)
         r = a.memory_gib / b.memory_gib
         row(kind, model, what, batch, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB", r, r, r, goal,
             _max(_num(a.get("load_avg")), _num(b.get("load_avg"))), _num(a.get("n_cpus")))
     def tim(kind, model, num, den, goal):
         what = f"time, {num} / {den}"
-        a = _latest(time_rows, model=model, method=num, length=length, batch=1, repeats=repeats)
-        b = None if a is None else _latest(time_rows, model=model, method=den, length=length, batch=1, run_id=a.run_id)
+        a = latest_row(time_rows, model=model, method=num, length=length, batch=1, repeats=repeats)
+        b = None if a is None else latest_row(time_rows, model=model, method=den, length=length, batch=1, run_id=a.run_id)
         if a is None or b is None: return row(kind, model, what, 1, goal=goal)
         med, lo, hi, _ = ratio_interval(round_ratios(time_rows, model, num, den, a.run_id))
         row(kind, model, what, 1, f"{a.median_s:.3f} / {b.median_s:.3f} s", med, lo, hi, goal,
@@ -531,26 +536,6 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
     g = pd.DataFrame(out)
     for c in ("verdict", "quiet"): g[c] = pd.Series([r[c] for r in out], index=g.index, dtype=object)   # None stays None
     return g
-
-def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m", length: int = 512, batch: int = 16) -> pd.DataFrame:
-    """Two other measures of NormXLogit's memory on the decoder. They are NOT the goals' measure (whole-process peak
-    RSS against the all-logits forward) and never give a verdict: NormXLogit's whole-process peak over that of a
-    forward pass with last-position logits only (the least any method that runs the model needs), and the peaks
-    counted above the RSS after set-up (model loaded, warm-up done: weights and runtime left out) of NormXLogit over
-    the all-logits forward. Rows appear as their probes exist."""
-    done = memory_rows[memory_rows.complete.astype(bool)]
-    p = {m: _latest(done, model=model, method=m, length=length, batch=batch) for m in ("normxlogit", "forward", "forward_last")}
-    out, nx = [], p["normxlogit"]
-    if nx is not None and p["forward_last"] is not None:
-        b = p["forward_last"]
-        out.append(dict(model=model, measure="whole-process peak RSS", what="normxlogit / forward_last", length=length,
-                        batch=batch, value=f"{nx.memory_gib:.2f} / {b.memory_gib:.2f} GiB", ratio=nx.memory_gib / b.memory_gib))
-    if nx is not None and p["forward"] is not None:
-        b = p["forward"]
-        ea, eb = nx.memory_gib - nx.rss_after_load_gib, b.memory_gib - b.rss_after_load_gib
-        out.append(dict(model=model, measure="peak RSS above the RSS after set-up", what="normxlogit / forward",
-                        length=length, batch=batch, value=f"{ea:.2f} / {eb:.2f} GiB", ratio=ea / eb))
-    return pd.DataFrame(out, columns=["model", "measure", "what", "length", "batch", "value", "ratio"])
 
 def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int = 5, cap_gib: float = 16.0,
               time_limit: float = 1800, device=None, threads=None, results=None, progress: bool = True) -> pd.DataFrame:
@@ -599,6 +584,7 @@ def main(argv=None) -> int:
     t.add_argument("--warmup", type=int, default=1); t.add_argument("--batch", type=int, default=1)
     t.add_argument("--methods", default=None, help=f"comma-separated (default {','.join(TABLE_METHODS)})")
     t.add_argument("--wait-quiet", type=float, default=0, metavar="S", help="before each length's run, wait up to S s for a quiet machine")
+    t.add_argument("--timed-after", default=None, metavar="ISO", help="time again each length whose complete run started before ISO")
     m = sub.add_parser("memory", parents=[common], help="largest batch within a memory budget (Table 5)")
     m.add_argument("--budget-gib", type=float, default=8.0); m.add_argument("--length", type=int, default=512)
     m.add_argument("--methods", default=None); m.add_argument("--time-limit", type=float, default=900, help="s per probe")
@@ -621,7 +607,7 @@ def main(argv=None) -> int:
         print(json.dumps(res), flush=True)
     elif a.cmd == "time":
         model, tok = load_named(a.model, a.device)
-        rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, opts, a.results, wait_quiet=a.wait_quiet)
+        rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, opts, a.results, wait_quiet=a.wait_quiet, after=a.timed_after)
         rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
         with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
             print("runs (load average at start / end, CPU and wall seconds):")
