@@ -12,7 +12,7 @@ import os
 __all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'FILLERS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching',
            'time_per_instance', 'check_contribution_matrices', 'max_diff', 'sst2_sentences', 'n_tokens',
            'fixed_length_text', 'fixed_length_texts', 'check_matrices_match', 'dense_matrices', 'small_run',
-           'check_rollout_views']
+           'check_rollout_views', 'check_matrix_method']
 
 # %% ../nbs/07_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -198,3 +198,22 @@ def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol
     assert np.allclose(bar.scores[0], torch.stack([M[0, p] for M in mats]).numpy(), atol=atol), f"{method}: layer='all' is not each layer's row"
     assert np.allclose(rol.scores[0, -1], glob.vector, atol=atol), f"{method}: rollout=True does not end at the default"
     return glob, bar, mats
+
+# %% ../nbs/07_testing.ipynb #00f5ceef
+def check_matrix_method(method: str, matrices, arch: str = "bert", archs=ENCODER_ARCHS, texts=SAMPLE_TEXTS, atol: float = 1e-6):
+    """The checks of a contribution-matrix method `method` with per-layer matrices `matrices(batch)`: `check_batching`
+    (layer None and 'all') on a tiny classifier of each of `archs`, `check_rollout_views` on a tiny `arch` classifier, and
+    on a tiny masked LM the views at the mask, whose position is the one explained. Returns `((model, tokenizer), views,
+    mask_default)`: the `arch` classifier, its `(default, per_layer, matrices)` and the masked LM's default explanation."""
+    from normxlogit.model.zoo import tiny_model
+    from normxlogit.model.batch import make_batch
+    for a in archs:
+        m, t = tiny_model(a, "classification", initializer_range=0.3)
+        for lay in (None, "all"): check_batching(m, t, texts, method, atol=atol, layer=lay)
+    m, t = tiny_model(arch, "classification", initializer_range=0.3)
+    views = check_rollout_views(m, t, texts[0], method, matrices, atol)
+    mm, tm = tiny_model("bert", "masked_lm", initializer_range=0.3)
+    txt = f"the keys to the {tm.mask_token} are on the table"
+    e, _, _ = check_rollout_views(mm, tm, txt, method, matrices, atol)
+    assert int(make_batch(mm, tm, [txt]).positions[0]) == e.tokens.index(tm.mask_token), f"{method}: the masked LM explains another row"
+    return (m, t), views, e
