@@ -4,7 +4,7 @@
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c7cce0e2
 from __future__ import annotations
-import argparse, gc, json, os, subprocess, sys, threading, time, uuid, warnings
+import argparse, datetime, gc, json, os, subprocess, sys, threading, time, uuid, warnings
 from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
@@ -195,7 +195,10 @@ def append_rows(path, rows, columns) -> pd.DataFrame:
 def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted, after=None) -> str | None:
     """The latest `run_id` of `rows` that timed every `(method, options JSON)` of `wanted` for this model, length, batch
     and repeats in one run (None if there is none): what Table 4 may use, since only times of one run share its load.
-    `after` (an ISO time): only runs started at or after it count."""
+    `after` (an ISO time, e.g. '2026-11-27T01:24' or '2026-11-27 01:24'): only runs started at or after it count."""
+    if after is not None:                     # `started` is written as YYYY-MM-DDTHH:MM:SS; a bad time is an error
+        try: after = datetime.datetime.fromisoformat(str(after)).isoformat(timespec="seconds")
+        except ValueError: raise ValueError(f"after must be an ISO time such as 2026-11-27T01:24, got {after!r}") from None
     d = rows[(rows.model == model_name) & (rows.length == length) & (rows.batch == batch) & (rows.repeats == repeats)
              & (rows.started.astype(str) >= str(after or ""))]
     wanted = set(wanted)
