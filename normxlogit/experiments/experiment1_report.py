@@ -55,13 +55,13 @@ def _label(model: str) -> str:
 # %% auto #0
 __all__ = ['TASK_LABELS', 'REGRESSION_TASKS', 'ALL_METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'MODEL_FAMILIES', 'ENCODER_METHODS',
            'DECODER_METHODS', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'ITEM_MEANS', 'N_BOOT',
-           'OUTCOMES', 'ORDERINGS_COLUMNS', 'family_of', 'methods_of', 'show', 'results_root', 'result_files',
-           'load_results', 'coverage', 'convergence', 'runs_markdown', 'cell_arrays', 'subset', 'metrics_for',
-           'metric_curve', 'metric_value', 'cells', 'bootstrap_cells', 'summarise', 'ratio_curves', 'item_values',
-           'ordering_test', 'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'style_table',
-           'plot_curves', 'compare_orderings', 'write_orderings', 'ordering_table', 'best_baseline_tests',
-           'verdict_markdown', 'stsb_diagnostics', 'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1',
-           'write_ablations', 'rank_agreement']
+           'OUTCOMES', 'TABLE_CSS', 'LINE_STYLE', 'MARKERS', 'ORDERINGS_COLUMNS', 'family_of', 'methods_of', 'show',
+           'results_root', 'result_files', 'load_results', 'coverage', 'convergence', 'runs_markdown', 'cell_arrays',
+           'subset', 'metrics_for', 'metric_curve', 'metric_value', 'cells', 'bootstrap_cells', 'summarise',
+           'ratio_curves', 'item_values', 'ordering_test', 'model_scores', 'paper_numbers', 'paper_table',
+           'side_by_side', 'compact_table', 'style_table', 'plot_curves', 'compare_orderings', 'write_orderings',
+           'ordering_table', 'best_baseline_tests', 'verdict_markdown', 'stsb_diagnostics', 'ablation_deltas',
+           'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations', 'rank_agreement']
 
 # %% ../../nbs/51_experiment1.ipynb #0e85d403
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASK_LABELS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
@@ -400,32 +400,80 @@ def side_by_side(summary: pd.DataFrame, paper: pd.DataFrame, family: str, table:
     out.index = [method_label(m) + ("" if m in PAPER_METHODS else " *") for m in meths]
     return out
 
+def _n_header(n: pd.Series) -> str:
+    """A task's item counts for its table header: 'n = 872' when every method of the task has the same, else the most
+    common count and the exceptions by method ('n = 400 (IG †: 100)'); '' when the task has no result."""
+    n = n.dropna()
+    if n.empty: return ""
+    common = int(n.mode().max())
+    other = [f"{i}: {int(v)}" for i, v in n.items() if int(v) != common]
+    return f"n = {common}" + (f" ({'; '.join(other)})" if other else "")
+
+def compact_table(t: pd.DataFrame) -> pd.DataFrame:
+    """A `side_by_side` table narrow enough for a book page: per task two columns, the paper's number and ours
+    (level 1: 'paper' / 'ours'), with the task's item counts moved from its `n` column into the task header
+    (level 0: 'SST-2 · n = 872', `_n_header`). Every number of `t` stays."""
+    cols = {}
+    for task in dict.fromkeys(t.columns.get_level_values(0)):
+        block = t[task]
+        head = " · ".join(s for s in (task, _n_header(block["n"])) if s) if "n" in block else task
+        for c in block.columns:
+            if c != "n": cols[(head, "paper" if c.endswith("(paper)") else "ours")] = block[c]
+    return pd.DataFrame(cols, index=t.index)
+
+TABLE_CSS = [   # cell padding, so that neighbouring numbers cannot run together, and a rule between the tasks
+    dict(selector="th", props="padding: 2px 9px;"),
+    dict(selector="td", props="padding: 2px 9px; text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums;"),
+    dict(selector="th.col_heading", props="text-align: center; white-space: normal;"),
+    dict(selector="th.row_heading", props="text-align: left; white-space: nowrap;"),
+    dict(selector="thead tr:last-child th", props="border-bottom: 1px solid #888;")]
+
 def style_table(t: pd.DataFrame, better: dict):
-    """A pandas Styler for `side_by_side` tables: 3 decimals, '–' for missing, and in each task the best of OUR numbers
-    among the paper's methods in bold (`better`: {task label: 'higher' | 'lower'}); our additions (marked *) are not
-    candidates, so the bold compares what the paper compared."""
+    """A pandas Styler for `side_by_side` tables, laid out by `compact_table` (the paper's number and ours per task, the
+    item counts in the task header): 3 decimals, '–' for missing, padded cells with a rule between the tasks, and in
+    each task the best of OUR numbers among the paper's methods in bold (`better`: {task label: 'higher' | 'lower'}); our
+    additions (marked *) are not candidates, so the bold compares what the paper compared."""
+    c = compact_table(t)
+    task_of = {h: h.split(" · ")[0] for h in c.columns.get_level_values(0)}
     def bold(col):
-        if col.name[1].endswith("(paper)") or col.name[1] == "n" or col.isna().all(): return [""] * len(col)
+        if col.name[1] == "paper" or col.isna().all(): return [""] * len(col)
         cand = col[[not str(i).endswith(" *") for i in col.index]]
         if cand.isna().all(): return [""] * len(col)
-        best = cand.max() if better[col.name[0]] == "higher" else cand.min()
+        best = cand.max() if better[task_of[col.name[0]]] == "higher" else cand.min()
         return ["font-weight: bold" if v == best and not str(i).endswith(" *") else "" for i, v in col.items()]
-    fmt = {c: ("{:d}" if c[1] == "n" else "{:.3f}") for c in t.columns}
-    return t.style.format(fmt, na_rep="–").apply(bold, axis=0)
+    firsts = [j for j, (h, k) in enumerate(c.columns) if k == "paper" or j == 0]
+    css = TABLE_CSS + [dict(selector=f".col{j}", props="border-left: 1px solid #bbb;") for j in firsts[1:]]
+    return c.style.format("{:.3f}", na_rep="–").apply(bold, axis=0).set_table_styles(css)
 
 # %% ../../nbs/51_experiment1.ipynb #b4f8d64b
+LINE_STYLE = {"random": ":", "decompx": "--", "logat": "--", "lrp": "--", "grad_l2": "--"}   # the lighter of two close registry hues
+                                                      # is dashed (DecompX/IG, LogAt/Gradient ℓ1, LRP/AttnLRP), Random dotted
+MARKERS = dict(zip(ALL_METHODS, "osD^v<>o*XP"))           # a marker of its own per method, NormXLogit's the plain dot
+
+def _method_style(m: str) -> dict:
+    "How `plot_curves` draws method `m`: its registry colour, and the line style and marker that tell close hues apart."
+    return dict(color=method_colour(m), ls=LINE_STYLE.get(m, "-"), marker=MARKERS.get(m, "o"),
+                lw=2.4 if m == "normxlogit" else 1.3, ms=3.5 if m == "normxlogit" else 4, zorder=5 if m == "normxlogit" else 2)
+
 def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=None):
-    """One panel per task of `family` with results: the per-ratio curves (ratio 0 = unperturbed) of the Table-1 metric
-    (`kind='table1'`: AOPC, Pearson under perturbation for STS-B, as the paper's Figures 2, 3 and A.2) or of the
-    accuracy under perturbation (`kind='accuracy'`, Table 3), with 95% bootstrap bands over items; NormXLogit in black.
+    """One panel per task of `family` with results (two by two, about 9 inches wide): the per-ratio curves (ratio 0 =
+    unperturbed) of the Table-1 metric (`kind='table1'`: AOPC, Pearson under perturbation for STS-B, as the paper's
+    Figures 2, 3 and A.2) or of the accuracy under perturbation (`kind='accuracy'`, Table 3), with 95% bootstrap bands
+    over items. Each method has its registry colour (NormXLogit black and thick); the lighter of two close hues is dashed
+    and every method has its own marker (`LINE_STYLE`, `MARKERS`). The legend sits in a free panel or under the panels.
     Returns the figure (None when there is nothing to plot)."""
-    import seaborn as sns, matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     if kind not in ("table1", "accuracy"): raise ValueError(f"kind must be 'table1' or 'accuracy', got {kind!r}")
     d = curves[curves.family == family]
     tasks = [t for t in TASK_LABELS if t in set(d.task) and (kind == "table1" or t not in REGRESSION_TASKS)]
     if not tasks: return None
-    if axes is None: fig, axes = plt.subplots(1, len(tasks), figsize=(3.3 * len(tasks) + 1.6, 2.9), squeeze=False); axes = axes[0]
+    spare = None
+    if axes is None:
+        rows = (len(tasks) + 1) // 2 if len(tasks) > 1 else 1
+        fig, grid = plt.subplots(rows, 2 if len(tasks) > 1 else 1, figsize=(9, 0.6 + 3.0 * rows), squeeze=False)
+        grid = grid.ravel(); axes = grid[:len(tasks)]
+        spare = grid[len(tasks)] if len(grid) > len(tasks) else None
     else: fig = np.atleast_1d(axes)[0].figure
     used = []
     for ax, t in zip(np.atleast_1d(axes), tasks):
@@ -433,24 +481,35 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=No
         x = d[(d.task == t) & (d.metric == met)]
         meths = [m for m in ALL_METHODS if m in set(x.method)] + sorted(set(x.method) - set(ALL_METHODS))
         used += [m for m in meths if m not in used]
-        sns.lineplot(x, x="ratio", y="value", hue="method", hue_order=meths, palette={m: method_colour(m) for m in meths},
-                     marker="o", markersize=3, linewidth=1.2, errorbar=None, legend=False, ax=ax)
         for m in meths:
             xm = x[x.method == m].sort_values("ratio")
-            ax.fill_between(xm.ratio, xm.lo, xm.hi, color=method_colour(m), alpha=0.15, linewidth=0)
-        for ln, m in zip(ax.get_lines(), meths):
-            if m == "normxlogit": ln.set_linewidth(2.2); ln.set_zorder(5)
+            st = _method_style(m)
+            ax.fill_between(xm.ratio, xm.lo, xm.hi, color=st["color"], alpha=0.10, linewidth=0, zorder=1)
+            ax.plot(xm.ratio, xm.value, markevery=1, **st)
         n = _span(x.groupby("method").n.first())
-        ylab = {"aopc": "AOPC (prob. drop)", "accuracy": "accuracy", "pearson_perturbed": "Pearson r"}[met]
-        ax.set_title(f"{TASK_LABELS[t]} (n = {n}; {BETTER[met]} is better)", fontsize=9)
-        ax.set_xlabel("ratio of perturbed tokens", fontsize=8); ax.set_ylabel(ylab, fontsize=8); ax.tick_params(labelsize=7)
-        ax.set_xticks(np.round(np.arange(0, 1.0, 0.1), 1))
-    handles = [Line2D([], [], color=method_colour(m), lw=2.2 if m == "normxlogit" else 1.2, marker="o", ms=3,
+        ylab = {"aopc": "AOPC (drop in probability)", "accuracy": "accuracy (fraction correct)",
+                "pearson_perturbed": "Pearson r with gold scores"}[met]
+        ax.set_title(f"{TASK_LABELS[t]} (n = {n} items; {BETTER[met]} is better)", fontsize=10)
+        ax.set_xlabel("ratio of perturbed tokens", fontsize=9.5); ax.set_ylabel(ylab, fontsize=9.5); ax.tick_params(labelsize=9)
+        ax.set_xticks(np.round(np.arange(0, 1.0, 0.1), 1)); ax.set_xticklabels([f"{v:.1f}" if i % 2 == 0 else "" for i, v in enumerate(np.arange(0, 1.0, 0.1))])
+        ax.grid(alpha=0.25, lw=0.5)
+    handles = [Line2D([], [], **{k: v for k, v in _method_style(m).items() if k != "zorder"},
                       label=method_label(m) + ("" if m in PAPER_METHODS else " *")) for m in used]
-    fig.legend(handles=handles, loc="center right", fontsize=7, frameon=False)
-    fig.suptitle(f"{MODEL_FAMILIES.get(family, {}).get('label', family)}: "
-                 + ("AOPC / Pearson under perturbation" if kind == "table1" else "accuracy under perturbation"), fontsize=9)
-    fig.tight_layout(rect=(0, 0, 1 - 1.5 / fig.get_figwidth(), 1))
+    title = (f"{MODEL_FAMILIES.get(family, {}).get('label', family)}: "
+             + ("AOPC (Pearson r for STS-B) against the ratio of perturbed tokens" if kind == "table1"
+                else "accuracy under perturbation against the ratio of perturbed tokens"))
+    fig.suptitle(title, fontsize=11)
+    if spare is not None:
+        spare.axis("off")
+        spare.legend(handles=handles, loc="center", fontsize=9.5, frameon=False, ncol=2, title="method (* not in the paper)",
+                     title_fontsize=9.5, handlelength=2.6)
+        fig.tight_layout()
+    else:
+        fig.legend(handles=handles, loc="lower center", fontsize=9.5, frameon=False, ncol=min(5, len(handles)), handlelength=2.6,
+                   title="method (* not in the paper)", title_fontsize=9.5)
+        leg_h = 0.45 + 0.25 * -(-len(handles) // 5)                    # inches under the panels for the legend
+        fig.set_figheight(fig.get_figheight() + leg_h)
+        fig.tight_layout(rect=(0, leg_h / fig.get_figheight(), 1, 1))
     return fig
 
 # %% ../../nbs/51_experiment1.ipynb #e491b611
