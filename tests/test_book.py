@@ -15,3 +15,30 @@ def test_book_builds():
     assert "explain" in core and "Attribute the model" in core                # show_doc rendered the docstring
     toc = (html / "index.html").read_text()
     assert "Head-on-top adapters" in toc
+    check_book(html)
+
+def check_book(html):
+    """The reader's check on every page (tools/check_book.py): no raw pipe table, no link to a missing file or anchor, no
+    formula MathJax rejects, no prose swallowed into a formula, no raw `$`, no stderr, NaN or machine path."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import check_book as cb
+    problems = cb.check(html)
+    assert not problems, "\n".join(f"{p}: {k}: {w!r}" for p, k, w in problems[:40]) + f"\n({len(problems)} problems)"
+
+def test_book_check_can_fail(tmp_path):
+    "Each rule of the book check fires on a page that breaks it, and a clean page passes."
+    sys.path.insert(0, str(ROOT / "tools"))
+    import check_book as cb
+    page = lambda body: f"<html><body><article>{body}</article></body></html>"
+    (tmp_path / "ok.html").write_text(page('<p id="a">fine <span class="math">\\(x^2\\)</span></p><a href="ok.html#a">x</a>'))
+    assert cb.check(tmp_path) == []
+    bad = {"raw pipe table": "<p>| a | b |\n|:\u2014\u2014|:---|</p>", "link to a missing file": '<a href="gone.html">x</a>',
+           "link to a missing anchor": '<a href="ok.html#nowhere">x</a>', "raw $ in text": "<p>costs $x$ here</p>",
+           "MathJax error": '<span class="math">\\(\\frac{a}{\\)</span>',
+           "prose inside a formula": '<span class="math">\\( and then the model is \\)</span>',
+           "NaN in a table": "<table><tr><td>nan</td></tr></table>", "absolute path": "<p>see /work/main/results</p>",
+           "stderr output": '<div class="output stderr">warning</div>'}
+    for kind, body in bad.items():
+        (tmp_path / "bad.html").write_text(page(body))
+        found = {k.split(":")[0] for p, k, _ in cb.check(tmp_path) if p == "bad.html"}
+        assert kind in found, (kind, found)

@@ -56,13 +56,7 @@ def adapt():
             desc = f"\n\n*{fm['description'].strip()}*" if fm.get("description") else ""
             nb.cells[0] = nbformat.v4.new_markdown_cell(f"# {title}{desc}")
         books[p] = nb
-    host = "https://normxlogit.github.io/normxlogit/"
-    def relink(text):
-        text = re.sub(r"\{target=[^}]*\}", "", text)
-        def sub(m):
-            page, anchor = m.group(1), m.group(2) or ""
-            return pages.get(page, page) + (anchor.lower().replace("_", "-") if anchor else "")
-        return re.sub(re.escape(host) + r"([\w.-]+\.html)(#[\w.-]+)?", sub, text)
+    relink = linker([p.stem for p in nbs])
     for p, nb in books.items():
         for c in nb.cells:
             c.pop("id", None)
@@ -86,6 +80,48 @@ def adapt():
                     o["data"]["text/markdown"] = relink(md)
         nbformat.validator.normalize(nb)
         nbformat.write(nb, p)
+
+HOST = "https://normxlogit.github.io/normxlogit/"
+LINK = re.compile(r"\[([^\]]*)\]\((?:" + re.escape(HOST) + r")?([\w.-]+?)\.(html|ipynb)(#[^)\s]*)?\)")
+
+def short(stem):
+    "The page name nbdev and Quarto give a notebook: its number prefix dropped (`04_core` -> `core`)."
+    return re.sub(r"^\d+[a-z]?_", "", stem)
+
+def linker(stems):
+    """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) into links to the
+    book's own pages (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids."""
+    from docutils.nodes import make_id
+    names = {short(s): s for s in stems} | {s: s for s in stems}
+    def sub(m):
+        text, page, anchor = m.group(1), names.get(m.group(2)), (m.group(4) or "#")[1:]
+        if page is None: return m.group(0)
+        if anchor.startswith(("_", "-")): return text         # a private helper: documented nowhere, so shown as code only
+        if "." in anchor: FALLBACK[f"{page}.html#{make_id(anchor)}"] = make_id(anchor.split(".")[0])   # Class.method
+        return f"[{text}]({page}.html" + (f"#{make_id(anchor)}" if anchor else "") + ")"
+    return lambda text: LINK.sub(sub, re.sub(r"\{target=[^}]*\}", "", text))
+
+FALLBACK = {}   # "page.html#class-method" -> "class", filled by `linker`
+
+def fix_anchors(html):
+    """After the build: a link to a class method (`04_core.html#explanation-to-words`) that has no section of its own
+    goes to its class's section (`#explanation`). Links that still miss are left for `tools/check_book.py` to report."""
+    ids = {}
+    def anchors(page):
+        if page not in ids:
+            ids[page] = set(re.findall(r'\bid="([^"]+)"', page.read_text(encoding="utf-8"))) if page.exists() else set()
+        return ids[page]
+    def sub(m, here):
+        href = re.sub(r"^#(?=[\w.-]+\.html)", "", m.group(1))   # MyST keeps a link to another page's .html as a local anchor
+        path, _, frag = href.partition("#")
+        page = here.parent / path if path else here
+        if not frag or path.startswith(("http:", "https:")) or frag in anchors(page): return f'href="{href}"'
+        alt = FALLBACK.get(f"{page.name}#{frag}")
+        return f'href="{path}#{alt}"' if alt in anchors(page) else f'href="{href}"'
+    for page in html.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        new = re.sub(r'href="([^"]*#[^"]*)"', lambda m: sub(m, page), text)
+        if new != text: page.write_text(new, encoding="utf-8")
 
 def toc():
     nbs = sorted(p.stem for p in PROC.glob("[0-9][0-9]*_*.ipynb"))
@@ -121,12 +157,14 @@ html:
   home_page_in_navbar: true
 parse:
   myst_enable_extensions: [dollarmath, amsmath, colon_fence, html_image]
-  myst_heading_anchors: 4
 sphinx:
   config:
     mathjax_path: ../mathjax/tex-chtml-full.js
     html_extra_path: [_extra]
     nb_execution_show_tb: true
+    nb_render_markdown_format: myst       # outputs (show_doc, tables) as MyST: pipe tables and $math$ render
+    myst_heading_anchors: 4               # (Jupyter Book 1 passes only the extensions from `parse:`)
+    myst_dmath_double_inline: true        # $$...$$ inside a paragraph is display math, as in Quarto/pandoc
     suppress_warnings: [mystnb.unknown_mime_type, myst.header]
 """
     (PROC / "_config.yml").write_text(cfg)
@@ -144,6 +182,7 @@ def main():
     r = subprocess.run([str(jb), "build", str(PROC), "--path-output", str(BUILD), "--keep-going"], env=env)
     index = BUILD / "_build" / "html" / "index.html"
     if r.returncode or not index.exists(): sys.exit(f"book build failed ({r.returncode})")
+    fix_anchors(index.parent)
     link = BUILD / "html"
     if link.is_symlink() or link.exists():
         if link.is_symlink() or link.is_file(): link.unlink()

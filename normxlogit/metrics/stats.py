@@ -9,7 +9,8 @@ import numpy as np
 from scipy import stats as _st
 
 # %% auto #0
-__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'paired_t', 'wald_test', 'holm', 'items_needed', 'interval_verdict']
+__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'paired_t', 'wald_test', 'holm', 'items_needed', 'interval_verdict',
+           'leading_group']
 
 # %% ../../nbs/47_stats.ipynb #eed4070b
 def bootstrap_weights(n: int, n_boot: int = 2000, seed: int = 0, key: str = "") -> np.ndarray:
@@ -100,3 +101,23 @@ def interval_verdict(lo: float, hi: float, p_adjusted: float | None = None, alph
     if lo > hi: raise ValueError(f"lo {lo} > hi {hi}")
     if p_adjusted is not None and not p_adjusted < alpha: return "inconclusive"
     return "holds" if lo > 0 else "does not hold" if hi < 0 else "inconclusive"
+
+# %% ../../nbs/47_stats.ipynb #cb83f6a1
+def leading_group(wide, higher: bool = True, alpha: float = 0.05):
+    """`wide`: a DataFrame of items (rows) x methods (columns), the score of each method on each item. Returns one row
+    per method, best mean first: `mean`, the paired difference `diff` = leader - method (oriented so that positive means
+    the leader is better) with its t interval `lo`/`hi`, `p`, Holm's `p_holm` over the comparisons with the leader, `n`
+    and `leads` (True for the leader and every method not shown to be worse)."""
+    import pandas as pd
+    if wide.shape[1] < 2: raise ValueError("need at least two methods to rank")
+    sign = 1.0 if higher else -1.0
+    means = wide.mean().sort_values(ascending=not higher, kind="stable")
+    lead = means.index[0]
+    rows = [dict(method=lead, mean=means[lead], diff=0.0, lo=0.0, hi=0.0, p=1.0, n=int(wide[lead].notna().sum()))]
+    for m in means.index[1:]:
+        t = paired_t(sign * wide[lead], sign * wide[m])
+        rows.append(dict(method=m, mean=means[m], diff=t["diff"], lo=t["lo"], hi=t["hi"], p=t["p"], n=t["n"]))
+    out = pd.DataFrame(rows)
+    out["p_holm"] = np.r_[1.0, holm(out.p.values[1:])]
+    out["leads"] = ~((out.lo > 0) & (out.p_holm < alpha))
+    return out

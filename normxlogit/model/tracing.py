@@ -211,7 +211,7 @@ def attention_chunks(t: LayerTrace, P: EncoderLayerParts, rows: int | None = Non
     return _source_major_chunks(t.probs.permute(0, 3, 2, 1).contiguous(), _head_values(t, P), t.x, rows)
 
 def ln_attention_chunks(t: LayerTrace, P: EncoderLayerParts, lns=None, rows: int | None = None):
-    """Like `attention_chunks`, but yields the vectors after the LayerNorms `lns` (bias $\beta$ left out), i.e. chunks of
+    r"""Like `attention_chunks`, but yields the vectors after the LayerNorms `lns` (bias $\beta$ left out), i.e. chunks of
     `ln_terms(attention_terms(t, P)[0], ...)` (through each LayerNorm in turn), source-major.
 
     `lns`: (module, its actual input) pairs (default `[(P.ln1, t.ln1_in)]`; GlobEnc adds `(P.ln2, t.ln2_in)`). The
