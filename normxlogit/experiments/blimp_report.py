@@ -8,12 +8,14 @@ import numpy as np
 import pandas as pd
 from ..evidence.extractors import NORMXLOGIT_PARADIGMS
 from .common import with_ci, count_verdicts, quiet
-from .blimp import (ORDER, SHORT, CLM_MODELS, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES, ABLATED, label, pooled,
+from ..registry import method_colour
+from .blimp import (ORDER, PARADIGMS, SHORT, CLM_MODELS, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES, ABLATED, label, pooled,
                                           results_files, run_sizes, read_results)
 
 # %% auto #0
-__all__ = ['SWITCH_LABELS', 'SYMBOL', 'CLAIM_LABELS', 'DEPTH_PART', 'PAPER_LEVELS', 'book_results', 'accuracy_table',
-           'items_prose', 'layer_mean', 'protocol_table', 'ablation_table', 'plot_layers', 'claims_view',
+__all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER_GREY', 'HIGHLIGHT', 'SYMBOL', 'CLAIM_LABELS',
+           'DEPTH_PART', 'PAPER_LEVELS', 'book_results', 'accuracy_table', 'items_prose', 'layer_mean',
+           'protocol_table', 'ablation_table', 'colour', 'best_other', 'plot_layers', 'plot_paradigms', 'claims_view',
            'claims_prose', 'ahead_table', 'levels_table', 'spread_table', 'cost_prose']
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
@@ -79,28 +81,98 @@ def ablation_table(frame: pd.DataFrame, methods=ABLATED) -> pd.DataFrame:
     out = t.pivot_table(index=["model", "method", "metric"], columns="variant", values="value", sort=False)
     return _shown(out[[v for v in SWITCH_LABELS.values() if v in out.columns]])
 
+METRIC_AXIS = {"dp": "DP: share of the attribution\non the evidence (0 to 1)",
+               "ap": "AP: average precision of the\nevidence in the ranking (0 to 1)"}   # the figures' y labels
+METRIC_NAME = {"dp": "Dot Product (DP)", "ap": "Average Precision (AP)"}
+LENS_COLOURS = {"logat_target": method_colour("logat"), "logat_foil": "#ff7f0e", "logat_plural": "#9467bd",
+                "logat_noun": "#bcbd22", "logat_apple": "#2ca02c"}   # the LogAt readings (not registered): Target in LogAt's colour
+OTHER_GREY, HIGHLIGHT = "#c4c4c4", "#d95f02"
+
+def colour(method: str) -> str:
+    "A method's colour in this chapter's figures: the registry's, or `LENS_COLOURS` for the LogAt readings."
+    return LENS_COLOURS.get(method) or method_colour(method)
+
+def _highlight(method: str) -> str:
+    "The colour of a highlighted baseline: its own (`colour`), unless that is a grey (it would read as 'other'): then `HIGHLIGHT`."
+    import colorsys
+    from matplotlib.colors import to_rgb
+    return HIGHLIGHT if colorsys.rgb_to_hsv(*to_rgb(colour(method)))[1] < 0.25 else colour(method)
+
+def best_other(p: pd.DataFrame, metric: str, target: str = "normxlogit", exclude=("random",)) -> str | None:
+    "The method other than `target` (and `exclude`) with the highest mean over its layers of `metric` in the pooled frame `p`."
+    q = p[(p.metric == metric) & ~p.method.isin((target,) + tuple(exclude))].dropna(subset=["value"])
+    return None if q.empty else q.groupby("method").value.mean().idxmax()
+
 def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None):
-    """Figures 4-5 / 13-16 as curves: the pooled DP and AP per layer of one model (protocol `suffix`: '' ours, '_authors'),
-    layer-wise methods as lines, the others (one value) as dashed horizontal lines. Returns the figure."""
+    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of one model (protocol `suffix`:
+    '' ours, '_authors'). NormXLogit (black) and the best other method of each panel (`best_other`, in its colour) are
+    highlighted, Random is a dotted reference, every other method is a thin grey line (dashed and horizontal where the
+    method has one value: the ℓ2 norm, and the methods that explain the output). Returns the figure."""
     import matplotlib.pyplot as plt
-    import seaborn as sns
+    from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
     p = pooled(frame[frame.model == model])
     methods = [m for m in ORDER if m in set(p.method)] if methods is None else list(methods)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True)
-    pal = dict(zip(methods, sns.color_palette("tab20", len(methods))))
+    fig, axes = plt.subplots(1, 2, figsize=(9, 4.6), sharex=True)
     for ax, metric in zip(axes, ("dp", "ap")):
-        q = p[(p.metric == metric + suffix) & p.method.isin(methods)]
+        q = p[(p.metric == metric + suffix) & p.method.isin(methods)].dropna(subset=["value"])
+        best = best_other(q, metric + suffix)
         multi = q.groupby("method").layer.nunique() > 1
-        lines = q[q.method.isin(multi[multi].index)]
-        sns.lineplot(data=lines.assign(label=lines.method.map(label)), x="layer", y="value", hue="label", ax=ax,
-                     palette={label(m): c for m, c in pal.items()}, legend=metric == "ap")
-        for m in multi[~multi].index:
-            ax.axhline(float(q[q.method == m].value.iloc[0]), ls="--", lw=1, color=pal[m], label=label(m) if metric == "ap" else None)
-        ax.set_title(f"{model}: {'Dot Product' if metric == 'dp' else 'Average Precision'}" + (" (authors' protocol)" if suffix else ""), fontsize=10)
-        ax.set_ylabel(""); ax.set_xlabel("layer"); ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[1].legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left", frameon=False)
+        lo, hi = q.layer[q.method.isin(multi[multi].index)].agg(["min", "max"]) if multi.any() else (0, 1)
+        def draw(m, **kw):
+            v = q[q.method == m].sort_values("layer")
+            if v.empty: return
+            if multi.get(m, False): ax.plot(v.layer, v.value, **kw)
+            else: ax.hlines(float(v.value.iloc[0]), lo, hi, **{**kw, "ls": "--" if kw.get("ls", "-") == "-" else kw["ls"]})
+        for m in methods:
+            if m not in (best, "normxlogit", "random"): draw(m, color=OTHER_GREY, lw=1.0, zorder=1)
+        draw("random", color="#555555", lw=1.3, ls=":", zorder=2)
+        a, b = (q[q.method == m].sort_values("layer").value.to_numpy() for m in (best, "normxlogit"))
+        same = best is not None and len(a) == len(b) > 1 and np.allclose(a, b, rtol=1e-3, atol=1e-4)   # lies on NormXLogit's line
+        ls = "--" if same or not multi.get(best, False) else "-"
+        if best: draw(best, color=_highlight(best), lw=2.0, ls=ls, zorder=4)
+        draw("normxlogit", color="black", lw=2.6, zorder=3)
+        handles = [Line2D([], [], color="black", lw=2.6, label="NormXLogit")]
+        if best: handles.append(Line2D([], [], color=_highlight(best), lw=2.0, ls=ls,
+                                       label=f"{label(best)} (best other{'; on NormXLogit' if same else ''})"))
+        handles += [Line2D([], [], color="#555555", lw=1.3, ls=":", label="Random"),
+                    Line2D([], [], color=OTHER_GREY, lw=1.0, label=f"{len([m for m in set(q.method) if m not in (best, 'normxlogit', 'random')])} other methods")]
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.19), ncol=1, fontsize=9, frameon=False)
+        ax.set_title(METRIC_NAME[metric], fontsize=10)
+        ax.set_ylabel(METRIC_AXIS[metric], fontsize=9.5); ax.set_xlabel("layer", fontsize=9.5); ax.tick_params(labelsize=9)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
+    fig.suptitle(f"{model} ({'authors' if suffix else 'our'} protocol): how well each layer's explanation\n"
+                 "points at the evidence, pooled over paradigms", fontsize=10.5)
     fig.tight_layout()
+    return fig
+
+def plot_paradigms(frame: pd.DataFrame, metric: str, models=None, methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
+    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of a few layer-wise
+    `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target) dashed, as it often lies on it), on one
+    y scale for every panel. Returns the figure."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+    models = list(dict.fromkeys(frame.model)) if models is None else list(models)
+    q = frame[frame.model.isin(models) & (frame.metric == metric) & frame.method.isin(methods)]
+    pars = [p for p in PARADIGMS if p in set(q.paradigm)]
+    fig, axes = plt.subplots(len(models), len(pars), figsize=(9, 0.9 + 2.3 * len(models)), sharey=True, squeeze=False)
+    style = lambda m: dict(color=colour(m), lw=2.4 if m == "normxlogit" else 1.4, ls="--" if m == "logat_target" else "-",
+                           zorder=3 if m == "normxlogit" else 4 if m == "logat_target" else 2)
+    for r, model in enumerate(models):
+        for c, par in enumerate(pars):
+            ax = axes[r, c]
+            for m in methods:
+                v = q[(q.model == model) & (q.paradigm == par) & (q.method == m)].sort_values("layer")
+                if len(v): ax.plot(v.layer, v.value, **style(m))
+            ax.set_title(f"{model} · {SHORT[par]}", fontsize=9.5); ax.tick_params(labelsize=9)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
+            if c == 0: ax.set_ylabel(METRIC_AXIS[metric], fontsize=9)
+            if r == len(models) - 1: ax.set_xlabel("layer", fontsize=9.5)
+    fig.legend(handles=[Line2D([], [], **{k: v for k, v in style(m).items() if k != "zorder"}, label=label(m)) for m in methods],
+               loc="lower center", ncol=len(methods), fontsize=9, frameon=False)
+    fig.suptitle(f"{METRIC_NAME[metric]} per layer and paradigm (our protocol)", fontsize=10.5)
+    fig.tight_layout(rect=(0, 0.45 / fig.get_figheight(), 1, 1))
     return fig
 
 # %% ../../nbs/52_blimp_alignment.ipynb #045fcc8b
