@@ -2,7 +2,7 @@
 
 Quarto (nbdev's own renderer) cannot be installed everywhere, so the book is built with Jupyter Book 1:
 1. nbdev's processors clean the notebooks into _proc/ (hidden cells removed, `show_doc` cells added and rendered);
-2. a table of contents is written from the notebook numbers (parts by tens);
+2. the table of contents is read from nbs/sidebar.yml (the reading order Quarto uses too);
 3. MathJax is served locally (npm package `mathjax@3`) so formulas render without a CDN;
 4. `jupyter-book build` renders _proc/ into _build/html, executing notebooks when asked (`--execute cache|force`).
 """
@@ -11,9 +11,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PROC, BUILD = ROOT / "_proc", ROOT / "_build"
-PARTS = {0: "Foundations: the API", 1: "The model: heads, batching, zoo, tracing, fine-tuning",
-         2: "Attribution methods: NormXLogit, gradients, attention, ALTI-Logit, LRP", 3: "Vector-based encoder methods",
-         4: "Evidence and metrics", 5: "Experiments", 9: "References"}
 
 def execute_copy():
     """Run every notebook (a copy of nbs/, so the sources keep their stored outputs) before nbdev's processing, which
@@ -56,7 +53,7 @@ def adapt():
             desc = f"\n\n*{fm['description'].strip()}*" if fm.get("description") else ""
             nb.cells[0] = nbformat.v4.new_markdown_cell(f"# {title}{desc}")
         books[p] = nb
-    relink = linker([p.stem for p in nbs])
+    relink = linker([p.stem for p in (ROOT / "nbs").glob("*.ipynb")])
     for p, nb in books.items():
         for c in nb.cells:
             c.pop("id", None)
@@ -82,14 +79,15 @@ def adapt():
         nbformat.write(nb, p)
 
 HOST = "https://normxlogit.github.io/normxlogit/"
-LINK = re.compile(r"\[([^\]]*)\]\((?:" + re.escape(HOST) + r")?([\w.-]+?)\.(html|ipynb)(#[^)\s]*)?\)")
+LINK = re.compile(r"\[([^\]]*)\]\((?:" + re.escape(HOST) + r"|nbs/)?([\w.-]+?)\.(html|ipynb)(#[^)\s]*)?\)")
 
 def short(stem):
     "The page name nbdev and Quarto give a notebook: its number prefix dropped (`04_core` -> `core`)."
     return re.sub(r"^\d+[a-z]?_", "", stem)
 
 def linker(stems):
-    """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) into links to the
+    """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) and the README's links to
+    chapters (`nbs/51_experiment1.ipynb#table-1`) into links to the
     book's own pages (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids."""
     from docutils.nodes import make_id
     names = {short(s): s for s in stems} | {s: s for s in stems}
@@ -123,13 +121,22 @@ def fix_anchors(html):
         new = re.sub(r'href="([^"]*#[^"]*)"', lambda m: sub(m, page), text)
         if new != text: page.write_text(new, encoding="utf-8")
 
+def sections():
+    "[(caption, [notebook stems])] in reading order, from nbs/sidebar.yml (the one place the order is written)."
+    import yaml
+    side = yaml.safe_load((ROOT / "nbs" / "sidebar.yml").read_text())["website"]["sidebar"]["contents"]
+    return [(s["section"], [Path(n).stem for n in s["contents"]]) for s in side if isinstance(s, dict)]
+
 def toc():
-    nbs = sorted(p.stem for p in PROC.glob("[0-9][0-9]*_*.ipynb"))
-    parts = {}
-    for n in nbs: parts.setdefault(int(n[:2]) // 10, []).append(n)
-    lines = ["format: jb-book", "root: index", "parts:"]
-    for k in sorted(parts):
-        lines += [f"- caption: \"{PARTS.get(k, 'More')}\"", "  chapters:"] + [f"  - file: {n}" for n in parts[k]]
+    have = {p.stem for p in PROC.glob("*.ipynb")}
+    parts = [(cap, [n for n in nbs if n in have]) for cap, nbs in sections()]
+    listed = {n for _, nbs in parts for n in nbs}
+    missing = sorted(n for n in have - listed - {"index"})
+    if missing: sys.exit(f"notebooks missing from nbs/sidebar.yml: {missing}")
+    parts = [(cap, nbs) for cap, nbs in parts if nbs]
+    lines = ["format: jb-book", "root: index"] + (["parts:"] if parts else [])
+    for cap, nbs in parts:
+        lines += [f"- caption: {json.dumps(cap)}", "  chapters:"] + [f"  - file: {n}" for n in nbs]
     (PROC / "_toc.yml").write_text("\n".join(lines) + "\n")
 
 def mathjax():
