@@ -18,10 +18,11 @@ from ..metrics.stats import interval_verdict
 from .profiling import machine_info
 
 # %% auto #0
-__all__ = ['EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'chunk_key', 'cache_root', 'open_store', 'ChunkRun', 'run_chunks',
-           'results_path', 'write_csv', 'write_json', 'run_record', 'quiet', 'others_load', 'wait_until_quiet',
-           'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'Experiment', 'register_experiment',
-           'load_experiments', 'pick_device', 'execute_chapters', 'reproduce']
+__all__ = ['EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'chunk_key', 'cache_root', 'open_store', 'ChunkRun',
+           'run_chunks', 'results_path', 'write_csv', 'write_json', 'run_record', 'quiet', 'others_load',
+           'wait_until_quiet', 'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'Experiment',
+           'register_experiment', 'load_experiments', 'pick_device', 'execute_chapters', 'scratch_dir', 'destinations',
+           'reproduce']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -219,19 +220,35 @@ def execute_chapters(stems, root=None) -> list:
     if nbs: subprocess.run([sys.executable, str(root / "tools" / "execute_nbs.py"), *map(str, nbs)], check=True)
     return nbs
 
+BOOK_SCALE = "book"
+
+def scratch_dir(scale: str, name: str) -> Path:
+    "Where a run at a scale other than the book's writes when no results folder is named: `<cache>/scratch/<scale>/<name>`."
+    return cache_dir() / "scratch" / scale / name
+
+def destinations(name: str, scale: str, results=True, cache=True, several: bool = False) -> tuple:
+    """`(results, cache, book)` for experiment `name` at `scale`. Only the book's scale writes into the committed results
+    (`results=True`: each experiment's own folder under `results_dir()`, its chunks where the experiment keeps them,
+    `book=True`). Any other scale with `results=True` goes to `scratch_dir(scale, name)`, so a tiny or paper run can never
+    touch the book's evidence. A named folder is used as given (`folder/<name>` when `several` experiments share it);
+    its chunks go to `<results>/chunks` unless `cache` names a folder."""
+    if results is True and scale == BOOK_SCALE: return True, cache, True
+    res = scratch_dir(scale, name) if results is True else Path(results) / name if several else Path(results)
+    return res, (res / "chunks" if cache is True else cache), False
+
 def reproduce(names=("all",), scale: str = "book", device: str = "auto", results=True, cache=True,
               chapters: bool = True, estimate_only: bool = False, out=print) -> dict:
     """Run experiments `names` ('all' = every registered one) at `scale`, printing each one's estimated cost first;
-    then re-execute the chapters that read them (`chapters=True`, book and paper scales only). `results`: True (each
-    experiment's own folder under `results_dir()`), or a folder: one experiment writes into it, several write into
-    `folder/<name>` each (their file names may coincide). Returns `{name: what its reproduce returned}`."""
+    then re-execute the chapters that read them (`chapters=True`; only after a run that wrote the book's own results).
+    Where each writes: `destinations` (the book's scale into `results_dir()`, any other into a scratch folder unless
+    `results` names one). Returns `{name: what its reproduce returned}`."""
     if scale not in SCALES: raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
     exps = load_experiments()
     names = list(exps) if "all" in names else list(names)
     unknown = [n for n in names if n not in exps]
     if unknown: raise ValueError(f"unknown experiments {unknown}; known: {sorted(exps)}")
     dev = pick_device(device)
-    done = {}
+    done, book = {}, []
     for n in names:
         e = exps[n]
         if e.reproduce is None: raise ValueError(f"experiment {n!r} cannot be reproduced from the command line")
@@ -239,8 +256,9 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
             est = e.estimate(scale)
             out(f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread\n{est.astype(object).fillna('–').to_string(index=False)}")
         if estimate_only: continue
-        res = results if results is True or len(names) == 1 else Path(results) / n
-        done[n] = e.reproduce(scale=scale, device=dev, results=res, cache=cache)
-    if chapters and scale != "tiny" and not estimate_only:
-        execute_chapters([c for n in names for c in exps[n].chapters])
+        res, ch, into_book = destinations(n, scale, results, cache, several=len(names) > 1)
+        if not into_book: out(f"   {n}: results into {res} (not the book's results/)")
+        done[n] = e.reproduce(scale=scale, device=dev, results=res, cache=ch)
+        if into_book: book.append(n)
+    if chapters and book: execute_chapters([c for n in book for c in exps[n].chapters])
     return done
