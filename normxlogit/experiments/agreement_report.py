@@ -21,7 +21,7 @@ __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'AC
            'SYMBOL', 'IG_PATHS', 'IG_PATH_N', 'paper_numbers', 'method_name', 'column_label', 'paper_table',
            'show_table', 'claims', 'claim_source', 'item_values', 'precision_changes', 'findings', 'implausible_rows',
            'paper_findings', 'findings_summary', 'findings_prose', 'findings_table', 'precision_table', 'cost_summary',
-           'ig_path_gaps', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths']
+           'ig_path_gaps', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'plot_pg']
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6e0a7e38
 # The paper's numbers (percent), one line per table, task and model, in the order of `PAPER_LAYOUT`; '-' = not reported.
@@ -560,3 +560,55 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=
             want = {(*_path_name(st), k) for st in settings for k in n_steps}
             out.append(g[[w in want for w in zip(g.baseline, g.keep, g.n_steps)]])
     return pd.concat(out, ignore_index=True) if out else read_ig_paths([])
+
+# %% ../../nbs/53_agreement_benchmark.ipynb #a9e3c5d1
+def _short_reason(reason: str) -> str:
+    "A `methods_for` reason as a bar label: the words before its first ':' or '(' ('RMSNorm decoder', 'decoders only')."
+    return reason.split(":")[0].split("(")[0].strip()
+
+def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metric: str = "pg", models=None, tasks=AGREEMENT_TASKS):
+    """Small multiples of one metric per method (default PG, the pointing game, in percent of items), a row per model
+    and a column per task, from the long per-item frame `df` (default setting): horizontal bars in the registry's
+    colours with 95% t intervals over items. A method that does not apply to a model (`excluded`, as `read_benchmark`
+    returns it: `{(model, task): {method: reason}}`) gets no bar but 'n/a' and the reason in its slot, so that it
+    cannot be read as a zero; a (model, task) in `left_out` (`{(model, task): reason}`) is an empty panel saying why.
+    Returns the figure."""
+    import matplotlib.pyplot as plt
+    from ..registry import method_colour
+    d = df[df.setting == "default"] if "setting" in df else df
+    models = list(dict.fromkeys(d.model)) if models is None else list(models)
+    left_out = left_out or {}
+    order = [m for m in AGREEMENT_METHODS if m in set(d.method) or any(m in r for r in excluded.values())]
+    fig, axes = plt.subplots(len(models), len(tasks), figsize=(9, 0.7 + 0.27 * len(order) * len(models)), sharex=True,
+                             sharey=True, squeeze=False)
+    y = np.arange(len(order))
+    for r, model in enumerate(models):
+        for c, task in enumerate(tasks):
+            ax = axes[r, c]
+            ax.set_title(f"{model} · {task}", fontsize=9.5)
+            if (model, task) in left_out:
+                ax.text(0.5, 0.5, "left out:\n" + left_out[(model, task)], ha="center", va="center", fontsize=9,
+                        color="#555555", transform=ax.transAxes, wrap=True)
+                continue
+            g = d[(d.model == model) & (d.task == task)].groupby("method")[metric]
+            for i, m in enumerate(order):
+                if m in g.groups:
+                    x = g.get_group(m).to_numpy(float) * 100
+                    mean = x.mean()
+                    half = _st.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else 0.0
+                    ax.barh(i, mean, xerr=half, height=0.72, color=method_colour("grad_l2sq" if m == "grad_l2" else m),
+                            edgecolor="#333333", linewidth=0.4, error_kw=dict(lw=0.9, capsize=1.5, ecolor="#333333"))
+                else:
+                    why = excluded.get((model, task), {}).get(m)
+                    ax.text(1.5, i, "n/a" + (f" ({_short_reason(why)})" if why else ""), va="center", fontsize=8.5,
+                            style="italic", color="#555555")
+            ax.grid(axis="x", alpha=0.3, lw=0.5); ax.set_axisbelow(True)
+    for ax in axes.ravel():
+        ax.set_yticks(y); ax.set_yticklabels([method_name(m) for m in order], fontsize=9); ax.set_ylim(len(order) - 0.4, -0.6)
+        ax.set_xlim(0, 100); ax.tick_params(axis="x", labelsize=9)
+    for ax in axes[-1]: ax.set_xlabel("PG (% of items)" if metric == "pg" else f"{metric.upper()} (× 100)", fontsize=9.5)
+    name = {"pg": "pointing game", "mrr": "mean reciprocal rank"}.get(metric, metric)
+    fig.suptitle(f"{metric.upper()} ({name}) per method, model and task (default setting; bars: 95% t intervals over items)",
+                 fontsize=10.5)
+    fig.tight_layout()
+    return fig
