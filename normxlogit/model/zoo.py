@@ -17,8 +17,9 @@ import hashlib
 from .heads import get_adapter
 
 # %% auto #0
-__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_ARCHS', 'KEY_NAMES', 'offline_name', 'offline_models', 'offline_path',
-           'load_model', 'load_finetuned', 'finetuned_table', 'tiny_model', 'key_name', 'model_fingerprint']
+__all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_DECODERS', 'TINY_ARCHS', 'TINY_PREFIX', 'KEY_NAMES', 'offline_name',
+           'offline_models', 'offline_path', 'load_model', 'load_finetuned', 'finetuned_table', 'tiny_model',
+           'tiny_arch', 'load_tiny', 'key_name', 'model_fingerprint']
 
 # %% ../../nbs/12_zoo.ipynb #6707bfad
 HEAD_TYPES = KINDS + ("base",)   # the head kinds of `normxlogit.model.heads`, plus the bare body
@@ -124,10 +125,12 @@ def load_model(name_or_path: str, head: str = "auto", num_labels: int | None = N
 
     `head`: 'auto' (from the checkpoint), 'classification', 'regression', 'masked_lm', 'causal_lm' or 'base'.
     `attn_implementation`: e.g. 'eager' when attention weights are needed (None = the library default, SDPA).
-    `device`: 'cpu', 'cuda', ... (default: CUDA when available). A hub id the zoo holds an offline copy of (e.g.
+    `device`: 'cpu', 'cuda', ... (default: CUDA when available). `tiny-<arch>` (e.g. 'tiny-llama', 'tiny-bert') is a tiny
+    randomly initialised model of that architecture (`load_tiny`). A hub id the zoo holds an offline copy of (e.g.
     'HuggingFaceTB/SmolLM2-135M-Instruct', the base named by the committed adapters) loads that copy."""
     if head != "auto" and head not in HEAD_TYPES:
         raise ValueError(f"head must be 'auto' or one of {HEAD_TYPES}, got {head!r}")
+    if tiny_arch(name_or_path) is not None: return load_tiny(name_or_path, head, num_labels, dtype, attn_implementation, device)
     if offline_name(name_or_path) is not None and not Path(name_or_path).is_dir():
         path = offline_path(offline_name(name_or_path))           # a zoo name, or the hub id it stands for
     elif _is_finetuned(name_or_path):
@@ -231,6 +234,7 @@ def _fix_pad(model, tok):
         model.config.pad_token_id = tok.pad_token_id
 
 # %% ../../nbs/12_zoo.ipynb #3d267227
+TINY_DECODERS = ("gpt2", "llama", "gemma3")
 TINY_ARCHS = {
     "bert": dict(model_type="bert", tok="wordpiece", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                  intermediate_size=64, max_position_embeddings=128),
@@ -287,7 +291,7 @@ def tiny_model(arch: str, head: str = "classification", num_labels: int = 2, see
     if head == "regression": spec.update(num_labels=1, problem_type="regression")
     elif head == "classification": spec.update(num_labels=num_labels)
     cfg = AutoConfig.for_model(model_type, **spec)
-    if arch in ("gpt2", "llama", "gemma3"): cfg.is_decoder = True
+    if arch in TINY_DECODERS: cfg.is_decoder = True
     if attn_implementation is not None: cfg._attn_implementation = attn_implementation
     torch.manual_seed(seed)
     with warnings.catch_warnings(), _quiet():
@@ -296,6 +300,26 @@ def tiny_model(arch: str, head: str = "classification", num_labels: int = 2, see
     if arch in ("gpt2", "llama", "gemma3") and head in ("classification", "regression"):
         model.config.pad_token_id = tok.pad_token_id
     return model.eval(), tok
+
+# %% ../../nbs/12_zoo.ipynb #e6701c7e
+TINY_PREFIX = "tiny-"
+
+def tiny_arch(name) -> str | None:
+    "The architecture a tiny model name stands for ('tiny-llama' -> 'llama'); None for any other name or an existing path."
+    if not isinstance(name, str) or not name.startswith(TINY_PREFIX) or Path(name).exists(): return None
+    arch = name[len(TINY_PREFIX):]
+    if arch not in TINY_ARCHS: raise ValueError(f"unknown tiny model {name!r}; choices: {sorted(TINY_PREFIX + a for a in TINY_ARCHS)}")
+    return arch
+
+def load_tiny(name: str, head: str = "auto", num_labels: int | None = None, dtype=torch.float32,
+              attn_implementation: str | None = None, device: str | None = None):
+    """`(model, tokenizer)` of the tiny random model `name` ('tiny-<arch>'), the one spelling every experiment uses.
+    `head='auto'`: a causal-LM head on decoders, a masked-LM head on encoders."""
+    arch = tiny_arch(name)
+    if arch is None: raise ValueError(f"not a tiny model name: {name!r}")
+    if head == "auto": head = "causal_lm" if arch in TINY_DECODERS else "masked_lm"
+    m, t = tiny_model(arch, head, num_labels or 2, dtype=dtype, attn_implementation=attn_implementation)
+    return m.to(device or ("cuda" if torch.cuda.is_available() else "cpu")).eval(), t
 
 # %% ../../nbs/12_zoo.ipynb #adbb7245
 # The name under which each offline copy entered the chunk keys of the committed results: the folder it had on the
