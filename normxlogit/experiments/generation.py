@@ -12,7 +12,7 @@ import pandas as pd
 import torch
 from ..generation import explain_generation, prompt_ids, greedy_continuation
 from ..metrics.faithfulness import rank_tokens, perturb, model_outputs
-from ..metrics.stats import bootstrap_ci
+from ..metrics.stats import bootstrap_ci, paired_t, holm, interval_verdict, leading_group
 from ..registry import method_label, method_colour
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json,
@@ -22,7 +22,7 @@ from .common import (chunk_key, open_store, run_chunks, results_path, write_csv,
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'generation_prompts',
            'load_generation_model', 'deletions', 'score_prompt', 'GenerationRun', 'run_generation', 'load_results',
            'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table', 'plot_summary', 'plot_by_entropy',
-           'reading', 'cost_per_prompt', 'estimate', 'reproduce', 'main']
+           'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce', 'main']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -180,7 +180,8 @@ def load_results(results=True):
 # %% ../../nbs/59_generation_faithfulness.ipynb #08eaf262
 def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """Per method and k (and 'mean', the average over k): the mean drop over questions with a 95% bootstrap interval,
-    and the paired difference to `random` with its interval and verdict ('holds': above random)."""
+    and the paired difference to `random` with its bootstrap interval, its paired t p-value `p`, Holm's `p_holm` over the
+    methods compared with random at that k, and the verdict ('holds': above random, the interval above 0 and p_holm < 0.05)."""
     p = prompts.copy()
     mean = p.groupby(["model", "prompt", "method"], as_index=False).p_drop.mean().assign(k="mean")
     p = pd.concat([p.assign(k=p.k.astype(str)), mean], ignore_index=True)
@@ -190,9 +191,13 @@ def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.Da
         v, lo, hi = bootstrap_ci(d.p_drop, n_boot, seed)
         diff = d.set_index(["prompt", "k"]).p_drop - rnd.reindex(d.set_index(["prompt", "k"]).index)
         dv, dlo, dhi = bootstrap_ci(diff, n_boot, seed) if meth != "random" else (np.nan, np.nan, np.nan)
-        rows.append(dict(method=meth, k=k, n=len(d), p_drop=v, lo=lo, hi=hi, vs_random=dv, vs_lo=dlo, vs_hi=dhi,
-                         verdict=verdict(dlo, dhi) if meth != "random" else "–"))
-    return pd.DataFrame(rows)
+        p_ = paired_t(diff.values)["p"] if meth != "random" else np.nan
+        rows.append(dict(method=meth, k=k, n=len(d), p_drop=v, lo=lo, hi=hi, vs_random=dv, vs_lo=dlo, vs_hi=dhi, p=p_))
+    S = pd.DataFrame(rows)
+    S["p_holm"] = np.nan
+    for k, g in S[S.method != "random"].groupby("k"): S.loc[g.index, "p_holm"] = holm(g.p.values)
+    S["verdict"] = [interval_verdict(r.vs_lo, r.vs_hi, r.p_holm) if r.method != "random" else "–" for r in S.itertuples()]
+    return S
 
 def _order(S):
     m = S[S.k == "mean"].sort_values("p_drop", ascending=False).method.tolist()
@@ -268,8 +273,16 @@ def plot_by_entropy(steps: pd.DataFrame, k: int = 4, methods=("normxlogit", "att
     ax.legend(fontsize=8, frameon=False)
     return ax
 
-def reading(S: pd.DataFrame, record: dict) -> str:
-    "The discussion's numbers as prose, from the summary and the run record."
+def leaders(prompts: pd.DataFrame, record: dict) -> pd.DataFrame:
+    "`leading_group` of the methods (random and a non-converged IG left out) on the per-question drop averaged over k."
+    W = prompts.groupby(["prompt", "method"]).p_drop.mean().unstack()
+    drop = ["random"] + (["ig"] if ig_not_converged(record) else [])
+    return leading_group(W.drop(columns=[m for m in drop if m in W]))
+
+def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) -> str:
+    """The discussion's numbers as prose, from the summary and the run record. With the per-question `prompts`, the
+    method with the largest mean drop is called the best only if it beats the runner-up in a paired comparison (Holm
+    over its comparisons, `leaders`); otherwise the tied group is named."""
     M = S[(S.k == "mean") & (S.method != "random")].sort_values("p_drop", ascending=False)
     if ig_not_converged(record): M = M[M.method != "ig"]          # a non-converged IG is shown, but not counted
     r = S[(S.k == "mean") & (S.method == "random")].iloc[0]
@@ -280,9 +293,9 @@ def reading(S: pd.DataFrame, record: dict) -> str:
     parts = [f"Over {record['n_prompts']} questions ({record['n_steps']} generated tokens), deleting random context tokens "
              f"lowers the generated token's probability by {r['p_drop']:.3f} on average over k "
              f"(95% interval {r['lo']:.3f} to {r['hi']:.3f}). {method_label(best.method)} has the largest mean drop, "
-             f"{best['p_drop']:.3f} [{best.lo:.3f}, {best.hi:.3f}]."]
+             f"{best['p_drop']:.3f} [{best.lo:.3f}, {best.hi:.3f}]" + (_lead_text(leaders(prompts, record)) if prompts is not None else ".")]
     if by["holds"]: parts.append(f"On average over k, {len(by['holds'])} of {len(M)} methods beat random (interval of the paired "
-                                 f"difference above 0): {', '.join(by['holds'])}.")
+                                 f"difference above 0, Holm over the {len(M)} comparisons): {', '.join(by['holds'])}.")
     if by["does not hold"]: parts.append(f"Below random: {', '.join(by['does not hold'])}.")
     if by["inconclusive"]: parts.append(f"Inconclusive: {', '.join(by['inconclusive'])}.")
     parts.append(f"At every k separately: {', '.join(always) if always else 'none'}.")
@@ -296,6 +309,16 @@ def cost_per_prompt(steps, record) -> pd.DataFrame:
     rows.append(dict(step="deletions (all methods)", cpu_s_per_question=record["cpu_s_deletion_per_prompt"]))
     df = pd.DataFrame(rows)
     return pd.concat([df, pd.DataFrame([dict(step="total", cpu_s_per_question=df.cpu_s_per_question.sum())])], ignore_index=True)
+
+def _lead_text(L: pd.DataFrame) -> str:
+    "', and it is the best: ...' or ', but ... tie' from a `leading_group` table."
+    lead, second = L.iloc[0], L.iloc[1]
+    diff = f"{second['diff']:.3f} [{second.lo:.3f}, {second.hi:.3f}]"
+    if L.leads.sum() == 1:
+        return (f"; it is the best: ahead of the runner-up {method_label(second.method)} by {diff} (paired over questions, "
+                f"Holm over its {len(L) - 1} comparisons).")
+    tied = [method_label(m) for m in L.method[L.leads]]
+    return f"; no single best: {', '.join(tied)} are not told apart (runner-up {method_label(second.method)}, {diff}, paired, Holm)."
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #58a5d657
 def estimate(scale: str = "book", record=None) -> pd.DataFrame:
