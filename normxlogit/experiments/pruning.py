@@ -23,12 +23,13 @@ from .common import (chunk_key, cache_root, open_store, run_chunks, results_path
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
-__all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'OTHER_METHODS', 'BEST_PRUNERS',
-           'WORSE_PRUNERS', 'FINDINGS', 'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS', 'BOOK_RATES',
-           'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid', 'pruning_margins',
-           'item_areas', 'PruningRun', 'run_pruning', 'pruning_label', 'pruning_summary', 'plot_pruning', 'save_figure',
-           'item_area_table', 'finding_pairs', 'pruning_findings', 'comparison_name', 'findings_summary',
-           'pruning_findings_prose', 'run_costs', 'estimate', 'reproduce', 'main']
+__all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES',
+           'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS', 'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS',
+           'BOOK_RATES', 'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid',
+           'pruning_margins', 'item_areas', 'PruningRun', 'run_pruning', 'pruning_label', 'pruning_summary',
+           'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs', 'pruning_findings',
+           'comparison_name', 'findings_summary', 'pruning_findings_prose', 'run_costs', 'estimate', 'reproduce',
+           'main']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
@@ -337,37 +338,76 @@ def pruning_summary(frame) -> pd.DataFrame:
     t = t.sort_index(key=key)
     return t[[p for p in POOLINGS if p in t.columns]]
 
+LINE_STYLES = {"lrp": "--", "grad_l2": "--", "grad": "-."}   # the lighter of two close colours (LRP/AttnLRP, the three gradients)
+
+def random_runs(model: str, task: str, record: dict, grid=None, root=None) -> pd.DataFrame:
+    """The accuracy curve of every random order of one committed run, read back from its curve chunks (`root`, default
+    `results_dir('pruning')/chunks`; nothing is computed or written): the `n_random` orders of seeds `seed, seed + 1, ...`
+    of the run `record` (its JSON), matched by order (and `grid`, when given). Rows as `PruningRun.curves`: `model, task,
+    method ('random'), pooling ('-'), seed, heads_pruned, accuracy`; empty when the chunks are not there."""
+    from ..cache import load_entry
+    root = results_dir("pruning") / "chunks" if root is None else Path(root)
+    s = record["settings"]
+    want = {tuple(int(i) for i in random_order(record["heads"], 1, s["seed"] + r)): s["seed"] + r for r in range(s["n_random"])}
+    rows = []
+    for d in sorted(root.glob(f"{model}-{task}-curve-*")):
+        key = json.loads((d / "key.json").read_text())
+        seed = next((sd for o, sd in want.items() if o[:len(key["order"])] == tuple(key["order"])), None)
+        if seed is None or (grid is not None and list(key["grid"]) != list(grid)): continue
+        parts = [load_entry(c, expect_key=key) for c in sorted(d.glob("chunk-*.npz"))]
+        if not parts or any(p is None for p in parts): continue
+        acc = (np.concatenate([p[0]["margins"] for p in parts], 1) > 0).mean(1)
+        rows += [dict(model=model, task=task, method="random", pooling="-", seed=seed, heads_pruned=g, accuracy=float(a))
+                 for g, a in zip(key["grid"], acc)]
+    out = pd.DataFrame(rows, columns=["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"])
+    return out.drop_duplicates(["seed", "heads_pruned"]).reset_index(drop=True)   # one curve per seed (a store per batch size)
+
 def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=POOLINGS):
-    """Accuracy against heads pruned for one model and task (default: the first in `frame`), one panel per pooling and
-    one line per method, random dashed (its min-max band over the runs when `curves` of a `PruningRun` is given)."""
+    """Accuracy against heads pruned for one model and task (default: the first in `frame`), one panel per pooling (on
+    one y scale) and one line per method in its registry colour (the lighter of two close colours dashed,
+    `LINE_STYLES`); random is the black dashed mean of its runs, with the grey band of their range (lowest to highest
+    accuracy at each point) when `curves` (of a `PruningRun`, or `random_runs`) has them. About 9 inches wide, the legend
+    under the panels. Returns the axes."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     model = frame.model.iloc[0] if model is None else model
     task = frame[frame.model == model].task.iloc[0] if task is None else task
     d = frame[(frame.model == model) & (frame.task == task)]
     if d.empty: raise ValueError(f"no rows for model {model!r}, task {task!r}")
     poolings = [p for p in poolings if p in set(d.pooling)]
-    if axes is None: _, axes = plt.subplots(1, len(poolings), figsize=(3.6 * len(poolings), 2.9), sharey=True, squeeze=False)
-    axes = np.ravel(axes)
+    meths = [m for m in PRUNING_METHODS if m in set(d.method)]
+    if axes is None:
+        w = 9 if len(poolings) > 1 else 6.5
+        fig, axes = plt.subplots(1, len(poolings), figsize=(w, 3.9), sharey=True, squeeze=False)
+    axes = np.ravel(axes); fig = axes[0].figure
     rnd = d[d.method == "random"]
+    c = None if curves is None else curves[(curves.model == model) & (curves.task == task) & (curves.method == "random")]
+    band = c.groupby("heads_pruned").accuracy.agg(["min", "max"]) if c is not None and len(c) else None
     for ax, p in zip(axes, poolings):
-        for me in [m for m in PRUNING_METHODS if m in set(d.method)]:
+        if band is not None: ax.fill_between(band.index, band["min"], band["max"], color="0.55", alpha=0.28, lw=0, zorder=1)
+        if len(rnd): ax.plot(rnd.heads_pruned, rnd.accuracy, color="black", ls="--", lw=1.3, zorder=2)
+        for me in meths:
             e = d[(d.method == me) & (d.pooling == p)]
-            ax.plot(e.heads_pruned, e.accuracy, color=_colour(me), label=pruning_label(me), lw=1.3)
-        if len(rnd):
-            ax.plot(rnd.heads_pruned, rnd.accuracy, "k--", lw=1.1, label="Random (mean)")
-            if curves is not None:
-                c = curves[(curves.model == model) & (curves.task == task) & (curves.method == "random")]
-                band = c.groupby("heads_pruned").accuracy.agg(["min", "max"])
-                ax.fill_between(band.index, band["min"], band["max"], color="k", alpha=0.12, lw=0)
-        ax.set_title(f"{task}: {POOLING_NAMES[p]}", fontsize=9); ax.set_xlabel("heads pruned"); ax.grid(alpha=0.3)
-    axes[0].set_ylabel("accuracy"); axes[-1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))   # beside the curves
+            ax.plot(e.heads_pruned, e.accuracy, color=_colour(me), ls=LINE_STYLES.get(me, "-"), lw=1.5, zorder=3)
+        ax.set_title(POOLING_NAMES[p] + " pooling", fontsize=10); ax.set_xlabel(f"heads pruned (of {int(d.heads_pruned.max())})", fontsize=9.5)
+        ax.tick_params(labelsize=9); ax.grid(alpha=0.3, lw=0.5)
+    axes[0].set_ylabel("accuracy (share of items correct)", fontsize=9.5)
+    handles = [Line2D([], [], color=_colour(m), ls=LINE_STYLES.get(m, "-"), lw=1.5, label=pruning_label(m)) for m in meths]
+    if len(rnd): handles.append(Line2D([], [], color="black", ls="--", lw=1.3, label="Random (mean of its runs)"))
+    if band is not None: handles.append(Patch(color="0.55", alpha=0.28, label=f"Random: range of its {c.seed.nunique()} runs"))
+    ncol = min(5 if len(poolings) > 1 else 3, len(handles))
+    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=9, frameon=False)
+    rows = -(-len(handles) // ncol)
+    fig.suptitle(f"{model}, {task}: accuracy as heads are pruned, least relevant first", fontsize=10.5)
+    fig.tight_layout(rect=(0, (0.15 + 0.22 * rows) / fig.get_figheight(), 1, 1))
     return axes
 
 def save_figure(frame, model, task, folder, curves=None) -> Path:
     "Save `plot_pruning` of one model and task as `folder/pruning_<model>_<task>.png`; returns the path."
     import matplotlib; matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    plot_pruning(frame, model, task, curves); plt.tight_layout()
+    plot_pruning(frame, model, task, curves)
     out = Path(folder) / f"pruning_{model}_{task}.png"
     plt.savefig(out, dpi=120); plt.close("all")
     return out
