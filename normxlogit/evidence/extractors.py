@@ -152,11 +152,15 @@ def _first_line(e) -> str:
     return f"{type(e).__name__}: {msg.splitlines()[0] if msg else ''}"
 
 def _reason(e) -> str:
-    "Why a model did not load, in words a reader can use: the first line of the message, addresses shortened to 'the hub'."
+    """Why a model did not load, in words a reader can use: 'not available offline' when the hub cannot be reached and no
+    local copy exists, 'no model at that path' for a folder or name that holds none, else the message's first line
+    (addresses shortened to 'the hub')."""
     import re
     msg = (str(e).strip().splitlines() or [""])[0]
-    msg = re.sub(r"'?https?://[^\s']+'?", "the hub", msg)
-    return msg or type(e).__name__
+    if re.search(r"connect to the hub|couldn't find them in the cached|offline mode|Max retries|ConnectionError", msg, re.I):
+        return "not available offline (no local copy, and the hub cannot be reached)"
+    if re.search(r"Repo id must be|is not a local folder|does not appear to have|No such file", msg): return "no model at that path"
+    return re.sub(r"'?https?://[^\s']+'?", "the hub", msg) or type(e).__name__
 
 def fastcoref_classes():
     """fastcoref's `CorefModel`, its collator and its F-Coref model class adapted to transformers 5 (fastcoref 2.1.6
@@ -200,7 +204,9 @@ def load_fastcoref(model=FASTCOREF_MODEL, device="cpu"):
         except ImportError as e:
             _COREF[key] = ImportError(f"fastcoref is not installed ({_first_line(e)}); `pip install normxlogit[coref]`")
         except Exception as e:
-            _COREF[key] = OSError(f"the fastcoref model {str(model)!r} could not be loaded: {_reason(e)}")
+            _COREF[key] = OSError(f"the optional neural coreference model (fastcoref {str(model)!r}) is {_reason(e)}"
+                                  if _reason(e).startswith("not available") else
+                                  f"the fastcoref model {str(model)!r} could not be loaded: {_reason(e)}")
     got = _COREF[key]
     if isinstance(got, Exception): raise got
     return got
@@ -268,7 +274,7 @@ def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True, coref_
                 if coref == "fastcoref": raise
                 if str(e) not in _COREF_WARNED:       # one line, once per process and cause
                     _COREF_WARNED.add(str(e))
-                    print(f"normxlogit: {e}; ra antecedents from the dependency rule instead")
+                    print(f"normxlogit: {e}; ra antecedents come from the dependency rule")
                 backend = f"dependency ({e})"
     rows = []
     for k, (g, b, (tspan, tw, fw), p) in enumerate(zip(goods, bads, targets, parses)):
