@@ -10,9 +10,10 @@ from ..registry import method_colour, method_label
 from .sanity import METRICS, DECISIVE, MAX_NOT_CONVERGED, verdicts
 
 # %% auto #0
-__all__ = ['MARK', 'TEST_LABEL', 'short_verdict', 'verdict_table', 'convergence_notes', 'threshold_table', 'threshold_reading',
-           'sanity_reading', 'diagnostics_reading', 'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors',
-           'ci_table', 'factor_table']
+__all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'short_verdict', 'verdict_table', 'convergence_notes',
+           'threshold_table', 'threshold_reading', 'sanity_reading', 'diagnostics_reading', 'metric_label',
+           'stage_label', 'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors', 'ci_table',
+           'factor_table']
 
 # %% ../../nbs/55_sanity.ipynb #c87f7da3
 MARK = {"pass": "✓", "fail": "✗", "inconclusive": "?"}
@@ -197,49 +198,81 @@ def diagnostics_reading(DG: pd.DataFrame) -> str:
     return "\n".join(out)
 
 # %% ../../nbs/55_sanity.ipynb #c1131b42
+METRIC_LABELS = {"spearman_abs": "Spearman ρ of |scores|", "spearman_signed": "Spearman ρ of signed scores",
+                 "topk_intersection": "top-20% intersection (share)"}   # how figures and tables name the similarity metrics
+LINE_STYLES = {"grad_l2": "--", "grad_l2sq": ":", "lrp": "--", "globenc": ":", "attention": "--", "decompx": "--",
+               "alti": "--", "value_zeroing": "-.", "random": ":"}      # close registry colours told apart by the line
+MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad_l2sq", "gxi", "random", "ig", "attention",
+                    "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx", "alti_logit"),
+                   ["^", "o", "<", "s", "D", "v", "P", ".", "*", "X", "p", "h", ">", "x", "d", "H", "8", "1"]))
+
+def metric_label(metric: str) -> str:
+    "A similarity metric as figures and tables name it (`METRIC_LABELS`; other names as they are)."
+    return METRIC_LABELS.get(metric, metric)
+
+def stage_label(stage: str) -> str:
+    "A randomisation stage as a reader names it: 'layer_6' -> 'layer 6', 'none' -> 'none (trained)', '+' -> ' + '."
+    return "none (trained)" if stage == "none" else stage.replace("_", " ").replace("+", " + ")
+
+def _style(m: str) -> dict:
+    return dict(color=method_colour(m), ls=LINE_STYLES.get(m, "-"), marker=MARKERS.get(m, "o"), ms=4,
+                lw=2.4 if m == "normxlogit" else 1.3, zorder=5 if m == "normxlogit" else 2)
+
 def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None, model: str | None = None, legend: bool = True):
-    "One curve per method over the cascade (x: stages randomised so far, from the head down), with confidence bands."
+    """One curve per method over the cascade (x: stages randomised so far, from the head down), with confidence bands;
+    each method in its registry colour, with a marker of its own and a dashed or dotted line where colours are close."""
     import matplotlib.pyplot as plt
     d = summary[(summary.test == "cascade") & (summary.metric == metric)]
     if model is not None: d = d[d.model == model]
     if d.empty: raise ValueError(f"no cascade rows for metric {metric!r}" + (f" and model {model!r}" if model else ""))
     order = list(dict.fromkeys(d.randomised))
-    if ax is None: _, ax = plt.subplots(figsize=(max(5, 0.5 * len(order)), 3.4))
+    if ax is None: _, ax = plt.subplots(figsize=(max(6, 0.6 * len(order)), 3.8))
     for m, g in d.groupby("method", sort=False):
         g = g.set_index("randomised").reindex(order)
-        ax.plot(range(len(order)), g.value, marker="o", ms=3, label=method_label(m), color=method_colour(m))
-        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.15, color=method_colour(m))
-    ax.set_xticks(range(len(order))); ax.set_xticklabels(order, rotation=60, ha="right", fontsize=7)
-    ax.axhline(0, color="grey", lw=0.5); ax.set_ylabel(metric, fontsize=8); ax.set_xlabel("randomised from the top down", fontsize=8)
-    if legend: ax.legend(fontsize=6, ncol=2)
+        ax.plot(range(len(order)), g.value, label=method_label(m), **_style(m))
+        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.12, color=method_colour(m), lw=0)
+    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order], rotation=45, ha="right", fontsize=9)
+    ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
+    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
+    ax.set_xlabel("randomised so far, from the top down", fontsize=9.5)
+    if legend: ax.legend(fontsize=9, ncol=2, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return ax
 
 def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
-    "Adebayo et al.'s Figure 2 for one model: a panel per metric, a curve per method, 95% bootstrap bands."
+    """Adebayo et al.'s Figure 2 for one model: a panel per metric (two by two, about 9 inches wide, the legend in the
+    fourth slot), a curve per method, 95% bootstrap bands."""
     import matplotlib.pyplot as plt
-    fig, axs = plt.subplots(1, len(metrics), figsize=(4.3 * len(metrics), 3.6), sharey=False)
-    for i, (ax, met) in enumerate(zip(np.atleast_1d(axs), metrics)):
-        plot_cascade(summary, met, ax=ax, model=model, legend=False)
-    h, l = np.atleast_1d(axs)[0].get_legend_handles_labels()
-    fig.legend(h, l, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7)
-    fig.suptitle(f"{model}: cascading randomisation", fontsize=10); fig.tight_layout()
+    fig, axs = plt.subplots(2, 2, figsize=(9, 8.2))
+    axs = axs.ravel()
+    for ax, met in zip(axs, metrics): plot_cascade(summary, met, ax=ax, model=model, legend=False)
+    spare = axs[len(metrics)] if len(metrics) < 4 else None
+    h, l = axs[0].get_legend_handles_labels()
+    if spare is not None:
+        spare.axis("off"); spare.legend(h, l, loc="center", ncol=2, fontsize=9, frameon=False, title="method", title_fontsize=9.5)
+        for ax in axs[len(metrics) + 1:]: ax.axis("off")
+    else: fig.legend(h, l, loc="lower center", ncol=6, fontsize=9, frameon=False)
+    fig.suptitle(f"{model}: cascading randomisation, the trained model's explanation against the randomised model's",
+                 fontsize=10.5)
+    fig.tight_layout()
     return fig
 
 def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
-    "Method x stage heat map of the independent randomisation (each stage randomised alone)."
+    "Method x stage heat map of the independent randomisation (each stage randomised alone), every cell labelled with its value."
     import matplotlib.pyplot as plt
     d = summary[(summary.test == "independent") & (summary.metric == metric) & (summary.model == model)]
     if d.empty: raise ValueError(f"no independent rows for {model!r}")
     p = d.pivot(index="method", columns="randomised", values="value")
     p = p.loc[list(dict.fromkeys(d.method)), list(dict.fromkeys(d.randomised))].rename(index=method_label)
-    if ax is None: _, ax = plt.subplots(figsize=(0.45 * p.shape[1] + 2.5, 0.28 * p.shape[0] + 1.2))
+    if ax is None: _, ax = plt.subplots(figsize=(min(9, 0.8 * p.shape[1] + 3.2), 0.36 * p.shape[0] + 1.9))
     im = ax.imshow(p.values, vmin=-1, vmax=1, cmap="RdBu_r", aspect="auto")
-    ax.set_xticks(range(p.shape[1])); ax.set_xticklabels(p.columns, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(p.shape[0])); ax.set_yticklabels(p.index, fontsize=7)
+    ax.set_xticks(range(p.shape[1])); ax.set_xticklabels([stage_label(s) for s in p.columns], rotation=45, ha="right", fontsize=9)
+    ax.set_yticks(range(p.shape[0])); ax.set_yticklabels(p.index, fontsize=9)
     for (i, j), v in np.ndenumerate(p.values):
-        if not np.isnan(v): ax.text(j, i, f"{v:.2f}".replace("0.", ".").replace("1.00", "1"), ha="center", va="center", fontsize=5)
-    ax.set_title(f"{model}: one stage randomised at a time ({metric})", fontsize=9)
-    plt.colorbar(im, ax=ax, fraction=0.03)
+        if not np.isnan(v): ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8.5, color="white" if abs(v) > 0.6 else "black")
+    ax.set_xlabel("the one stage randomised", fontsize=9.5)
+    ax.set_title(f"{model}: one stage randomised at a time\n({metric_label(metric)}, trained against randomised)", fontsize=10)
+    cb = plt.colorbar(im, ax=ax, fraction=0.04, pad=0.02); cb.set_label(metric_label(metric), fontsize=9); cb.ax.tick_params(labelsize=9)
+    ax.figure.tight_layout()
     return ax
 
 def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
@@ -248,14 +281,18 @@ def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs"
     d = factors[(factors.model == model) & (factors.metric == metric) & factors.test.isin(["original", "cascade"])]
     if d.empty: raise ValueError(f"no NormXLogit factor rows for {model!r}")
     order = list(dict.fromkeys(d.randomised))
-    if ax is None: _, ax = plt.subplots(figsize=(max(5, 0.45 * len(order)), 3.0))
+    if ax is None: _, ax = plt.subplots(figsize=(8, 3.9))
     for m, g in d.groupby("method", sort=False):
         g = g.set_index("randomised").loc[order]
-        ax.plot(range(len(order)), g.value, marker="o", ms=3, label=f"NormXLogit vs {method_label(m)}", color=method_colour(m))
-        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.15, color=method_colour(m))
-    ax.set_xticks(range(len(order))); ax.set_xticklabels(order, rotation=60, ha="right", fontsize=7)
-    ax.axhline(0, color="grey", lw=0.5); ax.set_ylabel(metric, fontsize=8); ax.legend(fontsize=7)
-    ax.set_title(f"{model}: NormXLogit against its factors, same model", fontsize=9)
+        ax.plot(range(len(order)), g.value, label=f"NormXLogit vs {method_label(m)}", **{**_style(m), "lw": 1.6})
+        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.15, color=method_colour(m), lw=0)
+    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order], rotation=45, ha="right", fontsize=9)
+    ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
+    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
+    ax.set_xlabel("model: trained, then randomised so far from the top down", fontsize=9.5)
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    ax.set_title(f"{model}: NormXLogit against its factors on the same model", fontsize=10)
+    ax.figure.tight_layout()
     return ax
 
 def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed", "spearman_abs", "topk_intersection")) -> pd.DataFrame | None:
@@ -264,10 +301,14 @@ def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed", "spearman_a
     if d.empty: return None
     d = d.assign(cell=[f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in zip(d.value, d.ci_low, d.ci_high)], method=d.method.map(method_label))
     t = d.pivot_table(index=["model", "method"], columns="metric", values="cell", aggfunc="first", sort=False)[list(metrics)]
+    t.columns = [metric_label(m) for m in t.columns]
     return t.fillna("–")
 
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
     "Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a model has no such stage."
     f = F[(F.metric == "spearman_abs") & F.test.isin(["original", "cascade"])]
     t = f.pivot_table(index=["model", "method"], columns="randomised", values="value", sort=False).round(2)
-    return t.astype(object).where(t.notna(), "–")
+    t = t.astype(object).where(t.notna(), "–")
+    t.index = t.index.set_levels(t.index.levels[1].map(lambda m: f"vs {method_label(m)}"), level=1)
+    t.columns = pd.Index([stage_label(c) for c in t.columns], name="randomised down to")
+    return t
