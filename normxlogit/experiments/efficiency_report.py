@@ -15,11 +15,11 @@ from .efficiency import (TABLE_METHODS, PAPER_METHODS, BASELINES, BASELINE_LABEL
                                                goal_verdict, run_quiet, others_load)
 
 # %% auto #0
-__all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'goals_alternative', 'method_name', 'shown',
-           'table4_runs', 'table4', 'baseline_of', 'table4_intervals', 'table4_ratio_text', 'missing_in_table4',
-           'measurement_spans', 'idle_before', 'run_table', 'relative_to', 'bracket', 'table5', 'plot_times',
-           'multiply_adds', 'best_gmacs', 'arithmetic_bounds', 'forward_goal', 'runs_reading', 'table4_note',
-           'time_reading', 'memory_reading', 'bounds_reading', 'goals_reading', 'efficiency_reading']
+__all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'BASELINE_STYLES', 'TIME_MARKERS', 'goals_alternative',
+           'method_name', 'shown', 'table4_runs', 'table4', 'baseline_of', 'table4_intervals', 'table4_ratio_text',
+           'missing_in_table4', 'measurement_spans', 'idle_before', 'run_table', 'relative_to', 'bracket', 'table5',
+           'plot_times', 'multiply_adds', 'best_gmacs', 'arithmetic_bounds', 'forward_goal', 'runs_reading',
+           'table4_note', 'time_reading', 'memory_reading', 'bounds_reading', 'goals_reading', 'efficiency_reading']
 
 # %% ../../nbs/56_efficiency.ipynb #624f2071
 def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m", length: int = 512, batch: int = 16) -> pd.DataFrame:
@@ -182,23 +182,43 @@ def table5(summary: pd.DataFrame, model_name: str) -> pd.DataFrame:
                       "load at probe end": d.load_avg, "limited by": d.limited_by}, index=d.index).T
     return t[_order(list(t.columns))]
 
+BASELINE_STYLES = {"forward": dict(color="#555555", ls="--"), "forward_last": dict(color="#555555", ls=":")}   # not registered
+TIME_MARKERS = dict(zip(TABLE_METHODS + BASELINES, "os^D*XvPhx"))
+
 def plot_times(time_rows: pd.DataFrame, models=None, paper: bool = True, batch: int = 1):
-    "Seconds per instance against input length per method (log scale; Table 4's runs), one panel per model (and one for the paper)."
-    import seaborn as sns
+    """Seconds per instance against input length per method (Table 4's runs), one panel per model (and one for the
+    paper), all on ONE logarithmic y axis so that heights compare across panels; methods in their registry colours
+    (NormXLogit black), the forward-pass baselines grey dashed and dotted. About 9 inches wide, the legend under the
+    panels. Returns the figure."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from ..registry import method_colour
     models = list(dict.fromkeys(time_rows.model)) if models is None else list(models)
-    d = pd.concat([table4_runs(time_rows, m, batch) for m in models], ignore_index=True)
-    d = d.assign(panel=d.model)[["panel", "method", "length", "seconds_per_instance"]]
+    d = pd.concat([table4_runs(time_rows, m, batch).assign(panel=m) for m in models], ignore_index=True)
+    d = d[["panel", "method", "length", "seconds_per_instance"]]
     if paper:
         p = PAPER_TABLE4.reset_index().melt("length", var_name="method", value_name="seconds_per_instance")
         d = pd.concat([d, p.assign(panel="paper: BERT-base, GPU")], ignore_index=True)
-    order = [method_name(m) for m in TABLE_METHODS + BASELINES if m in set(d.method)]
-    d = d.assign(method=d.method.map(method_name))
-    g = sns.relplot(data=d, x="length", y="seconds_per_instance", hue="method", hue_order=order, style="method",
-                    style_order=order, col="panel", kind="line", markers=True, dashes=False, height=2.8, aspect=1.0,
-                    facet_kws=dict(sharex=False, sharey=False))
-    g.set(yscale="log", xlabel="input length (tokens)", ylabel="seconds per instance")
-    g.set_titles("{col_name}")
-    return g
+    order = [m for m in TABLE_METHODS + BASELINES if m in set(d.method)]
+    style = lambda m: dict(**(BASELINE_STYLES.get(m) or dict(color=method_colour(m), ls="-")), marker=TIME_MARKERS.get(m, "o"),
+                           ms=5, lw=2.2 if m == "normxlogit" else 1.4)
+    panels = list(dict.fromkeys(d.panel))
+    fig, axes = plt.subplots(1, len(panels), figsize=(9, 4.3), sharey=True, squeeze=False)
+    axes = axes[0]
+    for ax, pn in zip(axes, panels):
+        for m in order:
+            e = d[(d.panel == pn) & (d.method == m)].sort_values("length")
+            if len(e): ax.plot(e.length, e.seconds_per_instance, **style(m))
+        ax.set_yscale("log"); ax.set_title(pn, fontsize=10)
+        ax.set_xticks(sorted(d.length.unique())); ax.tick_params(labelsize=9)
+        ax.set_xlabel("input length (tokens)", fontsize=9.5); ax.grid(alpha=0.3, lw=0.5, which="major")
+    axes[0].set_ylabel("seconds per instance (log scale)", fontsize=9.5)
+    handles = [Line2D([], [], label=method_name(m), **style(m)) for m in order]
+    ncol = min(5, len(handles))
+    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=9, frameon=False)
+    fig.suptitle(f"Time per instance against input length (batch {batch}; one log scale for every panel)", fontsize=10.5)
+    fig.tight_layout(rect=(0, (0.15 + 0.24 * -(-len(handles) // ncol)) / fig.get_figheight(), 1, 1))
+    return fig
 
 # %% ../../nbs/56_efficiency.ipynb #818d78db
 def multiply_adds(method: str, n_layers: int, s: int, d: int, d_ff: int, n_heads: int) -> int:
