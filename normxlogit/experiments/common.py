@@ -19,8 +19,8 @@ from .profiling import machine_info
 
 # %% auto #0
 __all__ = ['EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'chunk_key', 'cache_root', 'open_store', 'ChunkRun',
-           'run_chunks', 'results_path', 'write_csv', 'write_json', 'run_record', 'quiet', 'others_load',
-           'wait_until_quiet', 'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'Experiment',
+           'run_chunks', 'results_path', 'write_csv', 'write_json', 'write_record', 'run_record', 'quiet',
+           'others_load', 'wait_until_quiet', 'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'Experiment',
            'register_experiment', 'load_experiments', 'pick_device', 'execute_chapters', 'scratch_dir', 'destinations',
            'reproduce']
 
@@ -99,6 +99,13 @@ def write_json(path, doc) -> Path:
     "Write `doc` as indented JSON atomically (NumPy numbers as numbers; a `Path` by its name: no machine paths in records)."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     return atomic_write(path, lambda t: Path(t).write_text(json.dumps(doc, indent=1, default=_plain) + "\n"))
+
+def write_record(path, record: dict, computed) -> Path | None:
+    """Write a run's `record` (`write_json`) when this run computed something (`computed`: a count or a list) or there is
+    none yet. A re-run that computes nothing leaves the stored record, and so the committed results, untouched."""
+    path = Path(path)
+    if (len(computed) if hasattr(computed, "__len__") else computed) or not path.exists(): return write_json(path, record)
+    return None
 
 def run_record(experiment: str, cpu_s: float | None = None, wall_s: float | None = None, device="cpu", **fields) -> dict:
     """The record of one run: experiment, library version, `machine_info` (CPU, threads, load average at the start,

@@ -15,7 +15,7 @@ from ..metrics.faithfulness import rank_tokens, perturb, model_outputs
 from ..metrics.stats import bootstrap_ci, paired_t, holm, interval_verdict, leading_group
 from ..registry import method_label, method_colour
 from ..attribution.ig import record_completeness
-from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json,
+from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record,
                                            run_record, cost_table, verdict, with_ci, register_experiment)
 
 # %% auto #0
@@ -166,7 +166,7 @@ def run_generation(model, tokenizer, model_name: str, n_prompts: int = 50, new_t
     if write:
         write_csv(results_path(EXPERIMENT, "faithfulness.csv", results=results), prompts.round(6))
         write_csv(results_path(EXPERIMENT, "faithfulness_steps.csv.gz", results=results), steps.round(6), compression="gzip")
-        write_json(results_path(EXPERIMENT, "faithfulness.json", results=results), rec)
+        write_record(results_path(EXPERIMENT, "faithfulness.json", results=results), rec, run.computed)
     return GenerationRun(steps, prompts, rec)
 
 def load_results(results=True):
