@@ -4,7 +4,7 @@
 
 # %% ../../nbs/52a_blimp_run.ipynb #9dd69164
 from __future__ import annotations
-import argparse, functools, json, time
+import functools, json, time
 from dataclasses import dataclass, field, asdict, replace
 from pathlib import Path
 import numpy as np
@@ -24,19 +24,20 @@ from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
-                                           run_record, cost_table, verdict, register_experiment, pick_device)
+                                           run_record, cost_table, verdict, register_experiment, pick_device,
+                                           command_line, Command, Opt)
 
 # %% auto #0
 __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KNOWN', 'CONTROL_WORDS', 'LENS_ROWS', 'ORDER',
            'LABELS', 'LENS', 'EXPLAINED', 'LAYERWISE', 'SIZES', 'PROTOCOLS', 'HEAD_READ', 'SWITCH_AFFECTS', 'ABLATED',
            'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'BEATS', 'CLAIM_COLUMNS',
-           'COLUMNS', 'FORMAT', 'EXPERIMENT', 'label', 'kind_methods', 'run_sizes', 'have_finetuned', 'model_names',
-           'load_blimp_model', 'blimp_items_evidence', 'held_out_ids', 'prefix_input', 'mask_item', 'prefix_fit',
-           'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_key', 'score_items', 'Protocol',
-           'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores', 'item_alignment',
-           'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims', 'AlignmentRun',
-           'results_files', 'run_config', 'read_results', 'embedding_spread', 'run_alignment', 'estimate', 'reproduce',
-           'main']
+           'COLUMNS', 'FORMAT', 'main', 'EXPERIMENT', 'label', 'kind_methods', 'run_sizes', 'have_finetuned',
+           'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids', 'prefix_input', 'mask_item',
+           'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_key', 'score_items',
+           'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
+           'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims',
+           'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread', 'run_alignment',
+           'estimate', 'reproduce']
 
 # %% ../../nbs/52a_blimp_run.ipynb #ac7a6607
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -640,41 +641,27 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
                         verbose=scale != "tiny")
     return dict(computed=run.computed, files=run.files)
 
-def main(argv=None) -> int:
-    """`normxlogit experiment blimp run [--scale S] [--models ...] [--device D] [--dtype T] ...` runs (or resumes) the
-    experiment and writes its results files; `normxlogit experiment blimp estimate --scale S` prints its cost."""
-    p = argparse.ArgumentParser(prog="normxlogit experiment blimp", description="BLiMP evidence alignment (the NormXLogit paper's Experiment 2).")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("run", help="run or resume the experiment and write the results files")
-    s.add_argument("--scale", choices=list(SIZES), default=None, help="tiny, book (the default; tiny under NORMXLOGIT_SMALL) or paper")
-    s.add_argument("--models", nargs="+", default=None, help=f"default: the scale's ({', '.join(model_names())} for book and paper)")
-    s.add_argument("--results", default=None, help="results folder (default: results/blimp)")
-    s.add_argument("--cache", default=None, help="chunk folder (default: <results>/chunks)")
-    s.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    s.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"])
-    s.add_argument("--chunk-size", type=int, default=16)
-    s.add_argument("--batch-size", type=int, default=8)
-    s.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
-    e = sub.add_parser("estimate", help="print the estimated CPU cost of a run")
-    e.add_argument("--scale", choices=list(SIZES), default="book")
-    a = p.parse_args(argv)
-    if a.cmd == "estimate":
-        est = estimate(a.scale)
-        print(est.astype(object).where(est.notna(), "–").to_string(index=False)); return 0
+def _run(a):
     for name in a.models or []:
-        if name not in KNOWN: p.error(f"unknown model {name!r}; choose from {', '.join(KNOWN)}")
+        if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {', '.join(KNOWN)}")
         if name == FT_NAME and not have_finetuned():
-            p.error(f"{FT_NAME} is not trained yet (no {FT_NAME}/result.json in the models folder): python tools/finetune.py {FT_NAME}")
-    if a.threads is not None and a.threads < 1: p.error("--threads must be at least 1")
-    if a.chunk_size < 1 or a.batch_size < 1: p.error("--chunk-size and --batch-size must be at least 1")
-    try: device = pick_device(a.device)
-    except ValueError as err: p.error(str(err))
-    if a.threads: torch.set_num_threads(a.threads)
-    scale = a.scale or ("tiny" if small_run() else "book")
-    run = run_alignment(a.models or model_names(scale), run_sizes(scale), results=a.results or True, cache=a.cache or True,
-                        device=device, dtype=a.dtype, chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
+            raise ValueError(f"{FT_NAME} is not trained yet (no {FT_NAME}/result.json in the models folder): python tools/finetune.py {FT_NAME}")
+    if a.chunk_size < 1 or a.batch_size < 1: raise ValueError("--chunk-size and --batch-size must be at least 1")
+    run = run_alignment(a.models or model_names(a.scale), run_sizes(a.scale), results=a.results, cache=a.cache, device=a.device,
+                        dtype=a.dtype, chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
     print("wrote", ", ".join(run.files.values()))
-    return 0
+
+def _estimate(a):
+    est = estimate(a.scale)
+    print(est.astype(object).where(est.notna(), "–").to_string(index=False))
+
+main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {
+    "run": Command("run or resume the experiment and write the results files", _run,
+                   (Opt("models", None, f"default: the scale's ({', '.join(model_names())} for book and paper)", many=True),
+                    Opt("dtype", "float32", "the models' dtype", ("float32", "bfloat16", "float16")),
+                    Opt("chunk_size", 16, "items per stored chunk"), Opt("batch_size", 8, "items per forward pass")),
+                   ("scale", "results", "cache", "device", "threads")),
+    "estimate": Command("print the estimated CPU cost of a run", _estimate, (), ("scale",))})
 
 EXPERIMENT = register_experiment("blimp", "BLiMP evidence alignment per layer (the NormXLogit paper's Experiment 2)",
                                  chapters=["52_blimp_alignment"], cli=main, reproduce=reproduce, estimate=estimate)

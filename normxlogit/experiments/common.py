@@ -18,11 +18,11 @@ from ..metrics.stats import interval_verdict
 from .profiling import machine_info
 
 # %% auto #0
-__all__ = ['EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'chunk_key', 'cache_root', 'open_store', 'ChunkRun',
-           'run_chunks', 'results_path', 'write_csv', 'write_json', 'write_record', 'run_record', 'quiet',
+__all__ = ['EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key', 'cache_root', 'open_store',
+           'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json', 'write_record', 'run_record', 'quiet',
            'others_load', 'wait_until_quiet', 'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'Experiment',
            'register_experiment', 'load_experiments', 'pick_device', 'execute_chapters', 'scratch_dir', 'destinations',
-           'reproduce']
+           'reproduce', 'Opt', 'Command', 'CommandError', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -269,3 +269,75 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
         if into_book: book.append(n)
     if chapters and book: execute_chapters([c for n in book for c in exps[n].chapters])
     return done
+
+# %% ../../nbs/50_experiments.ipynb #13f42ee3
+@dataclass(frozen=True)
+class Opt:
+    "An option `--name` (underscores become dashes): default, help, choices; its type is the default's (or `kind`); `many`: one or more values."
+    name: str
+    default: object = None
+    help: str = ""
+    choices: tuple | None = None
+    kind: type | None = None
+    many: bool = False
+
+    def add_to(self, parser):
+        flag = "--" + self.name.replace("_", "-")
+        if self.default is False and self.kind is None:
+            return parser.add_argument(flag, action="store_true", help=self.help)
+        kind = self.kind or (type(self.default) if self.default is not None else str)
+        return parser.add_argument(flag, dest=self.name, default=self.default, type=kind, help=self.help,
+                                   choices=list(self.choices) if self.choices else None, nargs="+" if self.many else None)
+
+SHARED_OPTS = {
+    "scale": Opt("scale", BOOK_SCALE, "tiny (seconds; a scratch folder), book (this book's sizes) or paper (the papers' sizes)", SCALES),
+    "results": Opt("results", None, "results folder (default: the book's results/ at the book's scale, else a scratch folder)"),
+    "cache": Opt("cache", None, "chunk folder (default: beside the results)"),
+    "device": Opt("device", "auto", "auto (CUDA when available), cpu or cuda", ("auto", "cpu", "cuda")),
+    "threads": Opt("threads", None, "torch threads (default: torch's)", kind=int),
+}
+
+@dataclass(frozen=True)
+class Command:
+    "One sub-command: `help`, `run(args) -> int | None`, its own `opts`, and the names of the `SHARED_OPTS` it takes."
+    help: str
+    run: Callable
+    opts: tuple = ()
+    shared: tuple = ()
+
+# %% ../../nbs/50_experiments.ipynb #b28be784
+class CommandError(ValueError):
+    "A mistake in an experiment command's input: one `error:` line, exit code 2."
+
+class _Parser(__import__("argparse").ArgumentParser):
+    def error(self, message): raise CommandError(f"{message} (see `{self.prog} --help`)")
+
+def _settle(a, name: str):
+    "Check the shared options and put their values into effect: threads, device, and where the results go."
+    if getattr(a, "threads", None) is not None:
+        if a.threads < 1: raise CommandError("--threads must be at least 1")
+        import torch; torch.set_num_threads(a.threads)
+    if hasattr(a, "device"): a.device = pick_device(a.device)
+    if hasattr(a, "results"):
+        scale = getattr(a, "scale", BOOK_SCALE)
+        a.results, a.cache, a.into_book = destinations(name, scale, a.results or True, getattr(a, "cache", None) or True)
+    return a
+
+def command_line(name: str, description: str, commands: dict) -> Callable:
+    """`main(argv) -> int` of experiment `name` from its declared `commands` ({command: `Command`}): the parser, the
+    shared options settled (`_settle`), the command run; input errors (`ValueError`) are one `error:` line, exit code 2."""
+    def parser():
+        p = _Parser(prog=f"normxlogit experiment {name}", description=description)
+        sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+        for cmd, c in commands.items():
+            s = sub.add_parser(cmd, help=c.help, description=c.help)
+            for o in (*(SHARED_OPTS[k] for k in c.shared), *c.opts): o.add_to(s)
+        return p
+    def main(argv=None) -> int:
+        try:
+            a = _settle(parser().parse_args(argv), name)
+            return commands[a.cmd].run(a) or 0
+        except ValueError as err:
+            print(f"error: {' '.join(str(err).split())}", file=sys.stderr); return 2
+    main.parser = parser
+    return main

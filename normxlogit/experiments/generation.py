@@ -4,7 +4,7 @@
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #98d724a6
 from __future__ import annotations
-import argparse, json, math, os, time
+import json, math, os, time
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -15,14 +15,14 @@ from ..metrics.faithfulness import rank_tokens, perturb, model_outputs
 from ..metrics.stats import bootstrap_ci, paired_t, holm, interval_verdict, leading_group
 from ..registry import method_label, method_colour
 from ..attribution.ig import record_completeness
-from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record,
+from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
                                            run_record, cost_table, verdict, with_ci, register_experiment)
 
 # %% auto #0
-__all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'generation_prompts',
-           'load_generation_model', 'deletions', 'score_prompt', 'GenerationRun', 'run_generation', 'load_results',
-           'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table', 'plot_summary', 'plot_by_entropy',
-           'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce', 'main']
+__all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
+           'generation_prompts', 'load_generation_model', 'deletions', 'score_prompt', 'GenerationRun',
+           'run_generation', 'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table',
+           'plot_summary', 'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -274,10 +274,12 @@ def plot_by_entropy(steps: pd.DataFrame, k: int = 4, methods=("normxlogit", "att
     return ax
 
 def leaders(prompts: pd.DataFrame, record: dict) -> pd.DataFrame:
-    "`leading_group` of the methods (random and a non-converged IG left out) on the per-question drop averaged over k."
+    """`leading_group` of the methods (random and a non-converged IG left out) on the per-question drop averaged over k;
+    None when fewer than two methods are left to compare."""
     W = prompts.groupby(["prompt", "method"]).p_drop.mean().unstack()
     drop = ["random"] + (["ig"] if ig_not_converged(record) else [])
-    return leading_group(W.drop(columns=[m for m in drop if m in W]))
+    W = W.drop(columns=[m for m in drop if m in W])
+    return leading_group(W) if W.shape[1] >= 2 else None
 
 def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) -> str:
     """The discussion's numbers as prose, from the summary and the run record. With the per-question `prompts`, the
@@ -293,7 +295,7 @@ def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) 
     parts = [f"Over {record['n_prompts']} questions ({record['n_steps']} generated tokens), deleting random context tokens "
              f"lowers the generated token's probability by {r['p_drop']:.3f} on average over k "
              f"(95% interval {r['lo']:.3f} to {r['hi']:.3f}). {method_label(best.method)} has the largest mean drop, "
-             f"{best['p_drop']:.3f} [{best.lo:.3f}, {best.hi:.3f}]" + (_lead_text(leaders(prompts, record)) if prompts is not None else ".")]
+             f"{best['p_drop']:.3f} [{best.lo:.3f}, {best.hi:.3f}]" + _lead_text(leaders(prompts, record) if prompts is not None else None)]
     if by["holds"]: parts.append(f"On average over k, {len(by['holds'])} of {len(M)} methods beat random (interval of the paired "
                                  f"difference above 0, Holm over the {len(M)} comparisons): {', '.join(by['holds'])}.")
     if by["does not hold"]: parts.append(f"Below random: {', '.join(by['does not hold'])}.")
@@ -310,8 +312,9 @@ def cost_per_prompt(steps, record) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     return pd.concat([df, pd.DataFrame([dict(step="total", cpu_s_per_question=df.cpu_s_per_question.sum())])], ignore_index=True)
 
-def _lead_text(L: pd.DataFrame) -> str:
-    "', and it is the best: ...' or ', but ... tie' from a `leading_group` table."
+def _lead_text(L: pd.DataFrame | None) -> str:
+    "'; it is the best: ...' or '; no single best: ...' from a `leading_group` table ('.' without one)."
+    if L is None: return "."
     lead, second = L.iloc[0], L.iloc[1]
     diff = f"{second['diff']:.3f} [{second.lo:.3f}, {second.hi:.3f}]"
     if L.leads.sum() == 1:
@@ -351,48 +354,35 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
                        cache=(Path(results) / "chunks" if scale == "tiny" else cache) if cache is True else cache)
     return dict(computed=r.record["chunks_computed"], rows=len(r.prompts))
 
-def main(argv=None) -> int:
-    "`python -m normxlogit.experiments.generation run|summary|estimate ...` (also `normxlogit experiment generation ...`)."
-    ap = argparse.ArgumentParser(prog="python -m normxlogit.experiments.generation",
-                                 description="Faithfulness of generation explanations (deletion of each step's top-k context tokens), resumable.")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run", help="run (or continue) the study")
-    r.add_argument("--model", default="smollm2-135m", help="a zoo name of a causal LM, or tiny-llama")
-    r.add_argument("--prompts", type=int, default=50)
-    r.add_argument("--new-tokens", type=int, default=20)
-    r.add_argument("--methods", default=",".join(GEN_METHODS))
-    r.add_argument("--ks", default=",".join(map(str, KS)))
-    r.add_argument("--ig-steps", type=int, default=DEFAULT_OPTIONS["ig"]["n_steps"])
-    r.add_argument("--batch-size", type=int, default=16, help="shortened contexts per forward pass")
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    r.add_argument("--cache", default=None, help="chunk folder (default: <cache>/generation)")
-    r.add_argument("--results", default=None, help="results folder (default: results/generation)")
-    r.add_argument("--reverse", action="store_true", help="visit the chunks last first (a second process shares the work)")
-    r.add_argument("--no-write", action="store_true", help="only compute and store chunks (the second process's role)")
-    r.add_argument("--device", default=None)
-    s = sub.add_parser("summary", help="print the tables of a written run")
-    s.add_argument("--results", default=None)
-    e = sub.add_parser("estimate", help="print the estimated CPU cost of a scale")
-    e.add_argument("--scale", default="book", choices=list(SCALE_RUNS))
-    a = ap.parse_args(argv)
-    if a.cmd == "estimate":
-        print(estimate(a.scale).astype(object).fillna("–").to_string(index=False)); return 0
-    if a.cmd == "summary":
-        R = load_results(a.results or True)
-        if R is None: print("no results written yet"); return 1
-        S = summarise(R["prompts"])
-        print(wide_table(S).to_string(index=False)); print(random_table(S).to_string(index=False)); print(reading(S, R["record"]))
-        return 0
-    torch.set_num_threads(a.threads)
+def _run(a):
     model, tok = load_generation_model(a.model, a.device)
     opts = {"ig": dict(DEFAULT_OPTIONS["ig"], n_steps=a.ig_steps)}
     res = run_generation(model, tok, a.model, a.prompts, a.new_tokens, [m for m in a.methods.split(",") if m], opts,
-                         [int(k) for k in a.ks.split(",") if k], a.seed, cache=a.cache or True,
-                         results=a.results or True, reverse=a.reverse, write=not a.no_write, batch_size=a.batch_size)
+                         [int(k) for k in a.ks.split(",") if k], a.seed, cache=a.cache, results=a.results,
+                         reverse=a.reverse, write=not a.no_write, batch_size=a.batch_size)
     print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed", "cpu_s", "cpu_s_per_prompt")}))
     if not a.no_write: print(wide_table(summarise(res.prompts)).to_string(index=False))
-    return 0
+
+def _summary(a):
+    R = load_results(a.results)
+    if R is None: raise ValueError("no results written yet")
+    S = summarise(R["prompts"])
+    print(wide_table(S).to_string(index=False)); print(random_table(S).to_string(index=False))
+    print(reading(S, R["record"], R["prompts"]))
+
+def _estimate(a): print(estimate(a.scale).astype(object).fillna("–").to_string(index=False))
+
+RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),
+            Opt("new_tokens", 20, "tokens generated per question"), Opt("methods", ",".join(GEN_METHODS), "comma-separated"),
+            Opt("ks", ",".join(map(str, KS)), "numbers of top tokens deleted, comma-separated"),
+            Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
+            Opt("batch_size", 16, "shortened contexts per forward pass"), Opt("seed", 0, "random seed"),
+            Opt("reverse", False, "visit the chunks last first (a second process shares the work)"),
+            Opt("no_write", False, "only compute and store chunks (the second process's role)"))
+main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion of each step's top-k context tokens), resumable.", {
+    "run": Command("run (or continue) the study", _run, RUN_OPTS, ("results", "cache", "device", "threads")),
+    "summary": Command("print the tables of a written run", _summary, (), ("results",)),
+    "estimate": Command("print the estimated CPU cost of a scale", _estimate, (), ("scale",))})
 
 _registered = register_experiment(EXPERIMENT, "Faithfulness of generation explanations: deleting each step's top-k context tokens "
                     "(SmolLM2 answering SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main,
