@@ -28,9 +28,9 @@ n=${N:-$full}
 if [ "$n" -lt "$full" ] && [ -z "${OUT:-}" ]; then OUT=${TMPDIR:-/tmp}/normxlogit-sanity-N$n; fi
 OUT=${OUT:-results/sanity}
 CACHE=${CACHE:-$OUT/chunks}
-args+=(--n "$n" --ig-steps "${IG_STEPS:-16}" --chunk-size "${CHUNK:-8}" --out "$OUT" --cache "$CACHE")
+args+=(--n "$n" --ig-steps "${IG_STEPS:-16}" --chunk-size "${CHUNK:-8}")
 [ -n "${METHODS:-}" ] && args+=(--methods "$METHODS")
 [ -n "${TESTS:-}" ] && args+=(--tests "$TESTS")
-[ -n "${ESTIMATE:-}" ] && args+=(--estimate "$full")
-echo "== sanity $which: ${args[*]} ($(date +%T))"
-.venv/bin/normxlogit experiment sanity "${args[@]}"
+if [ -n "${ESTIMATE:-}" ]; then cmd=(estimate --n-full "$full"); else cmd=(run --results "$OUT" --cache "$CACHE"); fi
+echo "== sanity $which: ${cmd[*]} ${args[*]} ($(date +%T))"
+.venv/bin/normxlogit experiment sanity "${cmd[@]}" "${args[@]}"

@@ -20,15 +20,15 @@ from ..paths import models_dir, cache_dir
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
 from .common import (chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
-                                           cost_table, register_experiment, verdict)
+                                           cost_table, register_experiment, verdict, command_line, Command, Opt)
 
 # %% auto #0
-__all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'SCALE_RUNS',
-           'stage_names', 'stage_parameters', 'randomise', 'similarity', 'similarity_summary', 'decisive_verdict',
-           'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug', 'store_name',
-           'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity', 'load_runs',
-           'load_sanity', 'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants', 'estimate_cost',
-           'sanity_run', 'main', 'reproduce', 'estimate', 'chunk_status']
+__all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'ONE_MODEL', 'main',
+           'SCALE_RUNS', 'stage_names', 'stage_parameters', 'randomise', 'similarity', 'similarity_summary',
+           'decisive_verdict', 'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug',
+           'store_name', 'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity',
+           'load_runs', 'load_sanity', 'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants',
+           'estimate_cost', 'sanity_run', 'reproduce', 'estimate', 'chunk_status']
 
 # %% ../../nbs/55a_sanity_run.ipynb #6fe5aca9
 def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
@@ -584,47 +584,46 @@ def sanity_run(model: str, task: str | None = None, n: int = 200, methods=None, 
     write_sanity(res, folder)
     return res
 
-def main(argv=None) -> int:
-    "`normxlogit experiment sanity ...` (used by `tools/sanity.sh`): a resumable sanity run of one model (see `--help`)."
-    import argparse
-    ap = argparse.ArgumentParser(prog="normxlogit experiment sanity", description="Sanity checks (model-parameter, "
-                                 "random-target and data randomisation) of every registered method, resumable.")
-    ap.add_argument("--model", required=True, help="zoo name or fine-tuned artifact (models/<name>)")
-    ap.add_argument("--task", default=None, help="GLUE task of task_data, or 'sva' (default: the fine-tuned model's task)")
-    ap.add_argument("--n", type=int, default=200, help="items (seeded sample of the dev split)")
-    ap.add_argument("--methods", default=None, help="comma-separated (default: every registered method)")
-    ap.add_argument("--tests", default="cascade,independent,random_target")
-    ap.add_argument("--permuted", default=None, help="permuted-label model for the data test (skipped with a note if absent)")
-    ap.add_argument("--layer-step", type=int, default=1, help="visit every k-th layer (the cascade still randomises all)")
-    ap.add_argument("--ig-steps", type=int, default=DEFAULT_OPTIONS["ig"]["n_steps"])
-    ap.add_argument("--chunk-size", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--cache", default=None, help="chunk folder (default: <out>/chunks)")
-    ap.add_argument("--out", default=None, help="results folder (default: results/sanity)")
-    ap.add_argument("--device", default=None, help="cpu, cuda, ... (default: CUDA when available)")
-    ap.add_argument("--estimate", type=int, default=None, metavar="N_FULL",
-                    help="time one pass over --n items and print the projected CPU time for N_FULL items; writes nothing")
-    a = ap.parse_args(argv)
-    methods = a.methods.split(",") if a.methods else None
-    tests = tuple(t for t in a.tests.split(",") if t)
-    if a.estimate:
-        mdl, tok, task, it, permuted = _prepare(a.model, a.task, a.n, a.seed, a.permuted, a.device)
-        data = bool(permuted or a.permuted)
-        nv = n_variants(get_adapter(mdl).num_layers, a.layer_step, data, "random_target" in tests)
-        est = estimate_cost(mdl, tok, it["texts"], methods, a.estimate, nv, {"ig": {"n_steps": a.ig_steps}})
-        print(f"{a.model} on {task}: {nv} model variants x {a.estimate} items (timed on {len(it['texts'])} items)")
-        print(est.astype(object).fillna("–").to_string(index=False), flush=True)
-        return 0
+def _estimate(a):
+    methods, tests = _methods_tests(a)
+    mdl, tok, task, it, permuted = _prepare(a.model, a.task, a.n, a.seed, a.permuted, a.device)
+    nv = n_variants(get_adapter(mdl).num_layers, a.layer_step, bool(permuted or a.permuted), "random_target" in tests)
+    est = estimate_cost(mdl, tok, it["texts"], methods, a.n_full, nv, {"ig": {"n_steps": a.ig_steps}})
+    print(f"{a.model} on {task}: {nv} model variants x {a.n_full} items (timed on {len(it['texts'])} items)")
+    print(est.astype(object).fillna("–").to_string(index=False), flush=True)
+
+def _methods_tests(a):
+    if not a.model: raise ValueError("--model is required (a zoo name or a fine-tuned artifact)")
+    return (a.methods.split(",") if a.methods else None), tuple(t for t in a.tests.split(",") if t)
+
+def _run(a):
+    methods, tests = _methods_tests(a)
     res = sanity_run(a.model, a.task, a.n, methods, tests, a.permuted, a.layer_step, a.ig_steps, a.chunk_size, a.seed,
-                     results=a.out or True, cache=a.cache or True, device=a.device)
+                     results=a.results, cache=a.cache, device=a.device)
     print(f"{a.model}: {len(res.table())} rows written; {res.computed} chunks computed now; skipped: "
           f"{dict(zip(res.skipped.method, res.skipped.reason))}")
-    chunks = Path(a.cache) if a.cache else results_path("sanity", "chunks", results=a.out or True)
+    chunks = Path(a.cache) if a.cache is not True else results_path("sanity", "chunks", results=a.results)
     conv = diagnostics(list(res.summary.model.unique()), cache=chunks)
     print(verdicts(res.summary, convergence=conv).to_string(index=False), flush=True)
     if res.info["not_converged"]: print(f"explanations above IG's completeness tolerance: {res.info['not_converged']}; a test is not "
                                         f"evaluable (†) when more than {MAX_NOT_CONVERGED} of either side's explanations are")
-    return 0
+
+ONE_MODEL = (Opt("model", None, "zoo name or fine-tuned artifact (models/<name>)", kind=str),
+             Opt("task", None, "GLUE task of task_data, or 'sva' (default: the fine-tuned model's task)", kind=str),
+             Opt("n", 200, "items (seeded sample of the dev split)"),
+             Opt("methods", None, "comma-separated (default: every registered method)", kind=str),
+             Opt("tests", "cascade,independent,random_target", "comma-separated"),
+             Opt("permuted", None, "permuted-label model for the data test (skipped with a note if absent)", kind=str),
+             Opt("layer_step", 1, "visit every k-th layer (the cascade still randomises all)"),
+             Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
+             Opt("chunk_size", 8, "items per stored chunk"), Opt("seed", 0, "random seed"))
+main = command_line("sanity", "Sanity checks (model-parameter, random-target and data randomisation) of every registered "
+                    "method, resumable.", {
+    "run": Command("a resumable sanity run of one model (used by tools/sanity.sh)", _run, ONE_MODEL,
+                   ("results", "cache", "device")),
+    "estimate": Command("time one pass over --n items and print the projected CPU time for --n-full items; writes nothing",
+                        _estimate, (*ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
+
 
 # %% ../../nbs/55a_sanity_run.ipynb #64682ce6
 SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tiny BERT, seconds)
