@@ -33,7 +33,9 @@ def _parser():
     e.add_argument("--layer", default=None, help="layer index or 'all' (layer-wise methods)")
     e.add_argument("--pair", action="store_true", help="the two texts form a sentence pair")
     e.add_argument("--truncation", action="store_true")
-    e.add_argument("--format", default="table", choices=["table", "csv", "json"])
+    e.add_argument("--format", default="table", choices=["table", "csv", "json", "html"],
+                   help="table (default), csv, json, or html (a page with the heatmap)")
+    e.add_argument("--out", default=None, metavar="FILE", help="write the output to FILE instead of printing it")
     e.add_argument("--words", action="store_true", help="merge subword tokens into words (scores summed)")
     from normxlogit.generation import add_generation_arguments
     add_generation_arguments(e)                   # --generate N / --continuation / --chat: explain a whole generation
@@ -79,6 +81,20 @@ def _label(x):
 def _one_line(err) -> str:
     return " ".join(str(err).split("\n")[0].split())
 
+def _check_out(path, flag: str = "--out", example: str = "result.csv") -> Path:
+    "The file an option names, checked before any work: not a folder, in a folder that exists and can be written."
+    out = Path(path).expanduser()
+    if out.is_dir(): raise UserError(f"{flag} {str(out)!r} is a folder; give a file name such as {str(out / example)!r}")
+    if not out.parent.is_dir(): raise UserError(f"{flag}: folder {str(out.parent)!r} does not exist; create it first")
+    if not os.access(out.parent, os.W_OK): raise UserError(f"{flag}: cannot write into {str(out.parent)!r}")
+    return out
+
+def _emit(text: str, out=None) -> int:
+    "Print the command's output, or write it to the file `out` and say where."
+    if out is None: print(text)
+    else: Path(out).expanduser().write_text(text + "\n", encoding="utf-8"); print(f"wrote {out}")
+    return 0
+
 def _load(nx, name, head="auto", device=None):
     "Load a model; anything that goes wrong here is the user's input (name, path, network, missing package)."
     try: return nx.load_model(name, head=head, device=device)
@@ -87,6 +103,7 @@ def _load(nx, name, head="auto", device=None):
 
 # %% ../nbs/06_cli.ipynb #1bdffb03
 def _explain(nx, args):
+    if args.out is not None: _check_out(args.out, example="page.html" if args.format == "html" else "explanation.csv")
     if args.generate is not None or args.continuation is not None: return _explain_generation(nx, args)
     if args.pair and len(args.text) != 2: raise UserError("--pair needs exactly two texts")
     if args.layer not in (None, "all") and not args.layer.lstrip("-").isdigit():
@@ -101,19 +118,27 @@ def _explain(nx, args):
     except (ValueError, IndexError, NotImplementedError, TypeError) as err:
         raise UserError(_one_line(err)) from None
     if args.words: ex = ex.to_words()
+    return _emit(_explain_output(ex, args), args.out)
+
+def _explain_output(ex, args) -> str:
+    "The explanation as the command shows it: a table, CSV, JSON or an HTML page, tokens as the text they stand for."
+    import html
+    from normxlogit.plot import html_page, token_label
     df = ex.to_frame()
-    from normxlogit.plot import clean_token
-    df["text"] = [clean_token(t) for t in df.token]   # the token as a reader writes it (last column: the format stays)
-    if args.format == "csv": print(df.to_csv(index=False), end=""); return 0
-    if args.format == "json": print(df.to_json(orient="records")); return 0
+    if args.format == "csv": return df.to_csv(index=False).rstrip("\n")
+    if args.format == "json": return df.to_json(orient="records", force_ascii=False)
     foil = f" vs {ex.foils[0]!r}" if ex.foils else ""
-    print(f"model {args.model} ({ex.kind}), method {ex.method}, prediction {ex.prediction_name!r}, target {ex.target_names[0]!r}{foil}")
+    head = f"model {args.model} ({ex.kind}), method {ex.method}, prediction {ex.prediction_name!r}, target {ex.target_names[0]!r}{foil}"
+    if args.format == "html":
+        text = ex.text if isinstance(ex.text, str) else "\n".join(ex.text)
+        return html_page(f"{ex.method} on {args.model}", f"<h2>{html.escape(head)}</h2><pre style='white-space:pre-wrap'>"
+                         f"{html.escape(text)}</pre>", ex._repr_html_())
+    df = df.assign(token=df.token.map(token_label).str.strip())
+    fmt = lambda v: f"{v:.4f}"
     if df.layer.nunique() > 1:
-        wide = df.assign(token=df.text.str.strip()).pivot_table(index=["position", "token"], columns="layer", values="score").reset_index()
-        print(wide.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    else:
-        print(df.assign(token=df.text.str.strip())[["position", "token", "score", "special"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    return 0
+        wide = df.pivot_table(index=["position", "token"], columns="layer", values="score").reset_index()
+        return head + "\n" + wide.to_string(index=False, float_format=fmt)
+    return head + "\n" + df[["position", "token", "score", "special"]].to_string(index=False, float_format=fmt)
 
 def _explain_generation(nx, args):
     from normxlogit.generation import generation_cli
@@ -149,10 +174,7 @@ def _faithfulness(nx, args):
     if args.ratios:
         try: ratios = nx.metrics.faithfulness.check_ratios([float(r) for r in args.ratios.split(",")])
         except ValueError as err: raise UserError(f"--ratios: {_one_line(err)}") from None
-    out = Path(args.out).expanduser()
-    if out.is_dir(): raise UserError(f"--out {str(out)!r} is a folder; give a file name such as {str(out / 'result.csv')!r}")
-    if not out.parent.is_dir(): raise UserError(f"--out: folder {str(out.parent)!r} does not exist; create it first")
-    if not os.access(out.parent, os.W_OK): raise UserError(f"--out: cannot write into {str(out.parent)!r}")
+    out = _check_out(args.out)
     if args.cache is not None:
         c = Path(args.cache).expanduser()
         try: c.mkdir(parents=True, exist_ok=True)

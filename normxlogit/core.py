@@ -11,7 +11,7 @@ import torch
 from .model.heads import get_adapter
 from .registry import get_method
 from .model.batch import as_inputs, make_batch, token_offsets, max_length
-from .plot import heatmap_html, plot_heatmap
+from .plot import heatmap_html, plot_heatmap, readable_tokens, token_scheme
 
 # %% auto #0
 __all__ = ['SAVED_FORMATS', 'Explanation', 'Explanations', 'register_format', 'load_explanations', 'explain', 'model_name']
@@ -36,6 +36,7 @@ class Explanation:
     model: str = ""                  # the model's name or path
     options: dict = field(default_factory=dict)   # the method's options
     version: str = ""                # the library version that computed it
+    token_scheme: str = ""           # how `tokens` spell text: 'byte_level', 'sentencepiece', 'wordpiece', 'text' ('': guessed)
 
     def __post_init__(self):
         s = np.asarray(self.scores)
@@ -52,6 +53,13 @@ class Explanation:
     def __len__(self): return len(self.tokens)
 
     @property
+    def token_texts(self) -> list:
+        """Each token as the text it stands for (`tokens` are the tokenizer's own pieces, e.g. `ĠcafÃ©`; this is ' café'):
+        the input's text where offsets are known, else the decoded piece (`normxlogit.plot.readable_tokens`)."""
+        texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
+        return readable_tokens(self.tokens, self.token_scheme, self.special, self.offsets, texts)
+
+    @property
     def vector(self) -> np.ndarray:
         "Scores `(n_tokens,)` of the first target at the last explained layer (`scores[0, -1]`)."
         return self.scores[0, -1]
@@ -62,12 +70,12 @@ class Explanation:
             for li, l in enumerate(self.layers): yield ti, l, self.scores[ti, li]
 
     def to_frame(self):
-        "Tidy DataFrame: one row per (target, layer, token)."
+        "Tidy DataFrame: one row per (target, layer, token); `token` is the text it stands for, `piece` the tokenizer's own."
         import pandas as pd
-        rows = []
+        rows, shown = [], self.token_texts
         for ti, l, s in self._rows():
-            for i, (t, v, sp) in enumerate(zip(self.tokens, s, self.special)):
-                rows.append(dict(target=self.target_names[ti], layer=l, position=i, token=t, score=float(v), special=bool(sp)))
+            for i, (t, v, sp, pc) in enumerate(zip(shown, s, self.special, self.tokens)):
+                rows.append(dict(target=self.target_names[ti], layer=l, position=i, token=t, score=float(v), special=bool(sp), piece=pc))
         return pd.DataFrame(rows)
 
     def _title(self, ti, l):
@@ -76,7 +84,8 @@ class Explanation:
         return f"{self.method}: target {self.target_names[ti]!r}{f}{lay} (prediction {self.prediction_name!r})"
 
     def _repr_html_(self):
-        return "".join(heatmap_html(self.tokens, s, self.special, self._title(ti, l)) for ti, l, s in self._rows())
+        shown = self.token_texts
+        return "".join(heatmap_html(shown, s, self.special, self._title(ti, l), "text") for ti, l, s in self._rows())
 
     def __repr__(self):
         return (f"Explanation(method={self.method!r}, tokens={len(self.tokens)}, scores{tuple(self.scores.shape)}, "
@@ -88,11 +97,13 @@ class Explanation:
         many = len(self.layers) > 1
         labels = [(f"{self.target_names[ti]} " if len(self.targets) > 1 else "") + (f"L{l}" if many else "" if len(self.targets) > 1 else str(self.target_names[ti]))
                   for ti, l, _ in rows]
-        return plot_heatmap(np.stack([s for _, _, s in rows]), self.tokens, labels,
-                            f"{self.method} (prediction {self.prediction_name!r})", ax=ax, cmap=cmap)
+        ylabel = "target, layer" if many and len(self.targets) > 1 else "layer" if many else "target"
+        return plot_heatmap(np.stack([s for _, _, s in rows]), self.token_texts, labels,
+                            f"{self.method} (prediction {self.prediction_name!r})", ax=ax, cmap=cmap, xlabel="input token",
+                            ylabel=ylabel, cbar_label="score (+ for the target, - against)", scheme="text")
 
     _FIELDS = ("text", "tokens", "special", "method", "targets", "target_names", "prediction", "prediction_name", "foils",
-               "layers", "kind", "offsets", "model", "options", "version")
+               "layers", "kind", "offsets", "model", "options", "version", "token_scheme")
 
     def to_dict(self, scores: bool = True) -> dict:
         "A JSON-serialisable dict of the explanation (`scores` as nested lists of floats unless `scores=False`)."
@@ -152,7 +163,7 @@ class Explanation:
         offsets = [None if seg is None else [seg, s, e] for seg, s, e, _ in ws]
         return Explanation(self.text, tokens, scores, special, self.method, list(self.targets), list(self.target_names),
                            self.prediction, self.prediction_name, self.foils, list(self.layers), self.kind, offsets,
-                           self.model, dict(self.options, words=agg), self.version)
+                           self.model, dict(self.options, words=agg), self.version, "text")
 
     def save(self, path):
         "Write the explanation as JSON (scores exact, no pickle); read it back with `load_explanations`."
@@ -267,7 +278,7 @@ def _to_explanations(batch, scores, texts, method, layerwise, truncation=False, 
     special = batch.special_mask().cpu()
     am = batch.attention_mask.bool().cpu()
     layers = batch.layers() if layerwise else [None]
-    res = []
+    scheme, res = token_scheme(tok), []
     for i, text in enumerate(texts):
         keep = am[i]
         ids = batch.input_ids[i].cpu()[keep].tolist()
@@ -278,5 +289,5 @@ def _to_explanations(batch, scores, texts, method, layerwise, truncation=False, 
         res.append(Explanation(text, tok.convert_ids_to_tokens(ids), scores[i][..., keep].numpy(), special[i][keep].numpy(), method, tg,
                                [_name(ad, tok, t) if ad.kind != "regression" else "value" for t in tg], p, pn,
                                [_name(ad, tok, f) for f in fl] if fl is not None else None, layers, ad.kind, off, name,
-                               dict(options or {}), __version__))
+                               dict(options or {}), __version__, scheme))
     return res

@@ -13,13 +13,13 @@ from .registry import get_method
 from .model.heads import get_adapter, HeadAdapter
 from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch
 from .attribution.attention import eager_attention, rollout_matrices
-from .plot import clean_token, plot_heatmap
+from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html, html_page
 from .core import register_format
 
 # %% auto #0
 __all__ = ['ONE_PASS', 'ATTENTION', 'OWN_FORWARD', 'PER_STEP', 'TARGET_FREE', 'TOKEN_BUDGET', 'chat_prompt', 'prompt_ids',
            'greedy_continuation', 'continuation_ids', 'prefix_text', 'step_scores', 'GenerationExplanation',
-           'load_generation', 'explain_generation', 'add_generation_arguments', 'generation_cli']
+           'load_generation', 'explain_generation', 'add_generation_arguments', 'generation_page', 'generation_cli']
 
 # %% ../nbs/08_generation.ipynb #2e730486
 def _check_prompt(prompt):
@@ -110,8 +110,9 @@ def _color(v, vmax):
 @dataclass
 class GenerationExplanation:
     """Attributions of every generated token: `scores` `(n_generated, n_layers, n_tokens)`, NaN at and after the token
-    explained; `tokens`/`ids` the prompt's then the generation's; `step_scores` per generated token (probability, logit,
-    entropy); `predictions` the model's top token at each step (differs from the token under forced decoding)."""
+    explained; `tokens`/`ids` the prompt's then the generation's (`tokens` the tokenizer's own pieces, `token_texts` the
+    text each stands for); `step_scores` per generated token (probability, logit, entropy); `predictions` the model's top
+    token at each step (differs from the token under forced decoding)."""
     prompt: str
     tokens: list
     ids: list
@@ -130,6 +131,7 @@ class GenerationExplanation:
     options: dict = field(default_factory=dict)
     version: str = ""
     seconds: float | None = None
+    token_scheme: str = ""           # how `tokens` spell text (`normxlogit.plot.token_scheme`; '': guessed from them)
 
     def __post_init__(self):
         self.scores = np.asarray(self.scores, dtype=np.float32)
@@ -149,7 +151,15 @@ class GenerationExplanation:
     @property
     def target_tokens(self) -> list: return list(self.tokens[self.n_prompt:])
     @property
-    def generated_text(self) -> str: return "".join(clean_token(t) for t in self.target_tokens)
+    def token_texts(self) -> list:
+        "Each token (the prompt's, then the generation's) as the text it stands for (`normxlogit.plot.readable_tokens`)."
+        return readable_tokens(self.tokens, self.token_scheme)
+    @property
+    def target_texts(self) -> list: return self.token_texts[self.n_prompt:]
+    @property
+    def generated_text(self) -> str:
+        "The generated text, its tokens decoded together (real line breaks; a character split over tokens comes back whole)."
+        return decode_tokens(self.target_tokens, self.token_scheme)
     @property
     def matrix(self) -> np.ndarray:
         "`(n_generated, n_tokens)`: the scores at the last explained layer (`scores[:, -1]`)."
@@ -170,38 +180,40 @@ class GenerationExplanation:
         from normxlogit.core import Explanation
         if not -self.n_generated <= t < self.n_generated: raise IndexError(f"step {t} out of range for {self.n_generated} generated tokens")
         t %= self.n_generated
-        c = self.context(t)
-        return Explanation("".join(clean_token(x) for x in self.tokens[:c]), self.tokens[:c], self.scores[t][None, :, :c],
-                           self.special[:c], self.method, [self.targets[t]], [clean_token(self.target_tokens[t])],
-                           int(self.predictions[t]), clean_token(self.prediction_tokens[t]),
+        c, sch = self.context(t), self.token_scheme
+        return Explanation(decode_tokens(self.tokens[:c], sch), self.tokens[:c], self.scores[t][None, :, :c],
+                           self.special[:c], self.method, [self.targets[t]], [self.target_texts[t]],
+                           int(self.predictions[t]), readable_tokens([self.prediction_tokens[t]], sch)[0],
                            None if self.foils is None else [str(self.foils[t])], list(self.layers), "causal_lm", None,
-                           self.model, dict(self.options), self.version)
+                           self.model, dict(self.options), self.version, sch)
 
     def to_frame(self):
-        "Tidy DataFrame: one row per (step, layer, context token) with the token's score and the step's scores."
+        """Tidy DataFrame: one row per (step, layer, context token) with the token's score and the step's scores; `target`
+        and `token` are the text the tokens stand for, `piece` the tokenizer's own token."""
         import pandas as pd
         t, i = np.nonzero(self.in_context())
-        frames = []
+        shown, frames = self.token_texts, []
         for li, l in enumerate(self.layers):
-            d = dict(step=t, target=[clean_token(self.target_tokens[k]) for k in t], layer=l, position=i,
-                     token=[clean_token(self.tokens[k]) for k in i], generated=i >= self.n_prompt, special=self.special[i],
+            d = dict(step=t, target=[shown[self.n_prompt + k] for k in t], layer=l, position=i,
+                     token=[shown[k] for k in i], generated=i >= self.n_prompt, special=self.special[i],
                      score=self.scores[t, li, i])
             d.update({k: v[t] for k, v in self.step_scores.items()})
+            d["piece"] = [self.tokens[k] for k in i]
             frames.append(pd.DataFrame(d))
         return pd.concat(frames, ignore_index=True)
 
     def summary(self, k: int = 3, layer: int = -1, special: bool = False):
         "One row per generated token: its probability and entropy and the `k` context tokens with the largest scores (special tokens only with `special=True`)."
         import pandas as pd
-        rows = []
+        rows, shown = [], [token_label(x) for x in self.token_texts]
         for t in range(self.n_generated):
             c = self.context(t)
             s = self.scores[t, layer, :c]
             ok = np.ones(c, bool) if special else ~self.special[:c]
             top = [i for i in np.argsort(-s, kind="stable") if ok[i]][:k]
-            rows.append(dict(step=t, token=clean_token(self.target_tokens[t]), probability=float(self.step_scores["probability"][t]),
+            rows.append(dict(step=t, token=shown[self.n_prompt + t], probability=float(self.step_scores["probability"][t]),
                              entropy=float(self.step_scores["entropy"][t]),
-                             top=", ".join(f"{clean_token(self.tokens[i]).strip() or repr(clean_token(self.tokens[i]))} ({s[i]:.3g})" for i in top)))
+                             top=", ".join(f"{shown[i].strip() or repr(shown[i])} ({s[i]:.3g})" for i in top)))
         return pd.DataFrame(rows)
 
     def to_html(self, layer: int = -1, special: bool = True, digits: int = 2) -> str:
@@ -216,16 +228,17 @@ class GenerationExplanation:
             v = np.abs(S[t, :c][ok] if ok.any() else S[t, :c])
             vmax.append(float(v.max()) if v.size else 0.0)
         cell = 'style="padding:1px 4px;border:1px solid #eee;text-align:right;font-family:monospace;font-size:80%;{}"'
+        shown = [token_label(x) for x in self.token_texts]
         head = "".join(f'<th style="padding:1px 3px;font-family:monospace;font-size:80%;writing-mode:vertical-rl;'
-                       f'text-align:left">{html.escape(clean_token(x))}</th>' for x in self.target_tokens)
+                       f'text-align:left;white-space:pre">{html.escape(x)}</th>' for x in shown[self.n_prompt:])
         rows = []
         for i in range(n - 1):                          # the last token is in no step's context
             if self.special[i] and not special: continue
-            tok = clean_token(self.tokens[i])
+            tok = shown[i]
             style = ("opacity:.5;" if self.special[i] else "") + ("font-style:italic;" if i >= self.n_prompt else "")
             cells = "".join(
                 f'<td {cell.format("background:" + _color(S[t, i], vmax[t]))} title="{html.escape(tok)} &#8594; '
-                f'{html.escape(clean_token(self.target_tokens[t]))}: {S[t, i]:.4g}">{S[t, i]:.{digits}f}</td>'
+                f'{html.escape(shown[self.n_prompt + t])}: {S[t, i]:.4g}">{S[t, i]:.{digits}f}</td>'
                 if i < self.context(t) else f'<td {cell.format("background:#fafafa")}></td>' for t in range(G))
             rows.append(f'<tr><th style="text-align:left;font-family:monospace;font-size:80%;white-space:pre;{style}">{html.escape(tok)}</th>{cells}</tr>')
         foot = "".join(f'<tr><th style="text-align:left;font-size:80%">{k}</th>' + "".join(
@@ -234,6 +247,7 @@ class GenerationExplanation:
         title = (f"{self.method}{lay}: context tokens (rows; italic: generated) -> generated tokens (columns); "
                  f"red supports, blue opposes; each column scaled to its largest |score|")
         return (f'<div class="normxlogit-generation"><div style="font-size:85%;color:#555">{html.escape(title)}</div>'
+                f'{scale_legend_html(1.0, "colour = score / largest |score| in its column")}'
                 f'<div style="overflow-x:auto"><table style="border-collapse:collapse"><tr><th></th>{head}</tr>'
                 f'{"".join(rows)}{foot}</table></div></div>')
 
@@ -245,12 +259,13 @@ class GenerationExplanation:
         sp = self.special
         S = S / np.maximum(np.nanmax(np.abs(np.where(sp[None], np.nan, S)), axis=1, keepdims=True), 1e-12)
         rows = [i for i in range(len(self.tokens) - 1) if special or not sp[i]]
-        ax = plot_heatmap(np.nan_to_num(S[:, rows]).T, [clean_token(x) for x in self.target_tokens],
-                          [clean_token(self.tokens[i]) for i in rows], self.method, ax=ax, cmap=cmap)
-        return ax
+        shown = [token_label(x) for x in self.token_texts]
+        return plot_heatmap(np.nan_to_num(S[:, rows]).T, shown[self.n_prompt:], [shown[i] for i in rows], self.method, ax=ax,
+                            cmap=cmap, xlabel="generated token", ylabel="context token",
+                            cbar_label="score / the largest |score| of its column", scheme="text")
 
     _FIELDS = ("prompt", "tokens", "ids", "n_prompt", "method", "predictions", "prediction_tokens", "foils", "layers", "chat",
-               "greedy", "model", "options", "version", "seconds")
+               "greedy", "model", "options", "version", "seconds", "token_scheme")
 
     def to_dict(self) -> dict:
         "A JSON-serialisable dict (scores outside the contexts as null)."
@@ -402,7 +417,8 @@ def explain_generation(model, tokenizer, prompt: str, method: str = "normxlogit"
     preds = last.argmax(-1).cpu().tolist()
     return GenerationExplanation(prompt, tokenizer.convert_ids_to_tokens(ids), ids, special, P, scores.numpy(), method,
                                  step_scores(last, gen), preds, tokenizer.convert_ids_to_tokens(preds), fl, layers, chat,
-                                 greedy, model_name(ad.model), dict(options), __version__, round(time.perf_counter() - t0, 4))
+                                 greedy, model_name(ad.model), dict(options), __version__, round(time.perf_counter() - t0, 4),
+                                 token_scheme(tokenizer))
 
 # %% ../nbs/08_generation.ipynb #68f7729b
 def add_generation_arguments(parser):
@@ -415,10 +431,28 @@ def add_generation_arguments(parser):
     parser.add_argument("--save", default=None, metavar="JSON", help="also save the explanation (read it with normxlogit.load_explanations)")
     return parser
 
+def generation_page(g: GenerationExplanation, title: str = "") -> str:
+    "A standalone HTML page of a generation's explanation: the prompt, the generated text, the heatmap and the step summary."
+    pre = lambda x: f'<pre style="white-space:pre-wrap;background:#f6f6f6;padding:4px">{html.escape(x)}</pre>'
+    title = title or f"{g.method}: {g.model}"
+    return html_page(title, f"<h2>{html.escape(title)}</h2><p>Prompt</p>{pre(g.prompt)}<p>Generated ({g.n_generated} tokens)</p>",
+                     pre(g.generated_text), g.to_html(special=False), "<p>Step by step</p>",
+                     g.summary().to_html(index=False, float_format=lambda v: f"{v:.3f}"))
+
+def _generation_output(g, args) -> str:
+    fmt = getattr(args, "format", "table")
+    if fmt == "csv": return g.to_frame().to_csv(index=False).rstrip("\n")
+    if fmt == "json": return g.to_frame().to_json(orient="records", force_ascii=False)
+    name = getattr(args, "model", None) or g.model
+    if fmt == "html": return generation_page(g, f"{g.method} on {name}")
+    return (f"model {name}, method {g.method}, {g.n_prompt} prompt tokens, {g.n_generated} generated: {g.generated_text!r}\n"
+            + g.summary(k=args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+
 def generation_cli(args, model=None, tokenizer=None, out=print) -> int:
     """Run `normxlogit explain --generate N` from parsed `args` (fields of `explain` plus `add_generation_arguments`):
-    print per generated token its probability, entropy and top context tokens (`--format table`) or the tidy frame
-    (`csv`, `json`). `model`/`tokenizer` are loaded from `args.model` unless given. Errors are ValueErrors."""
+    per generated token its probability, entropy and top context tokens (`--format table`), the tidy frame (`csv`,
+    `json`) or an HTML page (`html`), printed, or written to `args.out` when set. `model`/`tokenizer` are loaded from
+    `args.model` unless given. Errors are ValueErrors."""
     if args.generate is None and args.continuation is None: raise ValueError("give --generate N or --continuation TEXT")
     if args.generate is not None and args.generate < 1: raise ValueError(f"--generate must be at least 1, got {args.generate}")
     if getattr(args, "target", None) is not None: raise ValueError("--target does not apply to a generation: every generated token is explained")
@@ -433,10 +467,7 @@ def generation_cli(args, model=None, tokenizer=None, out=print) -> int:
     g = explain_generation(model, tokenizer, text, method=args.method, max_new_tokens=args.generate or 20,
                            continuation=args.continuation, chat=args.chat, layer=layer, foil=foil)
     if args.save: g.save(args.save)
-    fmt = getattr(args, "format", "table")
-    if fmt == "csv": out(g.to_frame().to_csv(index=False).rstrip("\n"))
-    elif fmt == "json": out(g.to_frame().to_json(orient="records"))
-    else:
-        out(f"model {getattr(args, 'model', None) or g.model}, method {g.method}, {g.n_prompt} prompt tokens, {g.n_generated} generated: {g.generated_text!r}")
-        out(g.summary(k=args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    text, dest = _generation_output(g, args), getattr(args, "out", None)
+    if dest: Path(dest).expanduser().write_text(text + "\n", encoding="utf-8"); out(f"wrote {dest}")
+    else: out(text)
     return 0

@@ -4,42 +4,149 @@
 
 # %% ../nbs/03_plot.ipynb #8d50a9ee
 from __future__ import annotations
-import html, math
+import html, math, re
 import numpy as np
 
 # %% auto #0
-__all__ = ['clean_token', 'heatmap_html', 'plot_heatmap', 'ratio_span']
+__all__ = ['BYTE_DECODER', 'NEG', 'POS', 'token_scheme', 'guess_scheme', 'token_bytes', 'readable_tokens', 'decode_tokens',
+           'token_label', 'clean_token', 'scale_legend_html', 'heatmap_html', 'html_page', 'plot_heatmap', 'ratio_span']
+
+# %% ../nbs/03_plot.ipynb #3e7c4824
+def _byte_decoder() -> dict:
+    "GPT-2's byte-level alphabet reversed: the printable character that stands for each byte -> the byte."
+    bs = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs: bs.append(b); cs.append(256 + n); n += 1
+    return {chr(c): b for b, c in zip(bs, cs)}
+
+BYTE_DECODER = _byte_decoder()
+_BYTE_TOKEN = re.compile(r"<0x([0-9A-Fa-f]{2})>")          # SentencePiece's byte fallback
+
+def token_scheme(tokenizer) -> str:
+    """How `tokenizer` writes text into its tokens: 'byte_level' (GPT-2, RoBERTa, Llama 3, SmolLM2: one character per
+    byte, `Ġ` a space), 'sentencepiece' (Llama 2, Gemma: `▁` a space, `<0xNN>` a byte), 'wordpiece' (BERT: `##` goes on
+    the word) or '' (unknown: `guess_scheme` reads the tokens)."""
+    if getattr(tokenizer, "byte_decoder", None): return "byte_level"              # a slow GPT-2 tokenizer
+    dec = getattr(getattr(tokenizer, "backend_tokenizer", None), "decoder", None)
+    s = dec.__getstate__().decode("utf-8") if dec is not None else ""
+    if '"ByteLevel"' in s: return "byte_level"
+    if '"WordPiece"' in s: return "wordpiece"
+    if any(k in s for k in ("▁", "\\u2581", '"Metaspace"', '"ByteFallback"')) or hasattr(tokenizer, "sp_model"): return "sentencepiece"
+    return ""
+
+def guess_scheme(tokens) -> str:
+    "The scheme of tokens whose tokenizer is not at hand (a file saved by an older version), from their markers."
+    s = "".join(tokens)
+    if "Ġ" in s or "Ċ" in s: return "byte_level"
+    if "▁" in s or _BYTE_TOKEN.search(s): return "sentencepiece"
+    return "wordpiece" if any(t.startswith("##") for t in tokens) else ""
+
+def token_bytes(token: str, scheme: str) -> bytes:
+    "The UTF-8 bytes of the text that one token stands for under `scheme` (a WordPiece word start gets its space)."
+    if scheme == "byte_level" and all(c in BYTE_DECODER for c in token): return bytes(BYTE_DECODER[c] for c in token)
+    if scheme == "sentencepiece":
+        m = _BYTE_TOKEN.fullmatch(token)
+        return bytes([int(m[1], 16)]) if m else token.replace("▁", " ").encode()
+    if scheme == "wordpiece": return (token[2:] if token.startswith("##") else " " + token).encode()
+    return token.encode()
+
+def _utf8(b: bytes):
+    try: return b.decode("utf-8")
+    except UnicodeDecodeError: return None
+
+def readable_tokens(tokens, scheme: str = "", special=None, offsets=None, texts=None) -> list:
+    """Each token as the text it stands for: its bytes decoded (`ĠcafÃ©` -> ' café', `▁été` -> ' été', `##s` -> 's',
+    `Ċ` -> a newline). Where `offsets` (`[segment, start, end]` per token) locate it in `texts`, the input's own text
+    instead, with the spaces before it (the case and accents an uncased WordPiece drops come back; `[UNK]` shows what
+    it stands for). A token that holds only part of a character (one byte of an emoji) cannot be read alone: its bytes
+    show as `\\xNN` escapes, never as mojibake. Special tokens (`special`) that have no offsets stay as they are."""
+    scheme = scheme or guess_scheme(tokens)
+    out, end = [], {}
+    for i, tok in enumerate(tokens):
+        off = offsets[i] if offsets is not None else None
+        if off is None and special is not None and special[i]: out.append(tok); continue
+        b = token_bytes(tok, scheme)
+        t = _utf8(b)
+        if off is not None:
+            seg, s, e = off
+            start = end.get(seg, 0)
+            if t is not None and start <= s and start < e: t = texts[seg][start:e]
+            end[seg] = max(start, e)
+        out.append(t if t is not None else b.decode("utf-8", "backslashreplace"))
+    return out
+
+def decode_tokens(tokens, scheme: str = "") -> str:
+    "The text of consecutive tokens decoded together (a character split across tokens comes back whole; an unfinished one shows as �)."
+    scheme = scheme or guess_scheme(tokens)
+    return b"".join(token_bytes(t, scheme) for t in tokens).decode("utf-8", "replace")
+
+def token_label(text: str) -> str:
+    "A token's text in a label or a table cell: line breaks and tabs made visible (↵, ⇥), a token of spaces as ␣."
+    s = text.replace("\r", "␍").replace("\n", "↵").replace("\t", "⇥")
+    return s if s.strip() else s.replace(" ", "␣")
+
+def clean_token(tok: str) -> str:
+    "One token as a reader would write it, its scheme guessed (`readable_tokens` with the tokenizer's scheme is exact)."
+    return readable_tokens([tok])[0]
 
 # %% ../nbs/03_plot.ipynb #be04e920
-def clean_token(tok: str) -> str:
-    "A token as a reader would write it (byte-level BPE `Ġ` and SentencePiece `▁` become spaces)."
-    return tok.replace("Ġ", " ").replace("▁", " ").replace("Ċ", "\\n")
+NEG, POS = (31, 119, 180), (214, 39, 40)        # blue for negative scores, red for positive ones (white: 0)
 
 def _color(v, vmax):
     a = 0.0 if vmax == 0 or not math.isfinite(v) else min(abs(v) / vmax, 1.0)
-    return f"rgba(214,39,40,{a:.2f})" if v >= 0 else f"rgba(31,119,180,{a:.2f})"
+    return f"rgba({','.join(map(str, POS if v >= 0 else NEG))},{a:.2f})"
 
-def heatmap_html(tokens, scores, special=None, title="") -> str:
-    "HTML token heatmap: one span per token, red for positive and blue for negative scores."
-    scores = np.asarray(scores, dtype=float); special = np.zeros(len(tokens), bool) if special is None else np.asarray(special)
-    vmax = float(np.nanmax(np.abs(scores[~special]))) if (~special).any() else float(np.nanmax(np.abs(scores)))
+def scale_legend_html(vmax: float, label: str = "score") -> str:
+    "A small colour bar for the HTML heatmaps: from -vmax (blue) through 0 (white) to +vmax (red), with its numbers."
+    bar = lambda a, b: (f'<span style="display:inline-block;width:60px;height:10px;border:1px solid #ddd;'
+                        f'background:linear-gradient(to right,{a},{b})"></span>')
+    rgb = lambda c: f"rgb({','.join(map(str, c))})"
+    return (f'<div class="normxlogit-legend" style="font-size:75%;color:#555;margin:2px 0">{html.escape(label)}: '
+            f'{-vmax:.3g} {bar(rgb(NEG), "#fff")} 0 {bar("#fff", rgb(POS))} +{vmax:.3g}</div>')
+
+def _vmax(scores, special):
+    s = np.abs(scores[~special]) if (~special).any() else np.abs(scores)
+    s = s[np.isfinite(s)]
+    return float(s.max()) if s.size else 0.0
+
+def heatmap_html(tokens, scores, special=None, title="", scheme: str = "") -> str:
+    """HTML token heatmap: one span per token, shown as the text it stands for (`readable_tokens` under `scheme`, guessed
+    if ''; 'text' for tokens that are text already), red for positive and blue for negative scores, scaled by the
+    largest |score| of the non-special tokens, with a legend of that scale."""
+    scores = np.asarray(scores, dtype=float); special = np.zeros(len(tokens), bool) if special is None else np.asarray(special, bool)
+    vmax = _vmax(scores, special)
+    shown = [token_label(t) for t in readable_tokens(list(tokens), scheme, special)]
     spans = "".join(
         f'<span title="{html.escape(t)}: {s:.4g}" style="background:{_color(s, vmax)};padding:1px 3px;margin:1px;'
-        f'border-radius:3px;display:inline-block;font-family:monospace;{"opacity:.5;" if sp else ""}">{html.escape(clean_token(t))}</span>'
-        for t, s, sp in zip(tokens, scores, special))
+        f'border-radius:3px;display:inline-block;font-family:monospace;{"opacity:.5;" if sp else ""}">{html.escape(t)}</span>'
+        for t, s, sp in zip(shown, scores, special))
     head = f'<div style="font-size:85%;color:#555">{html.escape(title)}</div>' if title else ""
-    return f'<div class="normxlogit-heatmap" style="line-height:1.9">{head}{spans}</div>'
+    return f'<div class="normxlogit-heatmap" style="line-height:1.9">{head}{spans}{scale_legend_html(vmax)}</div>'
 
-def plot_heatmap(M, tokens, row_labels, title="", ax=None, cmap="RdBu_r"):
-    "Matplotlib heatmap of `M` (rows x tokens), symmetric colour scale around 0."
+def html_page(title: str, *parts: str) -> str:
+    "A standalone HTML page (UTF-8) holding heatmaps and tables, for a file a browser opens."
+    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
+            f'<body style="font-family:sans-serif;margin:1em 2em">{"".join(parts)}</body></html>\n')
+
+def plot_heatmap(M, tokens, row_labels, title="", ax=None, cmap="RdBu_r", xlabel="token", ylabel="", cbar_label="score",
+                 colorbar: bool = True, scheme: str = ""):
+    """Matplotlib heatmap of `M` (rows x tokens): a diverging colour scale centred at 0 and symmetric around it (red
+    positive, blue negative, white 0), a colour bar with the scale, and axis titles. Tokens are shown as the text they
+    stand for (`scheme` as in `heatmap_html`)."""
     import matplotlib.pyplot as plt
     M = np.atleast_2d(np.asarray(M, float))
-    if ax is None: _, ax = plt.subplots(figsize=(max(4, 0.55 * len(tokens)), 0.8 + 0.3 * len(M)))
-    v = np.abs(M).max() or 1.0
-    ax.imshow(M, cmap=cmap, vmin=-v, vmax=v, aspect="auto")
-    ax.set_xticks(range(len(tokens))); ax.set_xticklabels([clean_token(t) for t in tokens], rotation=60, ha="right", fontsize=8)
+    if ax is None: _, ax = plt.subplots(figsize=(max(4, 0.55 * len(tokens)) + 1.2, 1.4 + 0.3 * len(M)), layout="constrained")
+    v = float(np.nanmax(np.abs(M))) if np.isfinite(M).any() else 0.0
+    im = ax.imshow(M, cmap=cmap, vmin=-(v or 1.0), vmax=v or 1.0, aspect="auto")
+    ax.set_xticks(range(len(tokens)))
+    ax.set_xticklabels([token_label(t) for t in readable_tokens(list(tokens), scheme)], rotation=60, ha="right", fontsize=8)
     ax.set_yticks(range(len(M))); ax.set_yticklabels(row_labels, fontsize=8)
+    ax.set_xlabel(xlabel, fontsize=8); ax.set_ylabel(ylabel, fontsize=8)
     ax.set_title(title, fontsize=9)
+    if colorbar:
+        cb = ax.figure.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
+        cb.set_label(cbar_label, fontsize=8); cb.ax.tick_params(labelsize=7)
     return ax
 
 # %% ../nbs/03_plot.ipynb #8c4c1dbd

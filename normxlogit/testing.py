@@ -9,10 +9,10 @@ import torch
 import os
 
 # %% auto #0
-__all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'FILLERS', 'raises', 'randomise_ln', 'zero_biases', 'check_batching',
-           'time_per_instance', 'check_contribution_matrices', 'max_diff', 'sst2_sentences', 'n_tokens',
-           'fixed_length_text', 'fixed_length_texts', 'check_matrices_match', 'dense_matrices', 'small_run',
-           'check_rollout_views', 'check_matrix_method']
+__all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'FILLERS', 'MULTILINGUAL', 'MOJIBAKE', 'raises', 'randomise_ln', 'zero_biases',
+           'check_batching', 'time_per_instance', 'check_contribution_matrices', 'max_diff', 'sst2_sentences',
+           'n_tokens', 'fixed_length_text', 'fixed_length_texts', 'check_matrices_match', 'dense_matrices', 'small_run',
+           'sentencepiece_tokenizer', 'unescape_bytes', 'check_readable', 'check_rollout_views', 'check_matrix_method']
 
 # %% ../nbs/07_testing.ipynb #09b038ad
 SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
@@ -180,6 +180,46 @@ def dense_matrices(batch, measure):
 def small_run() -> bool:
     "True under `nbdev_test` (env `IN_TEST`) or when `NORMXLOGIT_SMALL` is set: notebooks then use few samples."
     return bool(os.environ.get("IN_TEST") or os.environ.get("NORMXLOGIT_SMALL"))
+
+# %% ../nbs/07_testing.ipynb #604a7b56
+MULTILINGUAL = "Le café était déjà froid à Zürich. 東京は晴れ 😀 ok"    # accents, CJK and an emoji, for the token checks
+MOJIBAKE = "ÃÂĠĊĉâðŁł▁"       # characters that betray tokens printed in a tokenizer's own alphabet (`ĠcafÃ©`, `ðŁĺ`, `▁`)
+_SP_TEXTS = ["Le café était déjà froid à Zürich.", "the keys to the cabinet are on the table", "東京は晴れ、京都は雨",
+             "Grüße aus Köln, señor", "a rather longer sentence about cats and their owners"]
+
+def sentencepiece_tokenizer(texts=None, vocab_size: int = 330):
+    """A small SentencePiece tokenizer in Gemma's form (`▁` for spaces; a character outside the vocabulary as byte
+    tokens `<0xNN>`), trained here on `texts` (default: a few sentences with accents and CJK), as a fast Hugging Face
+    `GemmaTokenizer`: an offline stand-in for Gemma's own 262k-token tokenizer, whose first load takes a minute."""
+    import json, shutil, tempfile
+    from pathlib import Path
+    import sentencepiece as spm
+    from transformers import AutoTokenizer
+    d = Path(tempfile.mkdtemp())
+    try:
+        spm.SentencePieceTrainer.train(sentence_iterator=iter(list(texts or _SP_TEXTS) * 20), model_prefix=str(d / "tokenizer"),
+                                       vocab_size=vocab_size, hard_vocab_limit=False, model_type="bpe", byte_fallback=True,
+                                       pad_id=0, eos_id=1, bos_id=2, unk_id=3, pad_piece="<pad>", eos_piece="<eos>",
+                                       bos_piece="<bos>", unk_piece="<unk>", minloglevel=2)
+        (d / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "GemmaTokenizer"}))
+        return AutoTokenizer.from_pretrained(d)
+    finally: shutil.rmtree(d, ignore_errors=True)
+
+def unescape_bytes(text: str) -> str:
+    "Undo the `\\xNN` escapes with which `normxlogit.plot.readable_tokens` shows the bytes of a split character, and decode."
+    import re
+    return re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m[1], 16)]), text.encode("utf-8")).decode("utf-8", "replace")
+
+def check_readable(shown, text: str, drop=()) -> str:
+    """Tokens as a reader sees them (`shown`) read as `text`: joined, with the `\\xNN` escapes of split characters undone
+    and the tokens in `drop` (special tokens such as `[CLS]`) left out, they give `text` up to whitespace; and they show
+    no mojibake (a character of `MOJIBAKE` that `text` does not hold). Returns the joined text."""
+    drop = set(drop)
+    joined = unescape_bytes("".join(t for t in shown if t not in drop))
+    assert "".join(joined.split()) == "".join(text.split()), (joined, text, shown)
+    bad = sorted({c for c in "".join(shown) if c in MOJIBAKE and c not in text})
+    assert not bad, (bad, shown)
+    return joined
 
 # %% ../nbs/07_testing.ipynb #7b822c9b
 def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol: float = 1e-6):
