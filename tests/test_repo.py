@@ -139,4 +139,12 @@ def test_the_house_has_rooms():
 def test_sidebar_lists_every_chapter():
     import yaml
     side = yaml.safe_load((ROOT / "nbs" / "sidebar.yml").read_text())["website"]["sidebar"]["contents"]
-    assert sorted(side) == sorted(p.name for p in (ROOT / "nbs").glob("*.ipynb"))
+    listed = [n for s in side for n in (s["contents"] if isinstance(s, dict) else [s])]     # sections of chapters, in order
+    assert len(listed) == len(set(listed)), "a chapter listed twice"
+    assert sorted(listed) == sorted(p.name for p in (ROOT / "nbs").glob("*.ipynb"))
+    parts = [s["section"] for s in side if isinstance(s, dict)]
+    def title(n):
+        md = next(c for c in json.loads((ROOT / "nbs" / n).read_text())["cells"] if c["cell_type"] == "markdown")
+        return "".join(md["source"]).split("\n")[0].lstrip("# ").strip()
+    shared = set(parts) & {title(n) for n in listed}
+    assert not shared, f"a part and a chapter share a name: {shared}"
