@@ -15,6 +15,7 @@ from .model.batch import Batch, make_batch, predict
 from .model.heads import get_adapter, register_family, Family
 from .paths import data_dir, cache_dir, models_dir, results_dir
 from .model.zoo import load_model, tiny_model, offline_models, load_finetuned, finetuned_table
+from .model.memory import checkpointed
 
 # %% ../nbs/09_api.ipynb #e76f36c9
 METHOD_MODULES = ["logit_attribution", "gradients", "ig", "attention", "alti_logit", "lrp", "alti", "globenc", "value_zeroing", "decompx"]
