@@ -12,3 +12,9 @@ def test_readme_code_runs():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
     assert r.returncode == 0, r.stderr[-3000:]
     assert "Paris" in r.stdout
+
+
+def test_readme_has_no_stray_markup():
+    "Only the generated-file notice is an HTML comment; chapter summaries' markers stay out of the README's tables."
+    text = (ROOT / "README.md").read_text()
+    assert text.count("<!--") == 1 and text.startswith("<!-- generated from nbs/index.ipynb")
