@@ -11,7 +11,7 @@ from .common import results_path, write_csv, machine_info
 
 # %% auto #0
 __all__ = ['LENGTHS', 'RUNS', 'COLUMNS', 'PROBE', 'document_ids', 'probe', 'csv_path', 'load_rows', 'measure', 'label',
-           'memory_table']
+           'memory_table', 'goals', 'reading']
 
 # %% ../../nbs/61_long_documents.ipynb #a69c0d8f
 LENGTHS = (1024, 2048, 4096, 8192)
@@ -96,3 +96,40 @@ def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
     w.columns = [f"{c:,} tokens" for c in w.columns]
     order = [label(m, c) for m, c in RUNS if label(m, c) in w.index]
     return w.loc[order].map(lambda v: "–" if pd.isna(v) else f"{v:.2f}")
+
+# %% ../../nbs/61_long_documents.ipynb #7bf1a31e
+def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1) -> pd.DataFrame:
+    """The two memory goals per length: NormXLogit's peak over the lower of the two forward passes' (met when at most
+    `ratio`), and each checkpointed gradient method's peak (met when at most `budget_gib`); unmeasured or stopped runs
+    are 'not measured'."""
+    out = []
+    get = lambda m, ck, n: rows[(rows.method == m) & (rows.checkpointed == ck) & (rows.tokens == n) & (rows.stopped.fillna("") == "")].peak_gib
+    for n in sorted(rows.tokens.unique()):
+        nx_, fw = get("normxlogit", False, n), pd.concat([get("forward_all", False, n), get("forward_last", False, n)])
+        if len(nx_) and len(fw):
+            r = float(nx_.iloc[-1] / fw.min())
+            out.append(dict(goal=f"NormXLogit peak / forward peak <= {ratio}", tokens=n, value=round(r, 3),
+                            verdict="met" if r <= ratio else "not met"))
+        for m, ck in RUNS:
+            if not ck: continue
+            v = get(m, True, n)
+            if len(v): out.append(dict(goal=f"{label(m, True)} peak <= {budget_gib} GiB", tokens=n, value=float(v.iloc[-1]),
+                                       verdict="met" if v.iloc[-1] <= budget_gib else "not met"))
+    return pd.DataFrame(out, columns=["goal", "tokens", "value", "verdict"])
+
+def reading(rows: pd.DataFrame) -> str:
+    "The results in words, from the rows."
+    if rows.empty: return "No measurement yet: run `measure()`."
+    g = goals(rows)
+    n = int(rows.tokens.max())
+    plain = rows[(rows.method == "gxi") & (~rows.checkpointed.astype(bool)) & (rows.tokens == n)]
+    ck = rows[(rows.method == "gxi") & (rows.checkpointed.astype(bool)) & (rows.tokens == n)]
+    parts = [f"Measured up to {n:,} tokens on {rows.cpu_model.iloc[-1]} (load at the start of each run "
+             f"{rows.load_avg.min():.1f} to {rows.load_avg.max():.1f}, 2 cores)."]
+    if len(plain) and len(ck):
+        parts.append(f"At {n:,} tokens Gradient × Input peaks at {plain.peak_gib.iloc[-1]:.2f} GiB plain and "
+                     f"{ck.peak_gib.iloc[-1]:.2f} GiB checkpointed ({plain.peak_gib.iloc[-1] / ck.peak_gib.iloc[-1]:.1f}x less), "
+                     f"taking {ck.wall_s.iloc[-1] / plain.wall_s.iloc[-1]:.2f}x the plain run's time in this single run.")
+    met = g.groupby("goal").verdict.agg(lambda v: f"{(v == 'met').sum()} of {len(v)} lengths")
+    parts.append("Goals met: " + "; ".join(f"{k}: {v}" for k, v in met.items()) + ".")
+    return " ".join(parts)
