@@ -14,15 +14,16 @@ from ..generation import explain_generation, prompt_ids, greedy_continuation
 from ..metrics.faithfulness import rank_tokens, perturb, model_outputs
 from ..metrics.stats import bootstrap_ci, paired_t, holm, interval_verdict, leading_group
 from ..registry import method_label, method_colour
+from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
                                            run_record, cost_table, verdict, with_ci, register_experiment)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
-           'generation_prompts', 'load_generation_model', 'deletions', 'score_prompt', 'GenerationRun',
-           'run_generation', 'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table',
-           'plot_summary', 'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce']
+           'generation_prompts', 'deletions', 'score_prompt', 'GenerationRun', 'run_generation', 'load_results',
+           'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table', 'plot_summary', 'plot_by_entropy',
+           'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -45,12 +46,6 @@ def generation_prompts(n: int, seed: int = 0, path=None) -> list:
     if n > len(q): raise ValueError(f"only {len(q)} questions, asked for {n}")
     return [q[i] for i in np.random.default_rng(seed).permutation(len(q))[:n]]
 
-def load_generation_model(name: str, device=None):
-    "`(model, tokenizer)`: 'tiny-llama' (a random tiny Llama, for tests) or a zoo name."
-    from normxlogit.model.zoo import load_model, tiny_model
-    if name == "tiny-llama": m, t = tiny_model("llama", head="causal_lm")
-    else: m, t = load_model(name, head="causal_lm")
-    return (m.to(device) if device else m).eval(), t
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #1cd17bac
 def deletions(g, ks=KS):
@@ -348,14 +343,14 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     from normxlogit.paths import cache_dir
     run = SCALE_RUNS[scale] if scale in SCALE_RUNS else None
     if run is None: raise ValueError(f"scale must be one of {list(SCALE_RUNS)}, got {scale!r}")
-    model, tok = load_generation_model(run["model"], device)
+    model, tok = load_model(run["model"], head="causal_lm", device=device)
     if scale == "tiny" and results is True: results = cache_dir() / "tiny" / "generation"
     r = run_generation(model, tok, run["model"], run["prompts"], run["new_tokens"], results=results,
                        cache=(Path(results) / "chunks" if scale == "tiny" else cache) if cache is True else cache)
     return dict(computed=r.record["chunks_computed"], rows=len(r.prompts))
 
 def _run(a):
-    model, tok = load_generation_model(a.model, a.device)
+    model, tok = load_model(a.model, head="causal_lm", device=a.device)
     opts = {"ig": dict(DEFAULT_OPTIONS["ig"], n_steps=a.ig_steps)}
     res = run_generation(model, tok, a.model, a.prompts, a.new_tokens, [m for m in a.methods.split(",") if m], opts,
                          [int(k) for k in a.ks.split(",") if k], a.seed, cache=a.cache, results=a.results,
