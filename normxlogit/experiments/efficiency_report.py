@@ -19,7 +19,8 @@ __all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'BASELIN
            'method_name', 'shown', 'table4_runs', 'table4', 'baseline_of', 'table4_intervals', 'table4_ratio_text',
            'missing_in_table4', 'measurement_spans', 'idle_before', 'run_table', 'relative_to', 'bracket', 'table5',
            'plot_times', 'multiply_adds', 'best_gmacs', 'arithmetic_bounds', 'forward_goal', 'runs_reading',
-           'table4_note', 'time_reading', 'memory_reading', 'bounds_reading', 'goals_reading', 'efficiency_reading']
+           'table4_note', 'time_reading', 'machines', 'memory_reading', 'bounds_reading', 'goals_reading',
+           'efficiency_reading']
 
 # %% ../../nbs/56_efficiency.ipynb #624f2071
 def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m", length: int = 512, batch: int = 16) -> pd.DataFrame:
@@ -381,11 +382,18 @@ def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = N
               " their arithmetic shows in full.")
     return s
 
-def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: int) -> str:
-    "Table 5 in words: the brackets, how NormXLogit ranks, what compares with the paper, and the time per instance at the largest batch."
+def machines(rows: pd.DataFrame) -> str:
+    "Where and when `rows` (of time.csv or memory.csv) were measured: 'AMD EPYC on 2026-11-24' (every CPU, the first and last day)."
+    days = sorted(str(s)[:10] for s in rows.started)
+    return " and ".join(sorted(set(rows.cpu_model))) + f" on {days[0]}" + ("" if days[0] == days[-1] else f" to {days[-1]}")
+
+def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: int, time_rows: pd.DataFrame | None = None) -> str:
+    """Table 5 in words: the brackets, how NormXLogit ranks, what compares with the paper, and the time per instance at the
+    largest batch; where the probes ran, beside where Table 4 ran (`time_rows`) when that is another machine."""
     rows = memory_rows[(memory_rows.model == name) & (memory_rows.length == length)
                        & np.isclose(memory_rows.budget_gib.astype(float), budget)]          # the budget search, not the goals probes
     if rows.empty: return ""
+    where, t4 = machines(rows), (None if time_rows is None else machines(table4_runs(time_rows, name)))
     ms = memory_summary(rows, budget).set_index("method")
     ms = ms[ms.options.isin(["{}"]) | ~ms.index.duplicated(keep=False)]
     br = {}
@@ -393,7 +401,8 @@ def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: 
         top = r.first_failing - 1 if r.limited_by == "budget" and pd.notna(r.first_failing) else np.inf
         br[m] = (int(r.largest_batch), top, bracket(r.largest_batch, r.first_failing, r.limited_by))
     meths = sorted([m for m in br if m != "forward"], key=lambda m: -br[m][0])
-    s = (f"**{name}, Table 5** ({length} tokens, {budget:g} GiB of peak RSS). The largest batch, as the search brackets it: "
+    s = (f"**{name}, Table 5** ({length} tokens, {budget:g} GiB of peak RSS; probes on {where}"
+         + ("" if t4 is None or t4 == where else f", not on the machine of Table 4, {t4}") + "). The largest batch, as the search brackets it: "
          + ", ".join(f"{method_name(m)} {br[m][2]}" + (" (not even batch 1)" if br[m][0] == 0 and br[m][2] == "0" else "") for m in meths)
          + (f"; a plain forward pass {br['forward'][2]}" if "forward" in br else "") + ". The paper (48 GB GPU, BERT-base): "
          + ", ".join(f"{method_name(m)} {int(v)}" for m, v in PAPER_TABLE5.loc["largest batch"].sort_values(ascending=False).items()) + ". ")
@@ -416,7 +425,7 @@ def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: 
         p = rows[(rows.method == "normxlogit") & rows.complete.astype(bool)].sort_values("batch")
         if len(p) > 1 and lo > 1:
             t1, tL = p[p.batch == p.batch.min()].seconds_per_instance.iloc[-1], p[p.batch == lo].seconds_per_instance.iloc[-1]
-            s += (f"The time per instance does not fall with the batch on this CPU: NormXLogit takes {t1:.3f} s per instance at "
+            s += (f"The time per instance does not fall with the batch on the CPU of these probes ({where}): NormXLogit takes {t1:.3f} s per instance at "
                   f"batch {int(p.batch.min())} and {tL:.3f} s at batch {lo} ({p.seconds_per_instance.min():.3f}-"
                   f"{p.seconds_per_instance.max():.3f} s over its probes), because one {length}-token instance already keeps "
                   f"the {int(p.torch_threads.max())} threads busy; the paper's GPU goes from "
@@ -462,8 +471,9 @@ def goals_reading(time_rows: pd.DataFrame, memory_rows: pd.DataFrame) -> str:
         mem = r.what.startswith("peak memory")
         val = f"{_x(r.ratio)} (one probe a side)" if mem else f"{_iv(r.ratio, r.lo, r.hi)} (median [smallest, largest] of the per-round ratios)"
         q = "" if mem else ("; a quiet run" if r.quiet else f"; not quiet (load {r.load:.2f})")
-        lines.append(head + f"{r.value}, {val}, goal at most {r.goal:g}: **{r.verdict}**{q}")
-    s = "**The project's efficiency goals** (issue 13; each from a measurement of its own).\n\n" + "\n".join(lines)
+        lines.append(head + f"{r.value}, {val}, goal at most {r.goal:g}: **{r.verdict}**{q}; measured on {r.measured}")
+    s = ("**The project's efficiency goals** (issue 13; each from a measurement of its own, on the machine and day named: "
+         "the memory goals come from the Table 5 machine, the time goals from Table 4's runs).\n\n" + "\n".join(lines))
     dec = g[(g.kind == "decoder") & g.what.str.startswith("peak memory")]
     alt = goals_alternative(memory_rows)
     if len(dec) and dec.verdict.iloc[0] == "not met":
@@ -483,7 +493,7 @@ def efficiency_reading(time_rows, memory_rows, models, budget, mem_length) -> st
     fg = forward_goal(time_rows, models)
     out = []
     for name in models:
-        out += [time_reading(time_rows, name, fg), memory_reading(memory_rows, name, budget, mem_length)]
+        out += [time_reading(time_rows, name, fg), memory_reading(memory_rows, name, budget, mem_length, time_rows)]
         if time_rows[time_rows.model == name].method.isin(["alti", "decompx"]).any():
             out.append(bounds_reading(time_rows, name, load_named(name, "cpu")[0].config))
     out.append(goals_reading(time_rows, memory_rows))

@@ -39,29 +39,38 @@ TABLE_METRICS = ("aopc", "accuracy", "pearson_perturbed", "pearson_drop")     # 
 ITEM_MEANS = ("aopc", "accuracy", "sufficiency")                                  # metrics that are means over items
 N_BOOT = 2000                                                                     # bootstrap resamples (intervals, Wald tests)
 OUTCOMES = {"holds": "reproduced", "does not hold": "reversed", "inconclusive": "inconclusive"}
+METRIC_NAMES = {"aopc": "AOPC", "accuracy": "accuracy under perturbation", "pearson_perturbed": "Pearson under perturbation"}
 
 def show(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     "A frame for display: floats to `digits` decimals and every missing value as '–' (never NaN on the page)."
-    out = df.copy()
-    for c in out.columns:
-        col = out[c]
-        if pd.api.types.is_float_dtype(col): out[c] = col.map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}")
-        else: out[c] = col.astype(object).where(col.notna(), "–")
-    return out
+    return df.apply(lambda c: c.map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}") if pd.api.types.is_float_dtype(c)
+                    else c.astype(object).where(c.notna(), "–"))
 
 def _label(model: str) -> str:
     return MODEL_FAMILIES.get(family_of(model), {}).get("label", model)
 
+def _metric(table: int, task: str) -> str: return TABLE1_METRIC[task] if table == 1 else "accuracy"   # a column's metric
+
+def _paper_column(paper: pd.DataFrame, table: int, task: str, paper_model: str) -> pd.Series:
+    "The paper's numbers of Table `table` for `task` and `paper_model`, by method."
+    return paper[(paper.table == table) & (paper.task == task) & (paper.paper_model == paper_model)].set_index("method").value
+
+def _in_order(methods) -> list:
+    "`methods` in the tables' order (`ALL_METHODS`), any other after them."
+    ms = list(dict.fromkeys(methods))
+    return [m for m in ALL_METHODS if m in ms] + [m for m in ms if m not in ALL_METHODS]
+
 # %% auto #0
 __all__ = ['TASK_LABELS', 'REGRESSION_TASKS', 'ALL_METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'MODEL_FAMILIES', 'ENCODER_METHODS',
            'DECODER_METHODS', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'ITEM_MEANS', 'N_BOOT',
-           'OUTCOMES', 'TABLE_CSS', 'LINE_STYLE', 'MARKERS', 'ORDERINGS_COLUMNS', 'family_of', 'methods_of', 'show',
-           'results_root', 'result_files', 'load_results', 'coverage', 'convergence', 'runs_markdown', 'cell_arrays',
-           'subset', 'metrics_for', 'metric_curve', 'metric_value', 'cells', 'bootstrap_cells', 'summarise',
-           'ratio_curves', 'item_values', 'ordering_test', 'model_scores', 'paper_numbers', 'paper_table',
-           'side_by_side', 'compact_table', 'style_table', 'plot_curves', 'compare_orderings', 'write_orderings',
-           'ordering_table', 'best_baseline_tests', 'verdict_markdown', 'stsb_diagnostics', 'ablation_deltas',
-           'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations', 'rank_agreement']
+           'OUTCOMES', 'METRIC_NAMES', 'TABLE_CSS', 'LINE_STYLE', 'MARKERS', 'ORDERINGS_COLUMNS', 'family_of',
+           'methods_of', 'show', 'results_root', 'result_files', 'load_results', 'coverage', 'convergence',
+           'runs_markdown', 'cell_arrays', 'subset', 'metrics_for', 'metric_curve', 'metric_value', 'cells',
+           'bootstrap_cells', 'summarise', 'ratio_curves', 'item_values', 'ordering_test', 'model_scores',
+           'paper_numbers', 'paper_table', 'side_by_side', 'compact_table', 'style_table', 'plot_curves',
+           'compare_orderings', 'write_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
+           'stsb_diagnostics', 'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations',
+           'rank_agreement']
 
 # %% ../../nbs/51_experiment1.ipynb #0e85d403
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASK_LABELS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
@@ -74,9 +83,8 @@ def results_root(ablation: str | None = None, root=None) -> Path:
     return d / "ablations" / ablation
 
 def result_files(ablation: str | None = None, root=None) -> pd.DataFrame:
-    """The result files found, one row per model x task x method (columns model, family, task, method, path), named
-    `<model>_<task>_<method>.csv.gz` in `results_root(ablation, root)`, in the tables' order (family, task, method).
-    An empty frame when there are none."""
+    """The result files `<model>_<task>_<method>.csv.gz` in `results_root(ablation, root)`, a row each (model, family, task,
+    method, path) in the tables' order (family, task, method); an empty frame when there are none."""
     rows = []
     d = results_root(ablation, root)
     for p in sorted(d.glob("*.csv.gz")) if d.exists() else []:
@@ -107,9 +115,8 @@ def _span(v) -> str:
     return "" if not v else f"{min(v)}" if min(v) == max(v) else f"{min(v)}–{max(v)}"
 
 def coverage(files: pd.DataFrame, data: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
-    """What is there against the plan `p` (`experiment1.plan`; its ablation rows are ignored): per model x task the
-    planned items, the items found (minimum–maximum over the methods; `n_ig` for IG alone), the methods found and
-    planned, the planned methods missing and any extra ones."""
+    """What is there against the plan `p` (`experiment1.plan`, no ablations): per model x task the planned items, the items
+    found (min–max over the methods; `n_ig` for IG), the methods found and planned, the missing and any extra ones."""
     p = p[p.ablation == ""]
     pl = {k: g for k, g in p.groupby(["model", "task"], sort=False)}
     keys = list(pl) + [k for k in files.groupby(["model", "task"], sort=False).groups if k not in pl]
@@ -128,8 +135,7 @@ def coverage(files: pd.DataFrame, data: pd.DataFrame, p: pd.DataFrame) -> pd.Dat
 def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
     """Integrated Gradients' completeness per model x task, from the `completeness_gap` and `converged` columns that the
     runner writes for each item (the worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over the item's targets): items,
-    items with a record, share converged, median and 90th percentile of the gap. Files written before the runner kept
-    the record have `n_recorded` 0 (their convergence is unknown, not assumed)."""
+    items with a record, share converged, median and 90th percentile of the gap (`n_recorded` 0: unknown, not assumed)."""
     rows = []
     for f in files[files.method == method].itertuples():
         d = pd.read_csv(f.path, usecols=lambda c: c in ("row", "completeness_gap", "converged")).drop_duplicates("row")
@@ -141,9 +147,8 @@ def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "task", "n_items", "n_recorded", "converged", "median_gap", "p90_gap"])
 
 def runs_markdown(cov: pd.DataFrame, data: pd.DataFrame) -> str:
-    """The items behind every column, as Markdown generated from the files: per model x task the items of each method
-    (IG named when it has fewer: it is the costliest method, and its orderings use the items it shares with
-    NormXLogit) and the planned number when the files have fewer."""
+    """The items behind every column, as Markdown from the files: per model x task the items of each method (IG named
+    when it has fewer: the costliest method) and the planned number when the files have fewer."""
     items = data.groupby(["model", "task", "method"]).row.nunique()
     lines = []
     for r in cov[cov.methods_found > 0].itertuples():
@@ -160,8 +165,7 @@ def runs_markdown(cov: pd.DataFrame, data: pd.DataFrame) -> str:
 def cell_arrays(d: pd.DataFrame) -> dict:
     """The arrays of ONE model x task x method, items sorted by dataset row: `rows` (n,), `ratios` (R,), `comp` and
     `suff` (n, R) probability drops (comprehensiveness / sufficiency; NaN for regression), `pred` (n, R) the prediction
-    on the comprehensiveness-perturbed input (class id, or value for regression), `pred_full` and `gold` (n,),
-    `regression` (bool). Every item must have every ratio (ValueError otherwise)."""
+    on the comprehensiveness-perturbed input (class id, or value), `pred_full`, `gold` (n,), `regression`; every ratio."""
     if d[["model", "task", "method"]].drop_duplicates().shape[0] != 1: raise ValueError("cell_arrays needs the rows of one model x task x method")
     c = d[d.metric == "comprehensiveness"]
     if c.empty: raise ValueError("no comprehensiveness rows")
@@ -195,6 +199,11 @@ def _wpearson(W, X, y):
     vx, vy = w @ (X * X) - mx ** 2, (w @ (y * y))[:, None] - my ** 2
     return cov / np.sqrt(np.clip(vx * vy, 1e-300, None))
 
+def _per_item(a: dict, metric: str) -> np.ndarray:
+    "(n, R) per-item values of a metric that is a mean over items (AOPC: comprehensiveness, sufficiency, accuracy: correct)."
+    if metric not in ITEM_MEANS: raise ValueError(f"{metric!r} is not a mean over items (a Pearson correlation): test it with bootstrap replicates")
+    return a["comp"] if metric == "aopc" else a["suff"] if metric == "sufficiency" else (a["pred"] == a["gold"][:, None]).astype(float)
+
 def metrics_for(task: str) -> tuple:
     "The metrics computed for a task: AOPC, accuracy and sufficiency for classification; Pearson for STS-B."
     return ("pearson_perturbed", "pearson_drop") if task in REGRESSION_TASKS else ("aopc", "accuracy", "sufficiency")
@@ -206,26 +215,19 @@ def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray
     * `accuracy`: share of perturbed predictions equal to the gold label (Table 3);
     * `pearson_perturbed`: Pearson correlation of the perturbed predictions with the gold scores (STS-B's "Acc");
     * `pearson_drop`: Pearson of the unperturbed predictions minus `pearson_perturbed`.
-    `zero=True` prepends the unperturbed value (ratio 0, as plotted in the paper's figures; not for sufficiency)."""
+    `zero=True` prepends the unperturbed value (ratio 0, as plotted in the paper's figures; NaN for sufficiency)."""
     one = W is None
     W = np.ones((1, len(a["rows"]))) if one else np.asarray(W, float)
     if W.shape[1] != len(a["rows"]): raise ValueError(f"weights for {W.shape[1]} items, cell has {len(a['rows'])}")
-    reg = a["regression"]
-    if metric in ("aopc", "accuracy", "sufficiency") and reg: raise ValueError(f"{metric} is for classification, not regression")
-    if metric in ("pearson_perturbed", "pearson_drop") and not reg: raise ValueError(f"{metric} is for regression (STS-B)")
-    if metric == "aopc": out, z = _wmean(W, a["comp"]), np.zeros((len(W), 1))
-    elif metric == "sufficiency":
-        if zero: raise ValueError("sufficiency has no ratio-0 value")
-        out = _wmean(W, a["suff"])
-    elif metric == "accuracy":
-        out = _wmean(W, (a["pred"] == a["gold"][:, None]).astype(float))
-        z = _wmean(W, (a["pred_full"] == a["gold"]).astype(float)[:, None])
-    elif metric in ("pearson_perturbed", "pearson_drop"):
-        full = _wpearson(W, a["pred_full"][:, None], a["gold"])
-        out = _wpearson(W, a["pred"], a["gold"])
-        z = full
-        if metric == "pearson_drop": out, z = full - out, np.zeros_like(full)
-    else: raise ValueError(f"unknown metric {metric!r}; known: {sorted(BETTER)}")
+    if metric not in BETTER: raise ValueError(f"unknown metric {metric!r}; known: {sorted(BETTER)}")
+    if (metric in ITEM_MEANS) == a["regression"]: raise ValueError(f"{metric} is not a metric of {'regression (STS-B)' if a['regression'] else 'classification'}")
+    if metric in ITEM_MEANS:
+        out = _wmean(W, _per_item(a, metric))
+        z = {"aopc": np.zeros((len(W), 1)), "sufficiency": np.full((len(W), 1), np.nan)}.get(metric)
+        if z is None: z = _wmean(W, (a["pred_full"] == a["gold"]).astype(float)[:, None])      # accuracy unperturbed
+    else:
+        full, out = _wpearson(W, a["pred_full"][:, None], a["gold"]), _wpearson(W, a["pred"], a["gold"])
+        out, z = (full - out, np.zeros_like(full)) if metric == "pearson_drop" else (out, full)
     if zero: out = np.concatenate([z, out], 1)
     return out[0] if one else out
 
@@ -241,17 +243,13 @@ def cells(data: pd.DataFrame) -> dict:
 def bootstrap_cells(arrays: dict, n_boot: int = N_BOOT, seed: int = 0) -> dict:
     """For every cell and each metric of `metrics_for(task)`: `curve` (R+1,), the values at ratio 0 (unperturbed; NaN
     for sufficiency) and at the ratios 0.1..0.9, and `boot` (n_boot, R+1), the same on resampled items. Resamples are
-    seeded per model x task (`bootstrap_weights(n, n_boot, seed, 'model/task')`): all methods of a model x task with the
-    same items share them, so differences between methods are paired."""
+    seeded per model x task (`bootstrap_weights`, key 'model/task'): methods of a column share them (paired differences)."""
     out = {}
     for (model, task, method), a in arrays.items():
         W = bootstrap_weights(len(a["rows"]), n_boot, seed, f"{model}/{task}")
         for met in metrics_for(task):
-            if met == "sufficiency":
-                if np.isnan(a["suff"]).all(): continue
-                c, b = metric_curve(a, met), metric_curve(a, met, W)
-                c, b = np.r_[np.nan, c], np.concatenate([np.full((len(b), 1), np.nan), b], 1)
-            else: c, b = metric_curve(a, met, zero=True), metric_curve(a, met, W, zero=True)
+            if met == "sufficiency" and np.isnan(a["suff"]).all(): continue
+            c, b = metric_curve(a, met, zero=True), metric_curve(a, met, W, zero=True)
             out[(model, task, method, met)] = dict(curve=c, boot=b, ratios=np.r_[0.0, a["ratios"]], n=len(a["rows"]), rows=a["rows"])
     return out
 
@@ -279,17 +277,12 @@ def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) 
 
 def item_values(a: dict, metric: str) -> np.ndarray:
     "Each item's value of a metric that is a mean over items (AOPC, accuracy, sufficiency): its mean over the ratios."
-    if metric == "aopc": return a["comp"].mean(1)
-    if metric == "sufficiency": return a["suff"].mean(1)
-    if metric == "accuracy": return (a["pred"] == a["gold"][:, None]).astype(float).mean(1)
-    raise ValueError(f"{metric!r} is not a mean over items (a Pearson correlation): test it with bootstrap replicates")
+    return _per_item(a, metric).mean(1)
 
 def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int = 0, key: str = "") -> dict:
-    """metric(a) - metric(b) on the items common to cells `a` and `b` (pairs by dataset row): `diff`, its 95% interval
-    `lo`/`hi` and two-sided `p`, `n` (common items), `test`. A metric that is a mean over items (AOPC, accuracy) gets a
-    paired t-test on the per-item values (`metrics.stats.paired_t`); Pearson under perturbation, which is not, a Wald
-    test on paired bootstrap replicates (`metrics.stats.wald_test`; the same resampled items for both cells, seeded by
-    `key`). Neither p-value has a resampling floor."""
+    """metric(a) - metric(b) on the items common to cells `a` and `b` (paired by row): `diff`, 95% `lo`/`hi`, two-sided `p`,
+    `n`, `test`: a paired t-test on per-item values for a mean over items (AOPC, accuracy), else (Pearson) a Wald test on
+    paired bootstrap replicates seeded by `key` (`metrics.stats`). Neither p-value has a resampling floor."""
     common = np.intersect1d(a["rows"], b["rows"])
     if len(common) == 0: raise ValueError("the two cells share no items")
     a, b = subset(a, common), subset(b, common)
@@ -303,9 +296,9 @@ def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int
 def model_scores(arrays: dict) -> pd.DataFrame:
     """Per model x task: the items evaluated and the model's unperturbed score on them (accuracy, Pearson for STS-B),
     from the unperturbed predictions stored with every method (which must agree across methods)."""
-    rows = []
-    for (model, task), keys in pd.Series(list(arrays)).groupby(lambda i: list(arrays)[i][:2]):
-        cs = [arrays[k] for k in keys]
+    rows, by = [], {}
+    for k, a in arrays.items(): by.setdefault(k[:2], []).append(a)
+    for (model, task), cs in sorted(by.items(), key=lambda kv: kv[0]):
         a = cs[0]
         for b in cs[1:]:
             common = np.intersect1d(a["rows"], b["rows"])
@@ -352,16 +345,12 @@ normxlogit  0.720 0.711 0.684  0.471 0.526 0.427  0.649 0.584 0.653
 """
 
 def _parse_paper(text: str, metric_of) -> pd.DataFrame:
-    lines = [l for l in text.strip().splitlines()]
-    head = re.findall(r"([a-z0-9]+):(Llama 2|DeBERTa|BERT)", lines[0])
-    rows = []
-    for l in lines[1:]:
-        meth, *vals = l.split()
-        if len(vals) != len(head): raise ValueError(f"paper table row {meth!r}: {len(vals)} values for {len(head)} columns")
-        for h, v in zip(head, vals):
-            task, pm = h
-            rows.append(dict(paper_model=pm, task=task, method=meth, metric=metric_of(task), value=float(v)))
-    return pd.DataFrame(rows)
+    head, *rows = [l.split() for l in text.strip().splitlines()]
+    cols = re.findall(r"([a-z0-9]+):(Llama 2|DeBERTa|BERT)", " ".join(head))
+    bad = [r[0] for r in rows if len(r) != len(cols) + 1]
+    if bad: raise ValueError(f"paper table rows {bad}: not {len(cols)} values")
+    return pd.DataFrame([dict(paper_model=pm, task=t, method=r[0], metric=metric_of(t), value=float(v))
+                         for r in rows for (t, pm), v in zip(cols, r[1:])])
 
 def paper_numbers() -> pd.DataFrame:
     """The paper's Tables 1 and 3 in long form (paper_model, task, method, metric, value, table); NaN where the paper
@@ -380,18 +369,13 @@ def paper_table(paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
 
 # %% ../../nbs/51_experiment1.ipynb #f8eda0e2
 def side_by_side(summary: pd.DataFrame, paper: pd.DataFrame, family: str, table: int = 1) -> pd.DataFrame:
-    """Table 1 (AOPC; Pearson under perturbation for STS-B) or Table 3 (accuracy under perturbation) in the paper's
-    layout for one of our model families: methods as rows; per task the paper's number for the model ours stands for
-    (BERT for MiniLM, Llama 2 for SmolLM2), ours, and our number of items `n`. NaN where a cell has no result yet."""
+    """Table 1 or 3 in the paper's layout for one of our model families: methods as rows; per task the paper's number for
+    the model ours stands for (BERT, Llama 2), ours, and our items `n` (NaN where a cell has no result yet)."""
     fam = MODEL_FAMILIES[family]; pm = fam["paper"]
     tasks = list(TASK_LABELS) if table == 1 else [t for t in TASK_LABELS if t not in REGRESSION_TASKS]
-    meths = list(methods_of(family))
-    meths += [m for m in summary[summary.family == family].method.unique() if m not in meths]
-    meths = [m for m in ALL_METHODS if m in meths] + [m for m in meths if m not in ALL_METHODS]
-    cols = {}
+    meths, cols = _in_order(list(methods_of(family)) + list(summary[summary.family == family].method.unique())), {}
     for t in tasks:
-        met = TABLE1_METRIC[t] if table == 1 else "accuracy"
-        pp = paper[(paper.table == table) & (paper.task == t) & (paper.paper_model == pm)].set_index("method").value
+        met, pp = _metric(table, t), _paper_column(paper, table, t, pm)
         ours = summary[(summary.family == family) & (summary.task == t) & (summary.metric == met)].set_index("method")
         cols[(TASK_LABELS[t], f"{pm} (paper)")] = pp.reindex(meths)
         cols[(TASK_LABELS[t], fam["label"])] = ours.value.reindex(meths)
@@ -410,9 +394,8 @@ def _n_header(n: pd.Series) -> str:
     return f"n = {common}" + (f" ({'; '.join(other)})" if other else "")
 
 def compact_table(t: pd.DataFrame) -> pd.DataFrame:
-    """A `side_by_side` table narrow enough for a book page: per task two columns, the paper's number and ours
-    (level 1: 'paper' / 'ours'), with the task's item counts moved from its `n` column into the task header
-    (level 0: 'SST-2 · n = 872', `_n_header`). Every number of `t` stays."""
+    """A `side_by_side` table narrow enough for a page: per task the columns 'paper' and 'ours', the item counts moved into
+    the task header ('SST-2 · n = 872', `_n_header`). Every number of `t` stays."""
     cols = {}
     for task in dict.fromkeys(t.columns.get_level_values(0)):
         block = t[task]
@@ -429,10 +412,8 @@ TABLE_CSS = [   # cell padding, so that neighbouring numbers cannot run together
     dict(selector="thead tr:last-child th", props="border-bottom: 1px solid #888;")]
 
 def style_table(t: pd.DataFrame, better: dict):
-    """A pandas Styler for `side_by_side` tables, laid out by `compact_table` (the paper's number and ours per task, the
-    item counts in the task header): 3 decimals, '–' for missing, padded cells with a rule between the tasks, and in
-    each task the best of OUR numbers among the paper's methods in bold (`better`: {task label: 'higher' | 'lower'}); our
-    additions (marked *) are not candidates, so the bold compares what the paper compared."""
+    """A Styler for `side_by_side` tables laid out by `compact_table`: 3 decimals, '–' for missing, a rule between tasks,
+    in bold the best of OUR numbers among the paper's methods per task (`better`: {task label: 'higher' | 'lower'})."""
     c = compact_table(t)
     task_of = {h: h.split(" · ")[0] for h in c.columns.get_level_values(0)}
     def bold(col):
@@ -446,8 +427,7 @@ def style_table(t: pd.DataFrame, better: dict):
     return c.style.format("{:.3f}", na_rep="–").apply(bold, axis=0).set_table_styles(css)
 
 # %% ../../nbs/51_experiment1.ipynb #b4f8d64b
-LINE_STYLE = {"random": ":", "decompx": "--", "logat": "--", "lrp": "--", "grad_l2": "--"}   # the lighter of two close registry hues
-                                                      # is dashed (DecompX/IG, LogAt/Gradient ℓ1, LRP/AttnLRP), Random dotted
+LINE_STYLE = {"random": ":", "decompx": "--", "logat": "--", "lrp": "--", "grad_l2": "--"}   # the lighter of close hues dashed, Random dotted
 MARKERS = dict(zip(ALL_METHODS, "osD^v<>o*XP"))           # a marker of its own per method, NormXLogit's the plain dot
 
 def _method_style(m: str) -> dict:
@@ -456,12 +436,10 @@ def _method_style(m: str) -> dict:
                 lw=2.4 if m == "normxlogit" else 1.3, ms=3.5 if m == "normxlogit" else 4, zorder=5 if m == "normxlogit" else 2)
 
 def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=None):
-    """One panel per task of `family` with results (two by two, about 9 inches wide): the per-ratio curves (ratio 0 =
-    unperturbed) of the Table-1 metric (`kind='table1'`: AOPC, Pearson under perturbation for STS-B, as the paper's
-    Figures 2, 3 and A.2) or of the accuracy under perturbation (`kind='accuracy'`, Table 3), with 95% bootstrap bands
-    over items. Each method has its registry colour (NormXLogit black and thick); the lighter of two close hues is dashed
-    and every method has its own marker (`LINE_STYLE`, `MARKERS`). The legend sits in a free panel or under the panels.
-    Returns the figure (None when there is nothing to plot)."""
+    """One panel per task of `family` with results (two by two, 9 inches wide): per-ratio curves (ratio 0 = unperturbed) of
+    the Table-1 metric (`kind='table1'`, as the paper's Figures 2, 3 and A.2) or of the accuracy under perturbation
+    (`kind='accuracy'`), with 95% bootstrap bands over items; registry colours (NormXLogit black and thick), dashes and a
+    marker per method (`LINE_STYLE`, `MARKERS`), the legend in a free panel or under them. None if nothing to plot."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     if kind not in ("table1", "accuracy"): raise ValueError(f"kind must be 'table1' or 'accuracy', got {kind!r}")
@@ -477,9 +455,9 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=No
     else: fig = np.atleast_1d(axes)[0].figure
     used = []
     for ax, t in zip(np.atleast_1d(axes), tasks):
-        met = TABLE1_METRIC[t] if kind == "table1" else "accuracy"
+        met = _metric(1 if kind == "table1" else 3, t)
         x = d[(d.task == t) & (d.metric == met)]
-        meths = [m for m in ALL_METHODS if m in set(x.method)] + sorted(set(x.method) - set(ALL_METHODS))
+        meths = _in_order(sorted(set(x.method)))
         used += [m for m in meths if m not in used]
         for m in meths:
             xm = x[x.method == m].sort_values("ratio")
@@ -499,14 +477,12 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=No
              + ("AOPC (Pearson r for STS-B) against the ratio of perturbed tokens" if kind == "table1"
                 else "accuracy under perturbation against the ratio of perturbed tokens"))
     fig.suptitle(title, fontsize=11)
+    leg = dict(handles=handles, fontsize=9.5, frameon=False, title="method (* not in the paper)", title_fontsize=9.5, handlelength=2.6)
     if spare is not None:
-        spare.axis("off")
-        spare.legend(handles=handles, loc="center", fontsize=9.5, frameon=False, ncol=2, title="method (* not in the paper)",
-                     title_fontsize=9.5, handlelength=2.6)
+        spare.axis("off"); spare.legend(loc="center", ncol=2, **leg)
         fig.tight_layout()
     else:
-        fig.legend(handles=handles, loc="lower center", fontsize=9.5, frameon=False, ncol=min(5, len(handles)), handlelength=2.6,
-                   title="method (* not in the paper)", title_fontsize=9.5)
+        fig.legend(loc="lower center", ncol=min(5, len(handles)), **leg)
         leg_h = 0.45 + 0.25 * -(-len(handles) // 5)                    # inches under the panels for the legend
         fig.set_figheight(fig.get_figheight() + leg_h)
         fig.tight_layout(rect=(0, leg_h / fig.get_figheight(), 1, 1))
@@ -515,28 +491,24 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=No
 # %% ../../nbs/51_experiment1.ipynb #e491b611
 def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1, target: str = "normxlogit",
                       n_boot: int = N_BOOT, seed: int = 0, tie: float = 5e-4, not_evaluable=frozenset()) -> pd.DataFrame:
-    """NormXLogit against every other method, per model x task (a column of Table 1 or 3): the paper's numbers for the
-    model ours stands for and what they say (`paper_says`: NormXLogit better / baseline better / tie within `tie` / no
-    number), our table numbers (`nxl`, `baseline_value`), and NormXLogit's `advantage` over the baseline on their
-    common items (signed so that positive = NormXLogit more faithful) with its 95% interval `lo`/`hi`, two-sided `p`,
-    `n` common items and the `test` (`ordering_test`: paired t on per-item values for AOPC and accuracy, Wald on
-    paired bootstrap replicates for Pearson). The paper's orderings (`claim`: not a tie, not a missing number, and
-    `evaluable`: not IG in a column of `not_evaluable`, where IG did not converge) form one family: `p_holm` is
-    Holm-adjusted over them, and `outcome` applies the verdict rule (`common.verdict`) to the interval oriented as the
-    paper claims with that adjusted p: 'reproduced', 'reversed' or 'inconclusive'; the other rows are 'no claim' or
-    'not evaluable'. `best`: the most faithful other method here (chosen after the fact); `best_agnostic`: the
-    architecture-agnostic baseline (`AGNOSTIC`) that the PAPER found most faithful in this column (chosen in advance)."""
+    """NormXLogit against every other method per column (model x task) of Table 1 or 3: the paper's numbers for the model
+    ours stands for and what they say (`paper_says`: NormXLogit / baseline better, tie within `tie`, no number), ours
+    (`nxl`, `baseline_value`), NormXLogit's `advantage` on the common items (+ = more faithful) with its 95% interval
+    `lo`/`hi`, `p`, `n` and `test` (`ordering_test`). The paper's orderings (`claim`: no tie or missing number;
+    `evaluable`: not IG in a column of `not_evaluable`) form one Holm family (`p_holm`); `outcome`: the verdict rule on
+    the interval oriented as the paper claims ('reproduced', 'reversed', 'inconclusive'), else 'no claim' / 'not
+    evaluable'. `best`: the most faithful other method here (after the fact); `best_agnostic`: the agnostic baseline
+    (`AGNOSTIC`) the PAPER found most faithful in this column (in advance)."""
     rows = []
     order = lambda k: (list(MODEL_FAMILIES).index(family_of(k[0])) if family_of(k[0]) in MODEL_FAMILIES else 99, list(TASK_LABELS).index(k[1]), k[0])
     for (model, task), g in sorted(summary.groupby(["model", "task"], sort=False), key=lambda kg: order(kg[0])):   # the tables' order
         if table == 3 and task in REGRESSION_TASKS: continue
-        met = TABLE1_METRIC[task] if table == 1 else "accuracy"
+        met = _metric(table, task)
         ours = g[g.metric == met].set_index("method")
         if target not in ours.index: continue
         pm = MODEL_FAMILIES.get(family_of(model), {}).get("paper")
-        pp = paper[(paper.table == table) & (paper.task == task) & (paper.paper_model == pm)].set_index("method").value
-        s = 1.0 if BETTER[met] == "higher" else -1.0
-        others = [m for m in ALL_METHODS if m in ours.index and m != target] + [m for m in ours.index if m not in ALL_METHODS]
+        pp, s = _paper_column(paper, table, task, pm), 1.0 if BETTER[met] == "higher" else -1.0
+        others = [m for m in _in_order(ours.index) if m != target]
         if not others: continue
         best = max(others, key=lambda m: s * ours.value[m])
         agn = [m for m in AGNOSTIC if m in others and not np.isnan(pp.get(m, np.nan))]
@@ -566,9 +538,8 @@ def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, 
 ORDERINGS_COLUMNS = ["model", "task", "metric", "baseline", "paper_says", "advantage", "lo", "hi", "p", "p_holm", "outcome", "n"]
 
 def write_orderings(comps, path=None) -> Path:
-    """Every ordering of `compare_orderings` frames (Table 1 and Table 3) to `path` (default
-    `results_dir('faithfulness')/orderings.csv`): the columns `ORDERINGS_COLUMNS`, the numbers to 6 decimals, p-values
-    to 4 significant digits. Written atomically; returns the path."""
+    """Every ordering of `compare_orderings` frames to `path` (default `results_dir('faithfulness')/orderings.csv`):
+    `ORDERINGS_COLUMNS`, numbers to 6 decimals, p-values to 4 significant digits, atomically; returns the path."""
     t = pd.concat([c for c in comps if len(c)], ignore_index=True)[ORDERINGS_COLUMNS] if any(len(c) for c in comps) else pd.DataFrame(columns=ORDERINGS_COLUMNS)
     t[["advantage", "lo", "hi"]] = t[["advantage", "lo", "hi"]].astype(float).round(6)
     t[["p", "p_holm"]] = t[["p", "p_holm"]].astype(float).map(lambda v: float(f"{v:.4g}") if not np.isnan(v) else v)
@@ -582,10 +553,9 @@ def _p(p: float) -> str:
     return "–" if p is None or np.isnan(p) else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
 def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: float = 0.0) -> pd.DataFrame:
-    """The readable form of `compare_orderings` (one model family, or all), indexed by column (model · task) and
-    baseline: the paper's numbers and what they say (an ordering whose gap in the paper is below `near_tie` is marked
-    'near tie'), NormXLogit's advantage with its 95% interval, p, Holm's p, the common items n and the outcome (an
-    inconclusive one says whether our difference has the paper's sign)."""
+    """`compare_orderings` for reading (one model family, or all), by column and baseline: the paper's numbers and what they
+    say ('near tie' below `near_tie`), NormXLogit's advantage [95% CI], p, Holm's p, n and the outcome (inconclusive: with
+    the sign of our difference)."""
     c = comp if family is None else comp[comp.model.map(family_of) == family]
     if c.empty: return pd.DataFrame()
     num = lambda x: "–" if np.isnan(x) else f"{x:.3f}"
@@ -601,12 +571,10 @@ def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: floa
         "outcome": [r.outcome + ("" if r.outcome != "inconclusive" else " (as claimed)" if r.as_claimed else " (opposite sign)")
                     for r in c.itertuples()]}).set_index(["column", "baseline"])
 
-def best_baseline_tests(comp: pd.DataFrame, which: str = "best", ig_unrecorded=frozenset()) -> pd.DataFrame:
-    """The test of NormXLogit against one baseline per column (rows of `compare_orderings`): `which` 'best', the most
-    faithful other method here (chosen after the fact, so its p-value is optimistic for the baseline), or
-    'best_agnostic', the architecture-agnostic baseline the paper found most faithful in that column (chosen in advance).
-    `caveat`: '† not evaluable' where the baseline is IG and IG did not converge in that column (`evaluable` False),
-    'conditional on IG's completeness' where the column is in `ig_unrecorded`, else ''."""
+def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame:
+    """NormXLogit against one baseline per column (`compare_orderings` rows): `which` 'best' (the most faithful other method
+    here, after the fact) or 'best_agnostic' (the paper's most faithful agnostic baseline, in advance); `caveat`: '† not
+    evaluable' where the baseline is IG and IG is not shown to converge there."""
     if which not in ("best", "best_agnostic"): raise ValueError(f"which must be 'best' or 'best_agnostic', got {which!r}")
     b = comp[comp[which]]
     return pd.DataFrame({"column": [f"{_label(m)} · {TASK_LABELS[k]}" for m, k in zip(b.model, b.task)], "metric": b.metric.values,
@@ -614,18 +582,13 @@ def best_baseline_tests(comp: pd.DataFrame, which: str = "best", ig_unrecorded=f
                          "NormXLogit": b.nxl.round(3).values,
                          "NXL advantage [95% CI]": [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(b.advantage, b.lo, b.hi)],
                          "p": [_p(x) for x in b.p], "n": b.n.values,
-                         "caveat": ["† not evaluable (IG did not converge)" if not e else
-                                    "conditional on IG's completeness (not recorded)" if x == "ig" and (m, k) in ig_unrecorded else ""
-                                    for x, e, m, k in zip(b.baseline, b.evaluable, b.model, b.task)]})
+                         "caveat": ["" if e else "† not evaluable (IG did not converge)" for e in b.evaluable]})
 
-def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "normxlogit", ig_unrecorded=frozenset()) -> str:
-    """The claim-by-claim verdict as Markdown, generated from the numbers: per column NormXLogit's rank, which of the
-    paper's orderings are reproduced, reversed or inconclusive, the methods the paper has no number for, and the test
-    against the most faithful other method; IG's orderings in a column of `ig_unrecorded` (no completeness record) are
-    marked as conditional on IG's completeness; then the totals."""
+def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "normxlogit") -> str:
+    """The claim-by-claim verdict as Markdown: per column NormXLogit's rank, the paper's orderings reproduced, reversed,
+    inconclusive or not evaluable, the others, the test against the most faithful other method; then the totals."""
     if comp.empty: return "_No column has NormXLogit and another method yet._"
     lines = []
-    name = {"aopc": "AOPC", "accuracy": "accuracy under perturbation", "pearson_perturbed": "Pearson under perturbation"}
     lst = lambda d: ", ".join(_order(r.paper_says, r.baseline) for r in d.itertuples()) or "none"
     for (model, task), c in comp.groupby(["model", "task"], sort=False):
         met = c.metric.iloc[0]
@@ -634,14 +597,12 @@ def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "n
         claimed = c[c.claim & c.evaluable]
         held, rev, inc = (claimed[claimed.outcome == o] for o in ("reproduced", "reversed", "inconclusive"))
         b = c[c.best].iloc[0]
-        txt = (f"- **{_label(model)} · {TASK_LABELS[task]}** ({name[met]}, {BETTER[met]} is better; n = {_span(s.n)}): "
+        txt = (f"- **{_label(model)} · {TASK_LABELS[task]}** ({METRIC_NAMES[met]}, {BETTER[met]} is better; n = {_span(s.n)}): "
                f"NormXLogit {c.nxl.iloc[0]:.3f}, rank {order.index(target) + 1} of {len(order)}. Of the paper's orderings for "
                f"{c.paper_model.iloc[0]}, {len(held)} of {len(claimed)} are reproduced: {lst(held)}; {len(rev)} reversed "
                f"(the paper's ordering shown): {lst(rev)}; {len(inc)} inconclusive: {lst(inc)}.")
         ne = c[c.outcome == "not evaluable"]
         if len(ne): txt += f" Not evaluable: {lst(ne)} (IG did not converge)."
-        if (model, task) in ig_unrecorded and (claimed.baseline == "ig").any():
-            txt += " The ordering against IG assumes IG is complete here; these IG files do not record it."
         extra = c[c.outcome == "no claim"]
         if len(extra):
             txt += " Without a paper claim: " + ", ".join(
@@ -662,10 +623,9 @@ def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "n
 
 # %% ../../nbs/51_experiment1.ipynb #6396505e
 def stsb_diagnostics(arrays: dict) -> pd.DataFrame:
-    """What perturbation does to a regression model's predictions, per model x task x method x ratio (regression cells of
-    `cells`): the mean and standard deviation of the perturbed predictions over items, the mean absolute change
-    $|f(\\tilde x)-f(x)|$, and the Pearson correlation of the perturbed predictions with the unperturbed ones
-    (`pearson_vs_full`) and with the gold scores (`pearson_perturbed`, the table's metric)."""
+    """What perturbation does to a regression model's predictions, per model x task x method x ratio: mean and sd of the
+    perturbed predictions, mean $|f(\\tilde x)-f(x)|$, Pearson with the unperturbed ones (`pearson_vs_full`) and with the
+    gold scores (`pearson_perturbed`, the table's metric)."""
     rows = []
     for (model, task, method), a in arrays.items():
         if not a["regression"]: continue
@@ -698,10 +658,8 @@ def nxl_rank(summary: pd.DataFrame, target: str = "normxlogit") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "task", "metric", "rank", "of"])
 
 def table1_frame(summary: pd.DataFrame) -> pd.DataFrame:
-    """The machine-readable Tables 1 and 3: columns `model, task, method, metric, value, n`, metric `aopc`
-    (classification, Table 1), `pearson_perturbed` (STS-B, Table 1: Pearson of the perturbed predictions with the gold
-    scores, mean over the ratios, lower is better), `pearson_drop` (STS-B: unperturbed Pearson minus `pearson_perturbed`,
-    higher is better) and `accuracy` (classification, Table 3); values rounded to 6 decimals."""
+    """The machine-readable Tables 1 and 3 (`model, task, method, metric, value, n`; 6 decimals): `aopc` and `accuracy`
+    (classification), `pearson_perturbed` (STS-B, lower is better) and `pearson_drop` (unperturbed minus it)."""
     t = summary[summary.metric.isin(TABLE_METRICS)][["model", "task", "method", "metric", "value", "n"]].copy()
     t["value"] = t.value.round(6); t["n"] = t.n.astype(int)
     key = lambda c: c.map({m: i for i, m in enumerate(list(TASK_LABELS) + list(TABLE_METRICS) + list(ALL_METHODS))}).fillna(99) if c.name in ("task", "metric", "method") else c
@@ -722,16 +680,14 @@ def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
     return write_csv(path if path is not None else results_path("faithfulness", "table1_ablations.csv"), t)
 
 def rank_agreement(summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
-    """Per column of Table 1 or 3 with results: how similar our ordering of the paper's methods is to the paper's
-    (Spearman and Kendall correlations over the methods both have), and the mean of ours minus the paper's number
-    (a level shift: different models and data, so only the orderings are comparable)."""
+    """Per column of Table 1 or 3: Spearman and Kendall correlations of our ordering of the paper's methods with the paper's,
+    and the mean of ours minus the paper's number (a level shift: other models and data, only orderings compare)."""
     from scipy.stats import spearmanr, kendalltau
     rows = []
     for (model, task), g in summary.groupby(["model", "task"], sort=False):
         if table == 3 and task in REGRESSION_TASKS: continue
-        met = TABLE1_METRIC[task] if table == 1 else "accuracy"
-        pm = MODEL_FAMILIES.get(family_of(model), {}).get("paper")
-        pp = paper[(paper.table == table) & (paper.task == task) & (paper.paper_model == pm)].set_index("method").value.dropna()
+        met, pm = _metric(table, task), MODEL_FAMILIES.get(family_of(model), {}).get("paper")
+        pp = _paper_column(paper, table, task, pm).dropna()
         ours = g[g.metric == met].set_index("method").value
         common = [m for m in PAPER_METHODS if m in pp.index and m in ours.index]
         if len(common) < 3: continue

@@ -18,7 +18,7 @@ from ..model.zoo import model_fingerprint
 from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
-from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
+from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
                                            run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment)
 from .agreement import agreement_items, AGREEMENT_TASKS
 
@@ -207,7 +207,7 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     folder, or False; `common.run_chunks`): a rerun computes only missing chunks; curves with identical orders are
     computed once. Results go to `results` (True: `results_dir('agreement')`, a folder, or False): `pruning.csv`,
     `pruning_items.csv.gz` (replacing earlier rows of the same model, task and method) and the run record
-    `pruning_<model>_<task>.json`. Returns a `PruningRun`.
+    `pruning_<model>_<task>.json` (`write_record`: left untouched by a rerun that computes nothing). Returns a `PruningRun`.
 
     `reverse` computes the methods' relevances and the distinct curves last first, and each one's chunks last first
     (the result is the same): a second process started with it on the same cache shares the work of a first one without
@@ -307,7 +307,7 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
         with _locked(results_path("agreement", results=results)) as out:
             _replace_rows(out / "pruning.csv", frame, COLUMNS, model_name, task, float_format="%.6g")
             _replace_rows(out / "pruning_items.csv.gz", per_item, ITEM_COLUMNS, model_name, task, float_format="%.6g")
-            write_json(out / f"pruning_{model_name}_{task}.json", record)
+            write_record(out / f"pruning_{model_name}_{task}.json", record, info["computed"])   # untouched when nothing was computed
         info["written"] = out / "pruning.csv"
     return PruningRun(frame, curves_df, per_item, relevance, items, counts, info, record)
 
