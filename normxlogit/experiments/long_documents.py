@@ -132,4 +132,6 @@ def reading(rows: pd.DataFrame) -> str:
                      f"taking {ck.wall_s.iloc[-1] / plain.wall_s.iloc[-1]:.2f}x the plain run's time in this single run.")
     met = g.groupby("goal").verdict.agg(lambda v: f"{(v == 'met').sum()} of {len(v)} lengths")
     parts.append("Goals met: " + "; ".join(f"{k}: {v}" for k, v in met.items()) + ".")
+    if n < max(LENGTHS): parts.append(f"Not measured yet: {', '.join(f'{x:,}' for x in LENGTHS if x > n)} tokens, where the issue "
+                                      f"sets the 6 GiB goal; `measure()` resumes there.")
     return " ".join(parts)
