@@ -33,21 +33,24 @@ def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
     """In this (fresh) process: load the model, run `method` once on an `n`-token document (after a warm-up on a short
     text), and return the peak resident memory of the run (GiB, model included) and its seconds."""
     import torch
-    import normxlogit as nx
+    from normxlogit.model.zoo import load_model
+    from normxlogit.model.memory import checkpointed
+    from normxlogit.core import explain
+    from normxlogit.attribution import gradients, lrp, logit_attribution  # noqa: F401 (importing them registers the methods)
     from normxlogit.experiments.profiling import peak_rss_gib, reset_peak_rss, rss_gib
-    m, t = nx.load_model(model_name, device="cpu")
+    m, t = load_model(model_name, device="cpu")
     ids = document_ids(t, n)
     text = t.decode(ids)
     fwd = method.startswith("forward")
     warm = "normxlogit" if fwd else method
-    nx.explain(m, t, "A short text to warm up.", method=warm)
+    explain(m, t, "A short text to warm up.", method=warm)
     reset_peak_rss(); base = rss_gib()
     t0, c0 = time.perf_counter(), time.process_time()
     if fwd:
         with torch.no_grad(): m(torch.tensor([ids]), **({"logits_to_keep": 1} if method == "forward_last" else {}))
     elif checkpoint:
-        with nx.checkpointed(m): nx.explain(m, t, text, method=method)
-    else: nx.explain(m, t, text, method=method)
+        with checkpointed(m): explain(m, t, text, method=method)
+    else: explain(m, t, text, method=method)
     return dict(tokens=len(ids), base_gib=round(base, 3), peak_gib=round(peak_rss_gib(), 3),
                 wall_s=round(time.perf_counter() - t0, 2), cpu_s=round(time.process_time() - c0, 2))
 
