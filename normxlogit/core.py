@@ -6,17 +6,36 @@
 from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
+import bisect, re
 import numpy as np
 import torch
 from .model.heads import get_adapter
 from .registry import get_method
-from .model.batch import as_inputs, make_batch, token_offsets, max_length
+from .model.batch import as_inputs, make_batch, token_offsets, max_length, input_lengths, plan_batches, MAX_TOKENS
 from .plot import heatmap_html, plot_heatmap, readable_tokens, token_scheme
 
 # %% auto #0
-__all__ = ['SAVED_FORMATS', 'Explanation', 'Explanations', 'register_format', 'load_explanations', 'explain', 'model_name']
+__all__ = ['SAVED_FORMATS', 'NO_PRE_FORWARD', 'sentence_spans', 'Explanation', 'Explanations', 'register_format',
+           'load_explanations', 'explain', 'model_name']
 
 # %% ../nbs/04_core.ipynb #000afb9e
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s|$)")
+
+def sentence_spans(text: str) -> list:
+    """The sentences of `text` as `(start, end)` character spans, by a simple rule: a sentence ends after a run of '.',
+    '!', '?' or '…' (and any closing quotes or brackets) that is followed by whitespace or the end of the text; what
+    follows the last such end is a sentence too. Spans leave out the whitespace between sentences. Being a rule, it
+    splits after abbreviations ('Dr. Who' is two sentences) and never inside a number ('3.5'); pass another splitter
+    (e.g. spaCy's) to `Explanation.to_sentences` when that matters."""
+    spans, start = [], 0
+    for mt in [*_SENTENCE_END.finditer(text), None]:
+        end = mt.end() if mt else len(text)
+        piece = text[start:end]
+        a, b = start + len(piece) - len(piece.lstrip()), start + len(piece.rstrip())
+        if a < b: spans.append((a, b))
+        start = end
+    return spans
+
 @dataclass
 class Explanation:
     "Token attributions for one input: `scores` is `(n_targets, n_layers, n_tokens)`."
@@ -149,21 +168,45 @@ class Explanation:
         if pending: words.append((None, 0, 0, pending)) if not words or words[-1][0] is None else words[-1][3].extend(pending)
         return words
 
+    _AGG = {"sum": lambda x: x.sum(-1), "mean": lambda x: x.mean(-1), "max": lambda x: x.max(-1),
+            "absmax": lambda x: np.take_along_axis(x, np.abs(x).argmax(-1)[..., None], -1)[..., 0]}
+
+    def _merged(self, groups, agg: str, level: str) -> "Explanation":
+        "The explanation whose tokens are `groups` `[(segment, start, end, [token indices])]`, their scores merged with `agg`."
+        if agg not in self._AGG: raise ValueError(f"agg must be one of {sorted(self._AGG)}, got {agg!r}")
+        texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
+        scores = np.stack([self._AGG[agg](self.scores[..., idx]) for *_, idx in groups], -1).astype(self.scores.dtype)
+        tokens = [self.tokens[idx[0]] if seg is None else texts[seg][s:e] for seg, s, e, idx in groups]
+        special = [seg is None for seg, *_ in groups]
+        offsets = [None if seg is None else [seg, s, e] for seg, s, e, _ in groups]
+        return Explanation(self.text, tokens, scores, special, self.method, list(self.targets), list(self.target_names),
+                           self.prediction, self.prediction_name, self.foils, list(self.layers), self.kind, offsets,
+                           self.model, dict(self.options, **{level: agg}), self.version, "text")
+
     def to_words(self, agg: str = "sum") -> "Explanation":
         """The explanation at word level: the scores of each word's tokens merged with `agg` ('sum', 'mean', 'max' or
         'absmax': the score of largest magnitude, with its sign); special tokens stay apart. 'sum' preserves totals."""
-        fns = {"sum": lambda x: x.sum(-1), "mean": lambda x: x.mean(-1), "max": lambda x: x.max(-1),
-               "absmax": lambda x: np.take_along_axis(x, np.abs(x).argmax(-1)[..., None], -1)[..., 0]}
-        if agg not in fns: raise ValueError(f"agg must be one of {sorted(fns)}, got {agg!r}")
+        return self._merged(self.words(), agg, "words")
+
+    def sentences(self, splitter=None) -> list:
+        """The sentences of the text as groups of token indices, `[(segment, start, end, [token indices])]` like `words`:
+        each word (`words`) joins the sentence in which it starts; special tokens stay apart. `splitter(text)` gives a
+        segment's sentences as `(start, end)` character spans (default `sentence_spans`: a sentence ends at '.', '!',
+        '?' or '…' followed by whitespace)."""
         texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
-        ws = self.words()
-        scores = np.stack([fns[agg](self.scores[..., idx]) for *_, idx in ws], -1).astype(self.scores.dtype)
-        tokens = [self.tokens[idx[0]] if seg is None else texts[seg][s:e] for seg, s, e, idx in ws]
-        special = [seg is None for seg, *_ in ws]
-        offsets = [None if seg is None else [seg, s, e] for seg, s, e, _ in ws]
-        return Explanation(self.text, tokens, scores, special, self.method, list(self.targets), list(self.target_names),
-                           self.prediction, self.prediction_name, self.foils, list(self.layers), self.kind, offsets,
-                           self.model, dict(self.options, words=agg), self.version, "text")
+        starts = [[a for a, _ in (splitter or sentence_spans)(t)] for t in texts]
+        out, last = [], None
+        for seg, s, e, idx in self.words():
+            k = None if seg is None else max(bisect.bisect_right(starts[seg], s) - 1, 0)
+            if seg is not None and out and last == (seg, k): out[-1] = (seg, out[-1][1], e, out[-1][3] + idx)
+            else: out.append((seg, s, e, list(idx)))
+            last = None if seg is None else (seg, k)
+        return out
+
+    def to_sentences(self, agg: str = "sum", splitter=None) -> "Explanation":
+        """The explanation at sentence level: the scores of each sentence's tokens merged with `agg` (as `to_words`;
+        'sum' preserves totals), one entry per sentence of `sentences(splitter)`; special tokens stay apart."""
+        return self._merged(self.sentences(splitter), agg, "sentences")
 
     def save(self, path):
         "Write the explanation as JSON (scores exact, no pickle); read it back with `load_explanations`."
@@ -175,7 +218,9 @@ class Explanations(list):
         import pandas as pd
         return pd.concat([e.to_frame().assign(example=i) for i, e in enumerate(self)], ignore_index=True)
     def _repr_html_(self): return "".join(e._repr_html_() for e in self)
+    plan = None    # the `BatchPlan` of the batches `explain` ran (texts per batch, padding share); None otherwise
     def to_words(self, agg: str = "sum") -> "Explanations": return Explanations(e.to_words(agg) for e in self)
+    def to_sentences(self, agg: str = "sum", splitter=None) -> "Explanations": return Explanations(e.to_sentences(agg, splitter) for e in self)
     def save(self, path):
         "Write all explanations to one JSON file (scores exact, no pickle)."
         _save_json(path, dict(format="normxlogit.explanations", single=False, items=[e.to_dict() for e in self]))
@@ -208,56 +253,85 @@ def load_explanations(path):
     return SAVED_FORMATS[fmt](doc)
 
 # %% ../nbs/04_core.ipynb #e7ee39bb
+NO_PRE_FORWARD = ("grad_l1", "grad_l2", "grad_l2sq", "gxi")   # their own forward pass gives the batch's logits and predictions
+
+def _check_call(m, adapter, layer, batch_size, max_tokens):
+    if adapter.kind not in m.kinds:
+        raise ValueError(f"Method {m.name!r} does not support {adapter.kind} heads (supports {m.kinds}).")
+    if layer is not None and not m.layerwise:
+        raise ValueError(f"Method {m.name!r} is not layer-wise; `layer` must be None.")
+    if layer is not None and layer != "all":
+        if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= adapter.num_layers:
+            raise ValueError(f"layer must be None, 'all' or an int in 0..{adapter.num_layers}, got {layer!r}")
+    for name, v in (("batch_size", batch_size), ("max_tokens", max_tokens)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ValueError(f"{name} must be a positive int or None, got {v!r}")
+
+def _method_scores(m, batch, options):
+    "The method's scores of `batch` as float32 on the CPU, `(b, k, n_layers, s)`; non-finite scores are an error."
+    scores = m.fn(batch, **options)
+    if not torch.is_tensor(scores): raise TypeError(f"Method {m.name!r} returned {type(scores)}, expected a tensor")
+    if batch.deferred is not None: raise RuntimeError(f"Method {m.name!r} never scored its batch's logits; it needs make_batch's forward pass")
+    scores = scores.detach().float().cpu()
+    if not m.layerwise: scores = scores.unsqueeze(2)          # (b, k, 1, s)
+    if not torch.isfinite(scores.movedim(-1, 1)[batch.attention_mask.bool().cpu()]).all():
+        dt = next(batch.adapter.m.parameters()).dtype
+        raise FloatingPointError(f"Method {m.name!r} produced non-finite scores with a {dt} model"
+                                 + ("; run the model in float32 (or bfloat16)." if dt == torch.float16 else "."))
+    return scores
+
 def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, foil=None, layer=None, per_text: bool = False,
-            batch_size: int = 8, truncation: bool = False, progress: bool = False, **options):
+            batch_size: int | None = None, max_tokens: int | None = None, sort: bool = True, truncation: bool = False,
+            progress: bool = False, **options):
     """Attribute the model's output to the input tokens of `texts` with `method`.
 
-    texts: a string, a pair of strings (sentence-pair tasks) or a list of either.
+    texts: a string, a pair of strings (sentence-pair tasks), or a list (or any iterable, e.g. a generator) of either.
     target: what is explained, the same for every text: None (the model's prediction), an index, a label or token
         string, 'all' (every class) or a list of these (several targets). With `per_text=True`, `target` (and `foil`)
         is instead a list with one such entry per text. For masked LMs the target token is predicted at the mask;
         for causal LMs it is the next token.
     foil: optional contrastive foil(s), same forms as `target`: the explained score is target minus foil.
     layer: for layer-wise methods, None (last layer), an int 1..L (0 = the embeddings), or 'all'.
+    batch_size, max_tokens: at most `batch_size` texts and `max_tokens` tokens (texts x the longest, padding included)
+        per batch. Neither given: `max_tokens=MAX_TOKENS` (2048); `batch_size` alone: that many texts per batch, no
+        token limit. Batches only change the speed, never the scores.
+    sort: texts of similar length share a batch (little padding); the results keep the input order. False: batches
+        of consecutive texts.
+    progress: a progress bar (texts done, the padding share).
     options: passed to the method (see its chapter).
-    Returns an `Explanation` (scores `(n_targets, n_layers, n_tokens)`) for one input, an `Explanations` list for a list."""
+    Returns an `Explanation` (scores `(n_targets, n_layers, n_tokens)`) for one input, an `Explanations` list for a list,
+    in input order, whose `plan` (`normxlogit.model.batch.BatchPlan`) tells the batches run and their padding share."""
     m = get_method(method)
     adapter = get_adapter(model)
-    if adapter.kind not in m.kinds:
-        raise ValueError(f"Method {method!r} does not support {adapter.kind} heads (supports {m.kinds}).")
-    if layer is not None and not m.layerwise:
-        raise ValueError(f"Method {method!r} is not layer-wise; `layer` must be None.")
-    if layer is not None and layer != "all":
-        if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= adapter.num_layers:
-            raise ValueError(f"layer must be None, 'all' or an int in 0..{adapter.num_layers}, got {layer!r}")
-    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    _check_call(m, adapter, layer, batch_size, max_tokens)
     items, single = as_inputs(texts)
     if per_text:
         for name, spec in (("target", target), ("foil", foil)):
             if spec is not None and (not isinstance(spec, (list, tuple)) or len(spec) != len(items)):
                 raise ValueError(f"per_text=True needs one {name} per text ({len(items)}), got {spec!r}")
-    results = Explanations()
-    chunks = range(0, len(items), batch_size)
-    if progress:
-        from tqdm.auto import tqdm
-        chunks = tqdm(chunks, desc=method, unit="batch")
+    lengths, offsets = input_lengths(adapter, tokenizer, items, truncation)
+    plan = plan_batches(lengths, max_tokens if max_tokens is not None or batch_size is not None else MAX_TOKENS, batch_size, sort)
     L = adapter.num_layers
     keep = None if not m.lean else {0} | ({L} if layer is None else set(range(1, L + 1)) if layer == "all" else {layer})
-    part = lambda spec, s, e: list(spec[s:e]) if per_text and spec is not None else spec
-    for s in chunks:
-        e = min(s + batch_size, len(items))
-        batch = make_batch(adapter, tokenizer, items[s:e], part(target, s, e), part(foil, s, e), layer, truncation, per_text, keep)
-        scores = m.fn(batch, **options)
-        if not torch.is_tensor(scores): raise TypeError(f"Method {method!r} returned {type(scores)}, expected a tensor")
-        scores = scores.detach().float().cpu()
-        if not m.layerwise: scores = scores.unsqueeze(2)          # (b, k, 1, s)
-        real = batch.attention_mask.bool().cpu()
-        if not torch.isfinite(scores.movedim(-1, 1)[real]).all():
-            dt = next(adapter.m.parameters()).dtype
-            raise FloatingPointError(f"Method {method!r} produced non-finite scores with a {dt} model"
-                                     + ("; run the model in float32 (or bfloat16)." if dt == torch.float16 else "."))
-        results.extend(_to_explanations(batch, scores, items[s:e], method, m.layerwise, truncation, options))
-    return results[0] if single else results
+    out = [None] * len(items)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(items), desc=method, unit="text", postfix=dict(padding=f"{plan.padding_share:.1%}"))
+    for idx in plan.batches:
+        pick = lambda spec: [spec[i] for i in idx] if per_text and spec is not None else spec
+        sub = [items[i] for i in idx]
+        batch = make_batch(adapter, tokenizer, sub, pick(target), pick(foil), layer, truncation, per_text, keep,
+                           forward=method not in NO_PRE_FORWARD)
+        scores = _method_scores(m, batch, options)
+        offs = None if offsets is None else [offsets[i] for i in idx]
+        for i, e in zip(idx, _to_explanations(batch, scores, sub, method, m.layerwise, truncation, options, offs)): out[i] = e
+        if bar is not None: bar.update(len(idx))
+    if bar is not None: bar.close()
+    if single: return out[0]
+    res = Explanations(out)
+    res.plan = plan
+    return res
 
 def _name(adapter, tokenizer, i):
     if adapter.kind in ("masked_lm", "causal_lm"): return tokenizer.decode([int(i)])
@@ -270,10 +344,10 @@ def model_name(model) -> str:
     info = getattr(model, "finetuned_info", None) or getattr(ad.m, "finetuned_info", None) or {}
     return info.get("name") or str(getattr(ad.config, "_name_or_path", "") or type(ad.m).__name__)
 
-def _to_explanations(batch, scores, texts, method, layerwise, truncation=False, options=None):
+def _to_explanations(batch, scores, texts, method, layerwise, truncation=False, options=None, offsets=None):
     from normxlogit._version import __version__
     ad, tok = batch.adapter, batch.tokenizer
-    offs = token_offsets(tok, texts, truncation, max_length(ad, tok))
+    offs = token_offsets(tok, texts, truncation, max_length(ad, tok)) if offsets is None else offsets
     name = model_name(ad.model)
     special = batch.special_mask().cpu()
     am = batch.attention_mask.bool().cpu()

@@ -11,15 +11,16 @@ import numpy as np
 import torch
 from .registry import get_method
 from .model.heads import get_adapter, HeadAdapter
-from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch
+from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch, plan_batches, MAX_TOKENS
 from .attribution.attention import eager_attention, rollout_matrices
 from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html, html_page
 from .core import register_format
 
 # %% auto #0
-__all__ = ['ONE_PASS', 'ATTENTION', 'OWN_FORWARD', 'PER_STEP', 'TARGET_FREE', 'TOKEN_BUDGET', 'chat_prompt', 'prompt_ids',
-           'greedy_continuation', 'continuation_ids', 'prefix_text', 'step_scores', 'GenerationExplanation',
-           'load_generation', 'explain_generation', 'add_generation_arguments', 'generation_page', 'generation_cli']
+__all__ = ['ONE_PASS', 'ATTENTION', 'OWN_FORWARD', 'PER_STEP', 'TARGET_FREE', 'TOKEN_BUDGET', 'SEQUENCE_TOKENS', 'chat_prompt',
+           'prompt_ids', 'greedy_continuation', 'continuation_ids', 'prefix_text', 'step_scores',
+           'GenerationExplanation', 'load_generation', 'GenerationExplanations', 'explain_generation',
+           'add_generation_arguments', 'generation_page', 'generation_cli']
 
 # %% ../nbs/08_generation.ipynb #2e730486
 def _check_prompt(prompt):
@@ -307,6 +308,7 @@ OWN_FORWARD = ("grad_l1", "grad_l2", "grad_l2sq", "gxi", "ig", "lrp", "attnlrp",
 PER_STEP = ("random",)                                # one prefix per call, as `explain` seeds it
 TARGET_FREE = ("l2norm", "attention_last", "rollout", "random")   # scores that do not depend on the explained token
 TOKEN_BUDGET = 320                                    # tokens per batch of prefixes (fastest on SmolLM2: chapter *Benchmark: explaining generations*)
+SEQUENCE_TOKENS = MAX_TOKENS                          # tokens per batch of whole sequences (several prompts' one forward pass): `explain`'s budget
 
 def _check_args(model, method, max_new_tokens, layer, foil):
     m = get_method(method)
@@ -348,63 +350,96 @@ def _attention_rows(m, b, P, options):
     rows = torch.stack([mats[l][0, P - 1:] for l in b.layers()], 1)
     return rows, ad.head(out.last_hidden_state[0, P - 1:], layer=ad.num_layers)
 
-def explain_generation(model, tokenizer, prompt: str, method: str = "normxlogit", max_new_tokens: int = 20,
-                       continuation=None, chat: bool = False, layer=None, foil=None, batch_size: int | None = None,
-                       progress: bool = False, **options) -> GenerationExplanation:
-    """Generate greedily from `prompt` (`model.generate(do_sample=False)`, at most `max_new_tokens`), or take
-    `continuation` (a text or token ids: forced decoding), and attribute every generated token to the tokens before it.
+@dataclass
+class _Job:
+    "One prompt to explain: `ids` (the prompt's, then the generated ones), `P` prompt tokens, `gen`, special flags, one foil per step (or None)."
+    prompt: str
+    ids: list
+    P: int
+    gen: list
+    special: list
+    foils: list | None
+    greedy: bool
 
-    method, layer, options: as in `explain` (every method that supports causal LMs). chat: the prompt is the user's
-        message in the tokenizer's chat template (its tokens marked special); the assistant's reply is explained.
-    foil: a token (string or id) contrasted with every generated token, or a list with one foil per generated token.
-    batch_size: prefixes per call of a step-by-step method (default: about `TOKEN_BUDGET` tokens per batch).
-    Returns a `GenerationExplanation` (scores `(n_generated, n_layers, n_tokens)`, NaN at and after each explained token)."""
-    from normxlogit.core import model_name
-    from normxlogit._version import __version__
-    t0 = time.perf_counter()
-    m, ad = _check_args(model, method, max_new_tokens, layer, foil)
-    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1):
-        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+def _job(ad, tokenizer, prompt, continuation, chat, max_new_tokens, foil) -> _Job:
+    "The tokens of one prompt and of its generation (greedy, or the given `continuation`)."
     p_ids, special = prompt_ids(ad, tokenizer, prompt, chat)
     greedy = continuation is None
     gen = greedy_continuation(ad, tokenizer, p_ids, max_new_tokens) if greedy else continuation_ids(tokenizer, continuation)
     if not gen: raise ValueError("the model generated no token")
-    ids, P, G = p_ids + gen, len(p_ids), len(gen)
-    n_max = max_length(ad, tokenizer)
+    ids, n_max = p_ids + gen, max_length(ad, tokenizer)
     if len(ids) > n_max: raise ValueError(f"prompt and continuation have {len(ids)} tokens but the model accepts at most {n_max}")
     sp = set(tokenizer.all_special_ids)
-    special = list(special) + [i in sp for i in gen]
-    fl = _foils(foil, G)
+    return _Job(prompt, ids, len(p_ids), gen, list(special) + [i in sp for i in gen], _foils(foil, len(gen)), greedy)
+
+def _as_prompts(prompt, continuation) -> tuple[list, list, bool]:
+    "`(prompts, continuations, single)`: one prompt (a string), or a list (any iterable) of them with one continuation each (or None)."
+    if isinstance(prompt, str): return [prompt], [continuation], True
+    if isinstance(prompt, (bytes, dict)) or not hasattr(prompt, "__iter__"):
+        raise TypeError(f"prompt must be a string or a list of strings, got {type(prompt).__name__}: {prompt!r}")
+    prompts = list(prompt)
+    if not prompts: raise ValueError("no prompt to explain: the list of prompts is empty")
+    for p in prompts: _check_prompt(p)
+    if continuation is None: return prompts, [None] * len(prompts), False
+    if not isinstance(continuation, (list, tuple)) or len(continuation) != len(prompts) or any(isinstance(c, int) for c in continuation):
+        raise ValueError(f"with {len(prompts)} prompts, continuation must be None or a list of one continuation (a text or "
+                         f"token ids) per prompt, got {continuation!r}")
+    return prompts, list(continuation), False
+
+def _layer_list(ad, layer, layerwise) -> list:
+    if not layerwise: return [None]
     L = ad.num_layers
-    if method in ATTENTION:
-        b = ids_batch(ad, tokenizer, [ids[:-1]], [gen], None, layer, forward=False)
-        s, last = _attention_rows(m, b, P, options)
-        layers = b.layers()
-    else:
-        keep = {L} if method not in ONE_PASS else {0, L} | ({L} if layer is None else set(range(1, L + 1)) if layer == "all" else {layer})
-        b = ids_batch(ad, tokenizer, [ids[:-1]], [gen], None if fl is None else [fl], layer, keep)
-        last = ad.head(b.hidden_states[L][0, P - 1:], layer=L).detach()       # (G, V): the step logits
-        layers = b.layers() if m.layerwise else [None]
-        if method in ONE_PASS:
-            s = m.fn(b, **options).detach()[0]                                 # (G, [n_layers,] N-1)
-            s = s[:, None] if not m.layerwise else s
-        else:
-            size = 1 if method in PER_STEP else batch_size or (1 if method == "ig" else max(1, TOKEN_BUDGET // len(ids)))
-            run_opts = dict(options)
-            if method == "ig" and run_opts.get("internal_batch_size") is None:   # path points per forward pass: speed only
-                run_opts["internal_batch_size"] = max(1, TOKEN_BUDGET // len(ids)) * size
-            chunks = [list(range(a, min(G, a + size))) for a in range(0, G, size)]
-            if progress:
-                from tqdm.auto import tqdm
-                chunks = tqdm(chunks, desc=method, unit="batch")
-            s = torch.full((G, len(layers), len(ids) - 1), float("nan"))
-            for ch in chunks:
-                pb = ids_batch(ad, tokenizer, [ids[:P + t] for t in ch], [gen[t] for t in ch],
-                                  None if fl is None else [fl[t] for t in ch], layer, forward=method not in OWN_FORWARD,
-                                  logits=last[ch])
-                r = m.fn(pb, **run_opts).detach().float().cpu()                 # (b, 1, [n_layers,] s)
-                r = r[:, 0, None] if r.dim() == 3 else r[:, 0]
-                for j, t in enumerate(ch): s[t, :, :P + t] = r[j, :, :P + t]
+    return [L] if layer is None else list(range(1, L + 1)) if layer == "all" else [layer]
+
+def _sequence_pass(m, ad, tokenizer, jobs, layer, keep, max_tokens, one_pass, options):
+    """Per job, its step logits `(G, V)` and, for a one-pass method, its scores `(G, n_layers, N-1)`: one forward pass
+    over the whole sequences (their last token left out), several prompts per batch (sorted, at most `max_tokens`
+    tokens). Rows name equally many targets (padded with their last), sliced off afterwards."""
+    L = ad.num_layers
+    plan = plan_batches([len(j.ids) - 1 for j in jobs], max_tokens)
+    lasts, scores = [None] * len(jobs), [None] * len(jobs)
+    for idx in plan.batches:
+        G = max(len(jobs[i].gen) for i in idx)
+        pad = lambda xs: list(xs) + [xs[-1]] * (G - len(xs))
+        fl = None if jobs[idx[0]].foils is None else [pad(jobs[i].foils) for i in idx]
+        b = ids_batch(ad, tokenizer, [jobs[i].ids[:-1] for i in idx], [pad(jobs[i].gen) for i in idx], fl, layer, keep)
+        s = m.fn(b, **options).detach() if one_pass else None              # (b, G, [n_layers,] n)
+        for r, i in enumerate(idx):
+            j = jobs[i]; n = len(j.ids) - 1
+            lasts[i] = ad.head(b.hidden_states[L][r, j.P - 1:n], layer=L).detach()
+            if s is not None: scores[i] = s[r, :len(j.gen), ..., :n] if m.layerwise else s[r, :len(j.gen), None, :n]
+    return lasts, scores, plan
+
+def _prefix_pass(m, ad, tokenizer, jobs, lasts, layer, n_layers, batch_size, max_tokens, options, progress):
+    """Per job, its scores `(G, n_layers, N-1)` (NaN outside the contexts) from batches of prefixes, one per step, of
+    every job at once: sorted, at most `max_tokens` tokens (default `TOKEN_BUDGET`) or `batch_size` prefixes per batch
+    (one for the seeded random baseline, and for Integrated Gradients unless `batch_size` is given)."""
+    steps = [(i, t) for i, j in enumerate(jobs) for t in range(len(j.gen))]
+    cap = 1 if m.name in PER_STEP else batch_size or (1 if m.name == "ig" else None)
+    plan = plan_batches([jobs[i].P + t for i, t in steps], None if cap else max_tokens or TOKEN_BUDGET, cap)
+    out = [torch.full((len(j.gen), n_layers, len(j.ids) - 1), float("nan")) for j in jobs]
+    batches = plan.batches
+    if progress:
+        from tqdm.auto import tqdm
+        batches = tqdm(batches, desc=m.name, unit="batch")
+    for idx in batches:
+        rows = [steps[k] for k in idx]
+        opts = dict(options)
+        if m.name == "ig" and opts.get("internal_batch_size") is None:   # path points per forward pass: speed only
+            opts["internal_batch_size"] = max(1, TOKEN_BUDGET // max(len(jobs[i].ids) for i, _ in rows)) * len(rows)
+        pb = ids_batch(ad, tokenizer, [jobs[i].ids[:jobs[i].P + t] for i, t in rows], [jobs[i].gen[t] for i, t in rows],
+                       None if jobs[0].foils is None else [jobs[i].foils[t] for i, t in rows], layer,
+                       forward=m.name not in OWN_FORWARD, logits=torch.stack([lasts[i][t] for i, t in rows]))
+        r = m.fn(pb, **opts).detach().float().cpu()                          # (b, 1, [n_layers,] s)
+        r = r[:, 0, None] if r.dim() == 3 else r[:, 0]
+        for k, (i, t) in enumerate(rows): out[i][t, :, :jobs[i].P + t] = r[k, :, :jobs[i].P + t]
+    return out, plan
+
+def _result(job, s, last, method, ad, tokenizer, layers, chat, options, seconds) -> GenerationExplanation:
+    "The `GenerationExplanation` of one job from its scores `(G, n_layers, N-1)` and step logits `(G, V)`."
+    from normxlogit.core import model_name
+    from normxlogit._version import __version__
+    ids, P, G = job.ids, job.P, len(job.gen)
     s = s.float().cpu()
     ctx = torch.arange(len(ids))[None, :] < (P + torch.arange(G))[:, None]  # (G, N): in the context of step t
     scores = torch.full((G, s.shape[1], len(ids)), float("nan"))
@@ -415,10 +450,55 @@ def explain_generation(model, tokenizer, prompt: str, method: str = "normxlogit"
         raise FloatingPointError(f"Method {method!r} produced non-finite scores with a {dt} model"
                                  + ("; run the model in float32 (or bfloat16)." if dt == torch.float16 else "."))
     preds = last.argmax(-1).cpu().tolist()
-    return GenerationExplanation(prompt, tokenizer.convert_ids_to_tokens(ids), ids, special, P, scores.numpy(), method,
-                                 step_scores(last, gen), preds, tokenizer.convert_ids_to_tokens(preds), fl, layers, chat,
-                                 greedy, model_name(ad.model), dict(options), __version__, round(time.perf_counter() - t0, 4),
-                                 token_scheme(tokenizer))
+    return GenerationExplanation(job.prompt, tokenizer.convert_ids_to_tokens(ids), ids, job.special, P, scores.numpy(), method,
+                                 step_scores(last, job.gen), preds, tokenizer.convert_ids_to_tokens(preds), job.foils, layers,
+                                 chat, job.greedy, model_name(ad.model), dict(options), __version__, seconds, token_scheme(tokenizer))
+
+class GenerationExplanations(list):
+    """The `GenerationExplanation`s of several prompts, in prompt order; `plan`: the `BatchPlan` of the batched passes
+    (whole sequences for the one-pass methods, prefixes for the step-by-step ones; None for the attention methods)."""
+    plan = None
+
+def explain_generation(model, tokenizer, prompt, method: str = "normxlogit", max_new_tokens: int = 20,
+                       continuation=None, chat: bool = False, layer=None, foil=None, batch_size: int | None = None,
+                       max_tokens: int | None = None, progress: bool = False, **options):
+    """Generate greedily from `prompt` (`model.generate(do_sample=False)`, at most `max_new_tokens`), or take
+    `continuation` (a text or token ids: forced decoding), and attribute every generated token to the tokens before it.
+
+    prompt: a string, or a list (any iterable) of strings: then one explanation per prompt, in order, each the one
+        `explain_generation` gives that prompt alone (`continuation`: None, or a list with one per prompt).
+    method, layer, options: as in `explain` (every method that supports causal LMs). chat: the prompt is the user's
+        message in the tokenizer's chat template (its tokens marked special); the assistant's reply is explained.
+    foil: a token (string or id) contrasted with every generated token, or a list with one foil per generated token.
+    batch_size: prefixes per call of a step-by-step method (default: a token budget, `max_tokens`).
+    max_tokens: tokens per batch (padding included): of prefixes, for the step-by-step methods (default `TOKEN_BUDGET`),
+        and of whole sequences, for the one forward pass of several prompts (default `SEQUENCE_TOKENS`).
+    Returns a `GenerationExplanation` (scores `(n_generated, n_layers, n_tokens)`, NaN at and after each explained
+    token), or for a list of prompts a `GenerationExplanations` list (each one's `seconds`: the call's time over the prompts)."""
+    t0 = time.perf_counter()
+    m, ad = _check_args(model, method, max_new_tokens, layer, foil)
+    for name, v in (("batch_size", batch_size), ("max_tokens", max_tokens)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ValueError(f"{name} must be a positive int, got {v!r}")
+    prompts, conts, single = _as_prompts(prompt, continuation)
+    jobs = [_job(ad, tokenizer, p, c, chat, max_new_tokens, foil) for p, c in zip(prompts, conts)]
+    layers, L, plan = _layer_list(ad, layer, m.layerwise), ad.num_layers, None
+    if method in ATTENTION:
+        rows = [_attention_rows(m, ids_batch(ad, tokenizer, [j.ids[:-1]], [j.gen], None, layer, forward=False), j.P, options) for j in jobs]
+        scores, lasts = [r[0] for r in rows], [r[1] for r in rows]
+    else:
+        one = method in ONE_PASS
+        keep = {0, L} | {l for l in layers if l is not None} if one else {L}
+        lasts, scores, plan = _sequence_pass(m, ad, tokenizer, jobs, layer, keep, max_tokens or SEQUENCE_TOKENS, one, options)
+        if not one:
+            scores, plan = _prefix_pass(m, ad, tokenizer, jobs, lasts, layer, len(layers), batch_size, max_tokens, options, progress)
+    secs = round((time.perf_counter() - t0) / len(jobs), 4)
+    res = [_result(j, s, last, method, ad, tokenizer, layers, chat, options, secs) for j, s, last in zip(jobs, scores, lasts)]
+    if single: return res[0]
+    out = GenerationExplanations(res)
+    out.plan = plan
+    return out
+
 
 # %% ../nbs/08_generation.ipynb #68f7729b
 def add_generation_arguments(parser):

@@ -11,21 +11,23 @@ from .heads import get_adapter, HeadAdapter
 from .heads import attention_bytes
 
 # %% auto #0
-__all__ = ['ATTENTION_BUDGET', 'as_inputs', 'max_length', 'encode', 'token_offsets', 'explained_positions', 'Forward',
-           'run_model', 'predict', 'Batch', 'resolve_targets', 'make_batch', 'ids_batch', 'memory_split']
+__all__ = ['ATTENTION_BUDGET', 'MAX_TOKENS', 'as_inputs', 'max_length', 'encode', 'token_offsets', 'input_lengths',
+           'explained_positions', 'Forward', 'run_model', 'predict', 'Batch', 'resolve_targets', 'Deferred',
+           'make_batch', 'ids_batch', 'memory_split', 'BatchPlan', 'plan_batches']
 
 # %% ../../nbs/11_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
     """`(items, single)`: the inputs as a list of strings or (first, second) pairs, and whether one input was given
-    (a string or a pair) rather than a list."""
+    (a string or a pair) rather than a list. Any other iterable of inputs (a generator, a pandas Series) is read into a list."""
     if isinstance(texts, str) or (isinstance(texts, tuple) and len(texts) == 2 and all(isinstance(t, str) for t in texts)):
         return [texts], True
+    if not isinstance(texts, (list, tuple, dict, bytes)) and hasattr(texts, "__iter__"): texts = list(texts)
     if isinstance(texts, (list, tuple)) and len(texts) > 0:
         for t in texts:
             if not (isinstance(t, str) or (isinstance(t, (tuple, list)) and len(t) == 2 and all(isinstance(x, str) for x in t))):
                 raise TypeError(f"Each input must be a string or a pair of strings, got {type(t).__name__}: {t!r}")
         return [tuple(t) if not isinstance(t, str) else t for t in texts], False
-    raise TypeError(f"texts must be a string, a pair of strings or a non-empty list of them, got {texts!r}")
+    raise TypeError(f"texts must be a string, a pair of strings or a non-empty list (or iterable) of them, got {texts!r}")
 
 def _adapter(model_or_adapter) -> HeadAdapter:
     return model_or_adapter if isinstance(model_or_adapter, HeadAdapter) else get_adapter(model_or_adapter)
@@ -61,18 +63,43 @@ def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | 
                          f"shorten it or pass truncation=True to truncate explicitly.")
     return {k: v for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
 
+def _split_pairs(texts):
+    "Per kind of input (single texts, then pairs): `(positions, tokenizer arguments)`, so that one tokenizer call serves each kind."
+    for pair in (False, True):
+        idx = [i for i, t in enumerate(texts) if isinstance(t, str) != pair]
+        if idx: yield idx, (([texts[i][0] for i in idx], [texts[i][1] for i in idx]) if pair else ([texts[i] for i in idx],))
+
 def token_offsets(tokenizer, texts, truncation: bool = False, max_tokens: int | None = None) -> list | None:
     """Per text, one entry per token as `encode` tokenises it: `[segment, start, end]` (character span in the segment's
-    text; segment 0 or 1 for pairs) or None for special tokens. None when the tokenizer gives no offsets (a slow one)."""
+    text; segment 0 or 1 for pairs) or None for special tokens. None when the tokenizer gives no offsets (a slow one).
+    One tokenizer call per kind of input (texts, pairs), not one per text."""
     if not getattr(tokenizer, "is_fast", False): return None
-    out = []
-    for t in texts:
-        parts = (t,) if isinstance(t, str) else tuple(t)
-        enc = tokenizer(*parts, return_offsets_mapping=True, truncation=bool(truncation),
-                        max_length=max_tokens if truncation else None)
-        seq = enc.sequence_ids()
-        out.append([None if s is None else [int(s), int(a), int(b)] for s, (a, b) in zip(seq, enc["offset_mapping"])])
+    out = [None] * len(texts)
+    for idx, args in _split_pairs(texts):
+        enc = tokenizer(*args, return_offsets_mapping=True, truncation=bool(truncation), max_length=max_tokens if truncation else None)
+        for j, i in enumerate(idx):
+            out[i] = [None if s is None else [int(s), int(a), int(b)] for s, (a, b) in zip(enc.sequence_ids(j), enc["offset_mapping"][j])]
     return out
+
+def input_lengths(model, tokenizer, texts, truncation: bool = False) -> tuple[list, list | None]:
+    """`(lengths, offsets)`: each input's token count as `encode` tokenises it and its `token_offsets` (None for a slow
+    tokenizer), from one tokenizer call over all the inputs, before any batch is formed. The errors of `encode` (an
+    empty text, a text longer than the model accepts without `truncation`) come here, naming the input."""
+    for i, t in enumerate(texts):
+        if any(not p.strip() for p in ([t] if isinstance(t, str) else t)): raise ValueError(f"Empty text in input: {t!r} (input {i})")
+    n = max_length(model, tokenizer)
+    offsets = token_offsets(tokenizer, texts, truncation, n)
+    if offsets is not None: lengths = [len(o) for o in offsets]
+    else:
+        lengths = [0] * len(texts)
+        for idx, args in _split_pairs(texts):
+            ids = tokenizer(*args, truncation=bool(truncation), max_length=n if truncation else None)["input_ids"]
+            for j, i in enumerate(idx): lengths[i] = len(ids[j])
+    for i, k in enumerate(lengths):
+        if k == 0: raise ValueError(f"Empty text in input: {texts[i]!r} gives no tokens with this tokenizer (input {i}).")
+        if k > n: raise ValueError(f"Input {i} has {k} tokens but the model accepts at most {n}; "
+                                   f"shorten it or pass truncation=True to truncate explicitly.")
+    return lengths, offsets
 
 def explained_positions(adapter: HeadAdapter, tokenizer, enc) -> torch.Tensor:
     "(b,) index of the explained token of each input: the mask (masked LMs), else where the head reads (`pool_positions`)."
@@ -140,6 +167,7 @@ class Batch:
     hidden_states: tuple             # hidden states of the ordinary forward pass (no grad)
     layer: Any = None                # None (last), an int 0..L, or 'all'
     predictions: torch.Tensor | None = None  # (b,) the model's prediction (class/token index; 0 for regression)
+    deferred: Any = None             # built without a forward pass: what the first scored logits settle (`make_batch(forward=False)`)
 
     @property
     def kind(self): return self.adapter.kind
@@ -172,7 +200,9 @@ class Batch:
         return self.adapter.head(self.at_positions(out.last_hidden_state), layer=self.num_layers)
 
     def score(self, logits):
-        "Explained score (b, k): target logit, minus the foil logit when a foil is given. `logits` is (b, C) or (b, ..., C)."
+        """Explained score (b, k): target logit, minus the foil logit when a foil is given. `logits` is (b, C) or (b, ..., C).
+        A batch built without a forward pass takes its logits, predictions and targets from the first logits it scores."""
+        if self.deferred is not None: self.deferred.settle(self, logits)
         idx = lambda t: t.view(t.shape[0], *([1] * (logits.dim() - 2)), t.shape[1]).expand(*logits.shape[:-1], t.shape[1])
         s = logits.gather(-1, idx(self.targets))
         if self.foils is not None: s = s - logits.gather(-1, idx(self.foils))
@@ -237,22 +267,53 @@ def resolve_targets(adapter, tokenizer, spec, pred, n_out: int, what: str = "tar
     r = row(spec, 0) if spec is not None else None
     return pred[:, None].clone().long() if r is None else torch.tensor(r).expand(b, len(r)).clone()
 
-def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, truncation: bool = False,
-               per_text: bool = False, keep_layers=None) -> Batch:
-    """The `Batch` that `explain` hands to a method for `texts` (one forward pass; targets and foils by the rule above).
-    `keep_layers`: hidden-state indices to keep (default all; the others are `None`)."""
-    items, _ = as_inputs(texts)
-    ad = _adapter(model)
-    fw = run_model(ad, tokenizer, items, truncation, keep_layers=keep_layers)
-    n_out = fw.logits.shape[-1]
-    dev = fw.logits.device
-    pred = fw.logits.argmax(-1) if ad.kind != "regression" else torch.zeros(len(items), dtype=torch.long, device=dev)
-    tg = resolve_targets(ad, tokenizer, target, pred.cpu(), n_out, "target", per_text).to(dev)
-    fl = None if foil is None else resolve_targets(ad, tokenizer, foil, pred.cpu(), n_out, "foil", per_text).to(dev)
+def _predictions(adapter, logits):
+    return logits.argmax(-1) if adapter.kind != "regression" else torch.zeros(len(logits), dtype=torch.long, device=logits.device)
+
+def _targets_and_foils(adapter, tokenizer, target, foil, pred, n_out, per_text, dev):
+    "The `(b, k)` targets and foils (or None) of the specs, `pred` the predictions; one foil is paired with every target."
+    tg = resolve_targets(adapter, tokenizer, target, pred.cpu(), n_out, "target", per_text).to(dev)
+    fl = None if foil is None else resolve_targets(adapter, tokenizer, foil, pred.cpu(), n_out, "foil", per_text).to(dev)
     if fl is not None and fl.shape != tg.shape:
         if fl.shape[1] == 1: fl = fl.expand_as(tg).clone()
         else: raise ValueError(f"foil must give one output per target ({tg.shape[1]}), got {fl.shape[1]}")
+    return tg, fl
+
+class Deferred:
+    """What a `Batch` built without a forward pass still needs from the model's output: its logits, predictions, and the
+    targets and foils that depend on them. The first logits `(b, C)` the batch scores (`Batch.score`) settle them: those
+    of the method's own forward pass."""
+    def __init__(self, target, foil, per_text): self.target, self.foil, self.per_text = target, foil, per_text
+    def settle(self, batch, logits):
+        if logits.dim() != 2 or logits.shape[0] != len(batch.positions):
+            raise RuntimeError(f"a batch built without a forward pass must first score its own logits (b, C), got {tuple(logits.shape)}")
+        lg = logits.detach()
+        pred = _predictions(batch.adapter, lg)
+        batch.targets, batch.foils = _targets_and_foils(batch.adapter, batch.tokenizer, self.target, self.foil, pred, lg.shape[-1],
+                                                        self.per_text, lg.device)
+        batch.out_logits, batch.predictions, batch.deferred = lg, pred, None
+
+def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, truncation: bool = False,
+               per_text: bool = False, keep_layers=None, forward: bool = True) -> Batch:
+    """The `Batch` that `explain` hands to a method for `texts` (one forward pass; targets and foils by the rule above).
+    `keep_layers`: hidden-state indices to keep (default all; the others are `None`). `forward=False` skips the forward
+    pass, for a method that runs its own and scores its logits first (the gradient methods): the batch's logits,
+    predictions and the targets that depend on them are then settled by that pass (`Deferred`); until then the targets
+    stand in with the right shape."""
+    items, _ = as_inputs(texts)
+    ad = _adapter(model)
+    if not forward:
+        dev = next(ad.m.parameters()).device
+        enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, items, truncation).items()}
+        none = torch.zeros(len(items), dtype=torch.long)
+        tg, fl = _targets_and_foils(ad, tokenizer, target, foil, none, ad.num_outputs, per_text, dev)
+        return Batch(ad.model, tokenizer, ad, enc, explained_positions(ad, tokenizer, enc), tg, fl, None, (), layer, None,
+                     Deferred(target, foil, per_text))
+    fw = run_model(ad, tokenizer, items, truncation, keep_layers=keep_layers)
+    pred = _predictions(ad, fw.logits)
+    tg, fl = _targets_and_foils(ad, tokenizer, target, foil, pred, fw.logits.shape[-1], per_text, fw.logits.device)
     return Batch(ad.model, tokenizer, ad, fw.inputs, fw.positions, tg, fl, fw.logits.detach(), fw.hidden_states, layer, pred)
+
 
 # %% ../../nbs/11_batch.ipynb #20188313
 def ids_batch(model, tokenizer, seqs, targets, foils=None, layer=None, keep_layers=None, forward: bool = True,
@@ -294,3 +355,60 @@ def memory_split(model, lengths, budget: int = ATTENTION_BUDGET, max_tokens: int
         if out and attention_bytes(model, k, n) <= budget and (max_tokens is None or k * n <= max_tokens): out[-1].append(i)
         else: out.append([i])
     return out
+
+# %% ../../nbs/11_batch.ipynb #c745cd3b
+MAX_TOKENS = 2048    # default token budget of one batch of `explain` (rows x longest row): chapter *Explaining at scale*
+
+@dataclass
+class BatchPlan:
+    "How inputs were cut into batches: `batches` (input indices, each batch in input order; in the order they run) and every input's token count."
+    batches: list
+    lengths: list
+    max_tokens: int | None = None
+    batch_size: int | None = None
+    sort: bool = True
+
+    @property
+    def sizes(self) -> list: return [len(b) for b in self.batches]
+    @property
+    def widths(self) -> list: return [max(self.lengths[i] for i in b) for b in self.batches]
+    @property
+    def real_tokens(self) -> int: return int(sum(self.lengths))
+    @property
+    def padded_tokens(self) -> int: return int(sum(k * w for k, w in zip(self.sizes, self.widths)))
+    @property
+    def padding_share(self) -> float:
+        "The share of the tokens run that are padding: 1 - real tokens / (rows x longest row, summed over the batches)."
+        return 1 - self.real_tokens / self.padded_tokens if self.padded_tokens else 0.0
+
+    def to_frame(self):
+        "One row per batch, in the order run: its rows, longest input, tokens run (rows x longest) and padding share."
+        import pandas as pd
+        return pd.DataFrame([dict(batch=j, texts=len(b), longest=w, tokens=len(b) * w,
+                                  padding=1 - sum(self.lengths[i] for i in b) / (len(b) * w)) for j, (b, w) in enumerate(zip(self.batches, self.widths))])
+
+    def __repr__(self):
+        lim = " and ".join(x for x in (f"at most {self.max_tokens} tokens" if self.max_tokens else "",
+                                       f"at most {self.batch_size} texts" if self.batch_size else "") if x) or "one batch"
+        s = self.sizes
+        return (f"BatchPlan({len(self.lengths)} texts in {len(s)} batches of {min(s, default=0)}-{max(s, default=0)} texts "
+                f"({lim}; {'sorted by length' if self.sort else 'input order'}): {self.padded_tokens} tokens run, "
+                f"{self.padding_share:.1%} of them padding)")
+
+def _limit(name, v):
+    if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1): raise ValueError(f"{name} must be a positive int or None, got {v!r}")
+
+def plan_batches(lengths, max_tokens: int | None = None, batch_size: int | None = None, sort: bool = True) -> BatchPlan:
+    """Cut inputs of token counts `lengths` into batches of at most `max_tokens` tokens (rows x longest row) and at most
+    `batch_size` rows (None: no limit), the inputs sorted by length first (`sort`) or in input order."""
+    _limit("max_tokens", max_tokens); _limit("batch_size", batch_size)
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i]) if sort else range(len(lengths))
+    batches, cur, width = [], [], 0
+    for i in order:
+        w = max(width, lengths[i])
+        if cur and ((batch_size and len(cur) >= batch_size) or (max_tokens and (len(cur) + 1) * w > max_tokens)):
+            batches.append(cur); cur, w = [], lengths[i]
+        cur.append(i); width = w
+    if cur: batches.append(cur)
+    batches = [sorted(b) for b in batches]
+    return BatchPlan(batches[::-1] if sort else batches, list(lengths), max_tokens, batch_size, sort)
