@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from .model.heads import get_adapter
 from .registry import get_method
-from .model.batch import as_inputs, make_batch, token_offsets, max_length, input_lengths, plan_batches, MAX_TOKENS
+from .model.batch import as_inputs, make_batch, token_offsets, max_length, input_lengths, plan_batches, reserve_item_ids, MAX_TOKENS
 from .plot import heatmap_html, plot_heatmap, readable_tokens, token_scheme
 
 # %% auto #0
@@ -281,7 +281,7 @@ def _method_scores(m, batch, options):
     return scores
 
 def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, foil=None, layer=None, per_text: bool = False,
-            batch_size: int | None = None, max_tokens: int | None = None, sort: bool = True, truncation: bool = False,
+            batch_size: int | None = None, max_tokens: int | None = None, sort: bool | None = None, truncation: bool = False,
             progress: bool = False, **options):
     """Attribute the model's output to the input tokens of `texts` with `method`.
 
@@ -294,9 +294,9 @@ def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, fo
     layer: for layer-wise methods, None (last layer), an int 1..L (0 = the embeddings), or 'all'.
     batch_size, max_tokens: at most `batch_size` texts and `max_tokens` tokens (texts x the longest, padding included)
         per batch. Neither given: `max_tokens=MAX_TOKENS` (2048); `batch_size` alone: that many texts per batch, no
-        token limit. Batches only change the speed, never the scores.
-    sort: texts of similar length share a batch (little padding); the results keep the input order. False: batches
-        of consecutive texts.
+        token limit, as before. Batches only change the speed, never the scores.
+    sort: texts of similar length share a batch (little padding); the results keep the input order. Default: sorted
+        under a token budget, consecutive texts in input order with `batch_size` alone (the old batches).
     progress: a progress bar (texts done, the padding share).
     options: passed to the method (see its chapter).
     Returns an `Explanation` (scores `(n_targets, n_layers, n_tokens)`) for one input, an `Explanations` list for a list,
@@ -310,10 +310,11 @@ def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, fo
             if spec is not None and (not isinstance(spec, (list, tuple)) or len(spec) != len(items)):
                 raise ValueError(f"per_text=True needs one {name} per text ({len(items)}), got {spec!r}")
     lengths, offsets = input_lengths(adapter, tokenizer, items, truncation)
-    plan = plan_batches(lengths, max_tokens if max_tokens is not None or batch_size is not None else MAX_TOKENS, batch_size, sort)
+    budget = max_tokens if max_tokens is not None or batch_size is not None else MAX_TOKENS
+    plan = plan_batches(lengths, budget, batch_size, budget is not None if sort is None else sort)
     L = adapter.num_layers
     keep = None if not m.lean else {0} | ({L} if layer is None else set(range(1, L + 1)) if layer == "all" else {layer})
-    out = [None] * len(items)
+    out, first = [None] * len(items), reserve_item_ids(len(items))
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -323,6 +324,7 @@ def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, fo
         sub = [items[i] for i in idx]
         batch = make_batch(adapter, tokenizer, sub, pick(target), pick(foil), layer, truncation, per_text, keep,
                            forward=method not in NO_PRE_FORWARD)
+        batch.item_ids = [first + i for i in idx]
         scores = _method_scores(m, batch, options)
         offs = None if offsets is None else [offsets[i] for i in idx]
         for i, e in zip(idx, _to_explanations(batch, scores, sub, method, m.layerwise, truncation, options, offs)): out[i] = e

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from .registry import get_method
 from .model.heads import get_adapter, HeadAdapter
-from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch, plan_batches, MAX_TOKENS
+from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch, plan_batches, reserve_item_ids, MAX_TOKENS
 from .attribution.attention import eager_attention, rollout_matrices
 from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html, html_page
 from .core import register_format
@@ -418,7 +418,7 @@ def _prefix_pass(m, ad, tokenizer, jobs, lasts, layer, n_layers, batch_size, max
     cap = 1 if m.name in PER_STEP else batch_size or (1 if m.name == "ig" else None)
     plan = plan_batches([jobs[i].P + t for i, t in steps], None if cap else max_tokens or TOKEN_BUDGET, cap)
     out = [torch.full((len(j.gen), n_layers, len(j.ids) - 1), float("nan")) for j in jobs]
-    batches = plan.batches
+    batches, first = plan.batches, reserve_item_ids(len(steps))
     if progress:
         from tqdm.auto import tqdm
         batches = tqdm(batches, desc=m.name, unit="batch")
@@ -430,6 +430,7 @@ def _prefix_pass(m, ad, tokenizer, jobs, lasts, layer, n_layers, batch_size, max
         pb = ids_batch(ad, tokenizer, [jobs[i].ids[:jobs[i].P + t] for i, t in rows], [jobs[i].gen[t] for i, t in rows],
                        None if jobs[0].foils is None else [jobs[i].foils[t] for i, t in rows], layer,
                        forward=m.name not in OWN_FORWARD, logits=torch.stack([lasts[i][t] for i, t in rows]))
+        pb.item_ids = [first + k for k in idx]                              # logs kept per step file in step order
         r = m.fn(pb, **opts).detach().float().cpu()                          # (b, 1, [n_layers,] s)
         r = r[:, 0, None] if r.dim() == 3 else r[:, 0]
         for k, (i, t) in enumerate(rows): out[i][t, :, :jobs[i].P + t] = r[k, :, :jobs[i].P + t]

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import numpy as np
 import torch
 from ..registry import register_method
-from ..model.batch import Batch
+from ..model.batch import Batch, reserve_item_ids
 from .gradients import input_gradients, repeat_batch, scores_from_embeddings, aggregate_gxi
 
 # %% auto #0
@@ -90,10 +90,18 @@ class CompletenessLog(list):
         import pandas as pd
         return pd.DataFrame(list(self))
 
+    def add(self, rows):
+        """Add `rows` (pairs `(item_id, row)`), keeping the log in item-id order, i.e. the caller's input order whatever
+        order the batches ran in; `example` numbers the examples 0, 1, ... in that order."""
+        self.extend(dict(r, item_id=i) for i, r in rows)
+        self.sort(key=lambda r: r["item_id"])                            # stable: the targets of an example stay in order
+        rank = {k: n for n, k in enumerate(dict.fromkeys(r["item_id"] for r in self))}
+        for r in self: r["example"] = rank[r["item_id"]]
+
     def attach(self, explanations):
         """Store each example's rows in `explanation.options['completeness']` (lists over its targets: f_input,
         f_baseline, delta, rel_gap; and converged, delta_tol). `explanations` must be the examples this log recorded,
-        in order. Returns them."""
+        in input order (the log is in that order however the batches were sorted). Returns them."""
         exs = [explanations] if not isinstance(explanations, list) else explanations
         rows = {}
         for r in self: rows.setdefault(r["example"], []).append(r)
@@ -153,14 +161,13 @@ def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadr
     rel = delta.abs() / gap.abs().clamp_min(1e-6)
     ok = (rel <= delta_tol) | (delta_tol == math.inf)                # a NaN gap fails; delta_tol=inf turns the check off
     integrated_gradients.last_delta = delta.detach()
-    for log in _LOGS:
-        start = 1 + max((r["example"] for r in log), default=-1)
-        for i in range(b):
-            for j in range(delta.shape[1]):
-                log.append(dict(example=start + i, target=j, f_input=float(fx[i, j]), f_baseline=float(f0[i, j]),
-                                delta=float(delta[i, j]), rel_gap=float(rel[i, j]), converged=bool(ok[i, j]),
-                                delta_tol=float(delta_tol), n_steps=n_steps, quadrature_rule=quadrature_rule,
-                                baseline=_describe(baseline), keep=keep))
+    first = reserve_item_ids(b)
+    ids = batch.item_ids or [first + i for i in range(b)]              # the caller's order (`explain` sorts batches)
+    rows = [(ids[i], dict(target=j, f_input=float(fx[i, j]), f_baseline=float(f0[i, j]), delta=float(delta[i, j]),
+                          rel_gap=float(rel[i, j]), converged=bool(ok[i, j]), delta_tol=float(delta_tol), n_steps=n_steps,
+                          quadrature_rule=quadrature_rule, baseline=_describe(baseline), keep=keep))
+            for i in range(b) for j in range(delta.shape[1])]
+    for log in _LOGS: log.add(rows)
     if not ok.all():
         r = torch.nan_to_num(rel, nan=math.inf)
         i, j = divmod(int(r.argmax()), r.shape[1])

@@ -4,12 +4,13 @@
 
 # %% ../../nbs/53a_agreement_run.ipynb #1a78d834
 from __future__ import annotations
-import argparse, copy, hashlib, json, math, sys, time, warnings
-from dataclasses import dataclass
+import argparse, contextlib, copy, dataclasses, hashlib, json, math, sys, time, warnings
+from unittest import mock
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 from ..core import explain
 from ..model.batch import predict, make_batch, max_length, ATTENTION_BUDGET, memory_split
 from ..model.heads import HeadAdapter, get_adapter, uses_rmsnorm, has_position_embeddings, attention_bytes
@@ -20,9 +21,10 @@ from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..registry import takes_option
 from ..attribution.gradients import scores_from_embeddings
 from ..attribution.ig import completeness_table, pass_on_warnings
+from ..attribution import alti_logit as _al
 from ..metrics.plausibility import item_metrics
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv,
-                                           write_json, run_record, cost_table, register_experiment)
+                                           write_json, write_record, run_record, cost_table, register_experiment)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
@@ -30,8 +32,8 @@ __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 
            'COMMITTED_N', 'BOOK_N', 'PAPER_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY', 'TINY_CPU_S', 'EXPERIMENT',
            'method_batch_size', 'methods_for', 'variant_methods', 'task_evidence', 'model_input', 'qa_model_input',
            'training_item_ids', 'agreement_items', 'method_options', 'explain_items', 'ig_completeness',
-           'item_segments', 'AgreementRun', 'results_file', 'run_agreement', 'summarize', 'run_benchmark', 'stored_n',
-           'read_benchmark', 'main', 'reproduce', 'estimate']
+           'item_segments', 'AgreementRun', 'results_file', 'item_key', 'run_agreement', 'summarize', 'run_benchmark',
+           'stored_n', 'read_benchmark', 'main', 'reproduce', 'estimate', 'Bf16Products', 'in_bfloat16', 'tie_counts']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -72,9 +74,8 @@ def methods_for(model, methods=None, ig_on_rmsnorm: bool = False):
     return out, skip
 
 def variant_methods(model, methods, variant, task=None) -> list:
-    """The methods computed in `variant`: all in 'base'; the paper's Table 5 methods in 'float64' (on qa without
-    ALTI-Logit, as in the paper); the LRP-type methods that take `embeddings=` in 'partial_embeddings' (models with
-    position embeddings only)."""
+    """The methods computed in `variant`: all in 'base'; the paper's Table 5 methods in 'float64' (qa: without ALTI-Logit, as
+    the paper); the LRP-type methods taking `embeddings=` in 'partial_embeddings' (models with position embeddings)."""
     if variant == "base": return list(methods)
     if variant == "float64": return [m for m in methods if m in PRECISION_METHODS and not (task == "qa" and m == "alti_logit")]
     if variant == "partial_embeddings":
@@ -92,9 +93,8 @@ def task_evidence(task, n_pool=None, coref="auto") -> pd.DataFrame:
     raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
 
 def model_input(row, kind, tokenizer):
-    """(input text, evidence spans in it, target string, foil string) of an sva / ra evidence row: the prefix before
-    the target word for a causal LM (`text_before`; targets with a leading space), the sentence with the target word
-    replaced by the mask token for a masked LM (`replace_span`; evidence overlapping the target is dropped)."""
+    """(input text, evidence spans, target, foil) of an sva / ra row: causal LM, the prefix before the target word
+    (`text_before`; targets with a leading space); masked LM, the target word masked (`replace_span`)."""
     a, b = row["target_span"]
     if kind == "causal_lm":
         text, spans = text_before(row["text"], a, row["evidence_spans"])
@@ -105,10 +105,9 @@ def model_input(row, kind, tokenizer):
     raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
 
 def qa_model_input(row, kind, tokenizer, template=QA_TEMPLATE):
-    """(input text, evidence spans, context span, target token id) of a qa evidence row, or `None` when the answer's
-    first token cannot be isolated. Causal LM: the target is the first token of prompt + answer holding answer
-    characters, the input the text before it (which must tokenize to exactly the tokens before it; a trailing space
-    stays where the tokenizer splits it off). Masked LM: the prompt, a space and the mask; the answer's first token."""
+    """(input text, evidence spans, context span, target token id) of a qa evidence row, or `None` when the answer's first
+    token cannot be isolated. Causal LM: the target is the first token of prompt + answer holding answer characters, the
+    input the text before it, tokenizing to exactly the tokens before it. Masked LM: prompt, space, mask; the first token."""
     prompt, spans, cspan, _ = qa_prompt(row, template)
     answer = row["target"]
     if kind == "masked_lm":
@@ -193,14 +192,13 @@ def _correct(scores, target_ids, qa) -> np.ndarray:
 
 def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), coref="auto", cache=None,
                     pool_chunk=64, batch_size=16):
-    """The items of `task` for `model` (or its adapter): `(items, counts)`. One row per pool item (the first `n_pool` of
-    the data, minus `exclude`): model input, target / foil ids, token-level `evidence`, `special` and `region` masks
-    (`region`: the tokens the default evaluation keeps; the context only for qa), and the flags `single_token`, `fits`
-    (not longer than the model accepts), `annotated` (both, and evidence in the region), `examined`, `correct` (target
-    logit above the foil's; qa: the target is the top token, whose foil is then the best other token) and `used` (the
-    first `n` correct). The pool is scored in data order, `pool_chunk` items at a time, until `n` are correct, so the
-    selection is nested; with `cache` (a folder, or True: `cache_dir()/agreement`) the chunks of logits are stored with
-    their CPU time (`items.attrs['selection_cost']`). `counts['accuracy']` = correct / examined."""
+    """The items of `task` for `model` (or its adapter): `(items, counts)`, a row per pool item (the first `n_pool` of the
+    data, minus `exclude`): input, target / foil ids, token-level `evidence`, `special` and `region` masks (`region`: what
+    the default evaluation keeps; qa: the context), flags `single_token`, `fits` (not too long), `annotated` (both, and
+    evidence in the region), `examined`, `correct` (target logit above the foil's; qa: the target is the top token, the
+    foil the best other one) and `used` (the first `n` correct). The pool is scored in data order, `pool_chunk` items at
+    a time, until `n` are correct (a nested selection); `cache` (a folder, or True: `cache_dir()/agreement`) stores the
+    chunks of logits with their CPU time (`items.attrs['selection_cost']`). `counts['accuracy']`: correct / examined."""
     if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
     ad = _adapter(model)
     ev = task_evidence(task, n_pool, coref=coref)
@@ -261,10 +259,9 @@ def method_options(method, variant="base", ig_steps=32) -> dict:
 IG_TOKENS_PER_PASS = 2048       # IG: at most this many tokens (path points x items x tokens) per forward pass
 
 def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None, budget=ATTENTION_BUDGET):
-    """`(scores, gaps)`: one 1-D array per item (`Explanation.vector`) of `method` for the item's target, minus its foil
-    when `contrastive`, and for IG the item's relative completeness gap (else None; it replaces IG's warning). Batches
-    by input length (`random`: seed `seed + batch`); a batch over `budget` bytes of attention runs in parts (`memory_split`;
-    IG also within `IG_TOKENS_PER_PASS` tokens per pass). `model`: a model or its adapter."""
+    """`(scores, gaps)`: a 1-D array per item (`Explanation.vector`) of `method` for the item's target (minus its foil when
+    `contrastive`), and IG's relative completeness gap per item (else None; it replaces IG's warning). Batches by length
+    (`random`: seed `seed + batch`), over `budget` bytes of attention in parts (`memory_split`; IG: `IG_TOKENS_PER_PASS`)."""
     ad = _adapter(model)
     texts = items.input.tolist()
     n_tok = [len(t) for t in items.tokens]
@@ -320,8 +317,7 @@ def _setting_rows(sub, scores, settings, task):
     return out
 
 def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, seed, ig_steps) -> list:
-    """JSON-safe result rows of the items `sub` for `method` in `variant`: settings default, non_contrastive,
-    special_tokens_in and (qa) full_input from the 'base' variant; 'float64' / 'partial_embeddings' from the others."""
+    "JSON-safe rows of `sub` for `method` in `variant`: 'base' gives default, non_contrastive, special_tokens_in, (qa) full_input."
     opts = method_options(method, variant, ig_steps)
     contr, gaps = explain_items(ad, tokenizer, sub, method, True, batch_size, seed, opts)
     groups = [(contr, gaps, [("default", "default")] if variant == "base" else [(variant, "default")])]
@@ -341,9 +337,8 @@ def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, see
 
 # %% ../../nbs/53a_agreement_run.ipynb #03e3c7d7
 def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True, batch_size=8) -> pd.DataFrame:
-    """Integrated Gradients' completeness gap on `items`: for each item and number of Gauss-Legendre steps, the
-    relative gap $|\\sum_i \\mathrm{IG}_i - (f(x) - f(\\bar x))| / |f(x) - f(\\bar x)|$ from the zero baseline $\\bar x$,
-    for the contrastive score (or the target logit). Columns `id`, `n_steps`, `rel_gap`."""
+    """IG's relative completeness gap $|\\sum_i \\mathrm{IG}_i - (f(x) - f(\\bar x))| / |f(x) - f(\\bar x)|$ from the zero
+    baseline per item and number of Gauss-Legendre steps, for the contrastive score (or the logit): `id`, `n_steps`, `rel_gap`."""
     ad, rows = _adapter(model), []
     for k in n_steps:
         _, gaps = explain_items(ad, tokenizer, items, "ig", contrastive, batch_size, options=dict(n_steps=k, baseline="zero"))
@@ -359,16 +354,14 @@ FULL_POOL = {"sva": 1500, "ra": None, "qa": None}  # None: the whole data set (i
 SEGMENT_ENDS = {"sva": (300, 1000), "ra": (300, 1000), "qa": (200, 1000)}
 
 def item_segments(task, n_used) -> list:
-    """The (start, stop) ranges of the used items that are chunked under one key: cut at `SEGMENT_ENDS[task]` (the
-    committed sizes first), so a larger run reuses every chunk of a smaller one (the selection is nested)."""
+    "The (start, stop) ranges of used items chunked under one key, cut at `SEGMENT_ENDS[task]`: a larger run reuses a smaller one's."
     ends = [e for e in SEGMENT_ENDS[task] if e < n_used] + [n_used]
     return [(a, b) for a, b in zip([0] + ends[:-1], ends) if b > a]
 
-@dataclass
+@dataclasses.dataclass
 class AgreementRun:
-    """One model and task: `frame` (one row per item x method x setting, with the metrics), `counts` (the item
-    selection), `items` (the used items), `excluded` ({method: reason}) and `info` (where every (method, variant) came
-    from, which chunks were computed, and the CPU and wall times of every chunk that stored its cost)."""
+    """One model and task: `frame` (a row per item x method x setting), `counts` (the selection), `items` (the used ones),
+    `excluded` ({method: reason}), `info` (each (method, variant)'s source, the chunks computed, their CPU and wall s)."""
     frame: pd.DataFrame
     counts: dict
     items: pd.DataFrame
@@ -379,21 +372,20 @@ def results_file(model_name, task, n, results=True) -> Path:
     "The per-item rows of a run: `results/agreement/items/<model>_<task>_<n>.csv.gz` (`n` None: 'all'; or under the folder `results`)."
     return results_path("agreement", "items", f"{model_name}_{task}_{'all' if n is None else n}.csv.gz", results=results)
 
-def _item_key(used) -> list:
+def item_key(used) -> list:
     return [[r.id, _text_hash(r.input), int(r.target_id), int(r.foil_id), "".join(map(str, r.evidence)),
              "".join(map(str, np.asarray(r.special, int))), "".join(map(str, np.asarray(r.region, int)))] for r in used.itertuples()]
 
 def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=VARIANTS, n_pool=None, exclude=None,
                   coref="auto", cache=True, results=True, recompute=False, ig_steps=32, batch_size=8, chunk_size=8,
                   seed=0, verbose=True) -> AgreementRun:
-    """Explain the `n` used items of `task` (`agreement_items`; None: every correct one) with every method of
-    `methods_for` in every variant of `variants` (`variant_methods`) and score them in every setting; `model` (or its
-    adapter) is resolved once here and handed down. Work is done per (method, variant) in chunks of `chunk_size` items
-    (`run_chunks`) under `cache` (True: `cache_dir()/agreement`; a folder; False: none), keyed by the model (name,
-    `model_fingerprint`), task, method, variant, options, seed, batch and chunk size and the items of its segment
-    (`item_segments`): a rerun reuses every finished chunk, a larger `n` every chunk of a smaller one. Rows go to
-    `results_file(...)` (`results` False: nowhere); a (method, variant) that file holds for the same items is read, not
-    computed, unless `recompute`. `exclude`: item ids left out (default `training_item_ids`)."""
+    """Explain the `n` used items of `task` (`agreement_items`; None: every correct one) with every method of `methods_for`
+    in every variant (`variant_methods`), scored in every setting; `model` (or its adapter) is resolved once. Per (method,
+    variant), chunks of `chunk_size` items (`run_chunks`) under `cache` (True: `cache_dir()/agreement`; False: none), keyed
+    by model (name, fingerprint), task, method, variant, options, seed, batch and chunk size and the items of the segment
+    (`item_segments`): a rerun or a larger `n` reuses every finished chunk. Rows go to `results_file(...)` (`results`
+    False: nowhere), whose (method, variant) pairs for the same items are read unless `recompute`. `exclude`: item ids
+    left out (default `training_item_ids`)."""
     if not isinstance(chunk_size, int) or chunk_size < 1: raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
     bad = [v for v in variants if v not in VARIANTS]
     if bad: raise ValueError(f"unknown variants {bad}; choose from {VARIANTS}")
@@ -423,7 +415,7 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
                 selection_untimed_chunks=sel["untimed_chunks"])
     rows, m64 = {}, None
     fp = model_fingerprint(ad.model) if todo and len(used) and cache_root(cache, "agreement") is not None else None
-    keys = [_item_key(used.iloc[a:b]) for a, b in segs] if fp else [None] * len(segs)
+    keys = [item_key(used.iloc[a:b]) for a, b in segs] if fp else [None] * len(segs)
     for m, v in todo:
         if v == "float64" and m64 is None: m64 = get_adapter(copy.deepcopy(ad.model).to(torch.float64).eval())
         mod, bs, spent, c0 = (m64 if v == "float64" else ad), method_batch_size(m, task, batch_size), [], time.process_time()
@@ -464,9 +456,8 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
 
 # %% ../../nbs/53a_agreement_run.ipynb #cceee827
 def summarize(frames, counts, ig_gaps=None) -> pd.DataFrame:
-    """`table1.csv`: the mean over items (`value`, a fraction) and `n` per model, task, method, setting and metric; model
-    accuracies as method 'model', metric 'accuracy' (`n`: examined items); IG's median completeness gaps as method 'ig',
-    metric 'ig_gap_median@<steps>' (from `ig_gaps`) or 'ig_gap_median' (the benchmark's own IG rows)."""
+    """`table1.csv`: mean (`value`) and `n` per model, task, method, setting and metric; accuracies as method 'model', metric
+    'accuracy' (`n`: examined); IG's median gaps as 'ig_gap_median@<steps>' (`ig_gaps`) or 'ig_gap_median' (its rows)."""
     cols = ["model", "task", "method", "setting", "metric", "value", "n"]
     parts = []
     fr = [f for f in frames if len(f)]
@@ -517,12 +508,11 @@ def _gap_file_for(name, task, ids, steps, results):
 def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None, methods=None, variants=VARIANTS,
                   results=True, cache=True, ig_gap_items=8, ig_gap_steps=(16, 64), ig_gap_tasks=AGREEMENT_TASKS,
                   batch_size=8, verbose=True, write_table=True, device=None, recompute=False) -> dict:
-    """`run_agreement` for every model (a name loaded on `device`, or a `(name, model, tokenizer)` triple) and task;
-    per model and task the run record (`<model>_<task>_<n>.json`, rewritten only when something was computed) and,
-    where IG is left out, its gap on the first `ig_gap_items` items (`.ig_gap.csv`; a stored file of another n on the
-    same items is reused). `n` / `pools`: task -> items (defaults `BOOK_N`, `FULL_POOL`); `methods`: a list or task ->
-    list. Then `table1.csv` from every stored run (`read_benchmark`), so parallel runs of other models leave a complete
-    table. Returns the runs, `table1` and the IG gaps."""
+    """`run_agreement` for every model (a name loaded on `device`, or a `(name, model, tokenizer)` triple) and task, with
+    its run record (`<model>_<task>_<n>.json`, rewritten only when something was computed) and, where IG is left out,
+    its gap on the first `ig_gap_items` items (`.ig_gap.csv`; a stored file on the same items is reused). `n` / `pools`:
+    task -> items (defaults `BOOK_N`, `FULL_POOL`); `methods`: a list or task -> list. Then `table1.csv` from every stored
+    run (`read_benchmark`: parallel runs leave a complete table). Returns the runs, `table1` and the IG gaps."""
     from normxlogit.model.zoo import load_model
     n, pools = {**BOOK_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
     runs, gaps = [], []
@@ -565,9 +555,8 @@ def stored_n(model_name, task, results=True):
     return None if max(ns) == math.inf else max(ns)
 
 def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=True) -> dict:
-    """The stored results of `run_benchmark` (no model is loaded): per-item `frame`, `counts`, `excluded`, `ig_gaps`,
-    `timing`, `records`, `table1` (rebuilt from the item files), `n` ({(model, task): n read}) and `missing` (the
-    (model, task) pairs without results). `n`: task -> n; a task not in it (or `n` None): the largest stored run."""
+    """The stored results of `run_benchmark` (no model loaded): `frame`, `counts`, `excluded`, `ig_gaps`, `timing`, `records`,
+    `table1` (from the item files), `n` ({(model, task): n}), `missing`. `n`: task -> n (default: the largest stored)."""
     frames, counts, excluded, gaps, missing, timing, records, got_n = [], [], {}, [], [], [], {}, {}
     for name in sorted(models, key=lambda m: (BENCH_MODELS + tuple(models)).index(m)):     # the book's order first
         for task in tasks:
@@ -636,10 +625,10 @@ def main(argv=None) -> int:
     return 0
 
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """The benchmark from scratch, resumably, at `scale`: 'tiny' (two tiny random models, 1-2 items per task, seconds),
-    'book' (`BOOK_N` items of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correctly predicted item of the data,
-    `PAPER_N`), on `device`. Results go to `results` (True: `results/agreement`), chunks to `cache` (True: the folder
-    `chunks` beside the results, where the committed chunks are). Returns the chunks computed and the rows of `table1`."""
+    """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per task),
+    'book' (`BOOK_N` of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correct item of the data, `PAPER_N`). Results go
+    to `results` (True: `results/agreement`), chunks to `cache` (True: `chunks` beside the results, the committed ones).
+    Returns the chunks computed and the rows of `table1`."""
     if scale not in ("tiny", "book", "paper"): raise ValueError(f"scale must be tiny, book or paper, got {scale!r}")
     if cache is True: cache = results_path("agreement", "chunks", results=results)
     if scale == "tiny":
@@ -654,10 +643,9 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     return dict(computed=sum(len(r.info["computed"]) for r in out["runs"]), rows=len(out["table1"]))
 
 def estimate(scale: str = "book", results=True) -> pd.DataFrame:
-    """The CPU cost of `reproduce(scale)` (`cost_table`), from the stored run records: per model and task, the items
-    still to explain (the scale's n minus the stored run's) times the measured CPU seconds per item (summed over the
-    (method, variant) pairs whose chunks stored a cost), and the pool items still to score times their measured cost.
-    'paper' counts every correct item of the data at the stored accuracy."""
+    """The CPU cost of `reproduce(scale)` (`cost_table`) from the stored run records: per model and task, the items still
+    to explain times the measured CPU seconds per item (summed over the (method, variant) pairs with a stored cost), and
+    the pool items still to score times theirs. 'paper' counts every correct item of the data at the stored accuracy."""
     if scale == "tiny": return cost_table([dict(step="tiny run (2 random models, 1-2 items per task)", units=1, cpu_s_per_unit=TINY_CPU_S)])
     if scale not in ("book", "paper"): raise ValueError(f"scale must be tiny, book or paper, got {scale!r}")
     rows = []
@@ -680,3 +668,32 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
 
 EXPERIMENT = register_experiment("agreement", "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
                     chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce, estimate=estimate)
+
+# %% ../../nbs/53a_agreement_run.ipynb #f268a12a
+_MM = {getattr(torch.ops.aten, f).default for f in ("mm", "bmm", "addmm", "baddbmm")}
+
+class Bf16Products(TorchDispatchMode):
+    "Matrix products of bfloat16 tensors as a bfloat16 GEMM with float32 accumulation gives them; anything else as it is."
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if func in _MM and any(torch.is_tensor(a) and a.dtype == torch.bfloat16 for a in args):
+            return func(*[a.float() if torch.is_tensor(a) and a.dtype == torch.bfloat16 else a for a in args], **(kwargs or {})).bfloat16()
+        return func(*args, **(kwargs or {}))
+
+@contextlib.contextmanager
+def in_bfloat16(ad32):
+    """bfloat16 attributions: `Bf16Products`; ALTI-Logit's norms frozen from float32 statistics, its head direction from the
+    bfloat16 weights in float32 (`ad32`), its float32-tight self-checks of the decomposition left out."""
+    norm, dec, head = _al.linear_norm, _al.alti_logit_decomposition, _al._head_direction
+    def norm32(module, x): s, c, b = norm(copy.deepcopy(module).float(), x.float()); return s.to(x.dtype), c, b.to(x.dtype)
+    def head32(batch, h): u, c = head(dataclasses.replace(batch, adapter=ad32, model=ad32.model), h.float()); return u.to(h.dtype), c.to(h.dtype)
+    with mock.patch.object(_al, "linear_norm", norm32), mock.patch.object(_al, "_head_direction", head32), \
+         mock.patch.object(_al, "alti_logit_decomposition", lambda batch: dec(batch, check=False)), Bf16Products(): yield
+
+def tie_counts(scores, evidence, keep) -> dict:
+    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly 0), `top_ties` (sharing the top score),
+    `evidence_ties` (non-evidence tokens tied with the best evidence token), and `pg`, `mrr`, `mrr_avg` (`item_metrics`)."""
+    s, e = np.asarray(scores, float)[keep], np.asarray(evidence, bool)[keep]
+    if not e.any(): raise ValueError("no evidence among the evaluated tokens")
+    met = item_metrics(scores, evidence, keep)
+    return dict(n_tokens=len(s), n_evidence=int(e.sum()), zeros=int((s == 0).sum()), top_ties=int((s == s.max()).sum()),
+                evidence_ties=int(((s == s[e].max()) & ~e).sum()), **{k: met[k] for k in ("pg", "mrr", "mrr_avg")})

@@ -4,24 +4,29 @@
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #81f0937f
 from __future__ import annotations
-import time
+import contextlib, copy, time
 import numpy as np
 import pandas as pd
+import torch
 from scipy import stats as _st
 from ..registry import method_label
 from ..model.heads import HeadAdapter, get_adapter
+from ..model.zoo import model_fingerprint
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from .common import verdict, count_verdicts, with_ci, results_path, write_csv
+from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
+                                          chunk_key, open_store, run_chunks)
 from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
-                                              FULL_POOL, agreement_items)
+                                              FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items,
+                                              method_options, method_batch_size, item_key, in_bfloat16, tie_counts)
 
 # %% auto #0
 __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'ACCURACY_CLAIM', 'PRECISION_TEXT', 'ACCURACY_TEXT',
-           'SYMBOL', 'IG_PATHS', 'IG_PATH_N', 'paper_numbers', 'method_name', 'column_label', 'paper_table',
-           'show_table', 'claims', 'claim_source', 'item_values', 'precision_changes', 'findings', 'implausible_rows',
-           'paper_findings', 'findings_summary', 'findings_prose', 'findings_table', 'precision_table', 'cost_summary',
-           'ig_path_gaps', 'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'plot_pg']
+           'NOT_IN_PAPER', 'SYMBOL', 'IG_PATHS', 'IG_PATH_N', 'TIE_METHODS', 'PRECISIONS', 'TIE_SEGMENT',
+           'paper_numbers', 'method_name', 'column_label', 'paper_table', 'show_table', 'claims', 'paper_methods',
+           'claim_source', 'item_values', 'precision_changes', 'findings', 'mrr_below_pg_rows', 'paper_findings',
+           'findings_summary', 'findings_prose', 'findings_table', 'precision_table', 'cost_summary', 'ig_path_gaps',
+           'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'plot_pg', 'ties_file', 'run_ties']
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6e0a7e38
 # The paper's numbers (percent), one line per table, task and model, in the order of `PAPER_LAYOUT`; '-' = not reported.
@@ -29,9 +34,10 @@ __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'AC
 # Table 5, ra, bert-large-uncased, AttnRollout MRR reads "2" where Table 1 and the right column say 27 (corrected here);
 # Table 7 is a verbatim copy of Table 6 in the paper (kept once, as table 6); Table 1 / 3 print an AttnRollout RMA of 0
 # for Llama-3.1-8B on ra next to a PG of 61, which cannot both hold (kept as printed); Table 1 prints qa MRRs below the
-# PG for the Llama-3 models (Llama-3.2-1B, ALTI-Logit: PG 28, MRR 8), which cannot hold either, since a pointing-game
-# hit has a reciprocal rank of 1 (kept as printed; Table 5 does the same at bfloat16, and its float64 column gives
-# Llama-3.2-1B qa MRRs of 77, 83 and 43 for AttnLRP, LRP and Gradient).
+# PG for the Llama-3 models (Llama-3.2-1B, ALTI-Logit: PG 28, MRR 8), possible only with tied top scores under the
+# pessimistic MRR (the paper's explanation, Sec. 5.1: zero relevances in bfloat16; kept as printed, and measured in the
+# section *MRR below PG in bfloat16?*); Table 5 does the same at bfloat16, and its float64 column gives Llama-3.2-1B qa
+# MRRs of 77, 83 and 43 for AttnLRP, LRP and Gradient.
 PAPER_ROWS = """
 1 ra bert-base-uncased 2 41 20 23 35 63 36 47 36 62 35 44 33 65 36 23 0 25 18 23
 1 ra bert-large-uncased 4 44 22 23 21 52 27 43 26 55 29 44 42 69 40 23 0 27 15 23
@@ -192,14 +198,14 @@ def column_label(method) -> str:
 def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=True) -> pd.DataFrame:
     """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in percent: rows
     (task, model) with our models (from the long frame `t1`, as `summarize` returns) and the paper's `peers`
-    ('paper: <name>', with † where the row is implausible, `implausible_rows`); columns (method, metric[, setting]). `extra`: add our methods that the paper does not have."""
+    ('paper: <name>', with † where the row prints MRR below PG, `mrr_below_pg_rows`); columns (method, metric[, setting]). `extra`: add our methods that the paper does not have."""
     meths, mets, sides = PAPER_LAYOUT[table]
     ours = t1[t1.metric.isin(mets) & t1.setting.isin(sides) & (t1.method != "model")].copy()
     names = list(meths) + ([m for m in AGREEMENT_METHODS if m not in PAPER_METHODS] if extra and table != 6 else [])
     if table == 6: names = [m for m in AGREEMENT_METHODS if m in EMBEDDING_METHODS]
     ours["method"] = ours.method.replace({"alti": "alti_logit"})
     ours = ours[ours.method.isin(names)]
-    pap, bad = paper_numbers(), implausible_rows()
+    pap, bad = paper_numbers(), mrr_below_pg_rows()
     pap = pap[(pap.table == table) & pap.model.isin(peers)]
     pap = pap.assign(model=[f"paper: {m}" + (" †" if (table, t, m) in bad else "") for t, m in zip(pap.task, pap.model)])
     both = pd.concat([ours.assign(value=ours.value * 100), pap], ignore_index=True)
@@ -277,6 +283,12 @@ def claims(decoders, special_models):
     ]
 PRECISION_TEXT = "default precision and float64 are equivalent: no method's PG moves by more than 2 points"
 ACCURACY_TEXT = "the models get at least 90% of the sva and ra items right (the project's threshold)"
+NOT_IN_PAPER = "; methods the paper did not evaluate in this table (not in the paper)"   # the project's extension of a finding
+
+def paper_methods(table) -> set:
+    "The methods with a number in the paper's Table `table` (ALTI with ALTI-Logit: the paper's shared column)."
+    ms = set(paper_numbers().query("table == @table").dropna(subset=["value"]).method)
+    return ms | ({"alti"} if "alti_logit" in ms else set())
 
 def claim_source(claim) -> str:
     "'paper' for a finding of the decomposition paper, 'project' for this project's own comparisons and checks."
@@ -347,8 +359,9 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
     `p_holm` < 0.05, 'does not hold' where it lies below, else 'inconclusive'). Model-task cells with fewer than
     `min_items` items are left out. A per-item cell in which no item's PG changes gets `_unchanged_test` (no spread: a t
     interval would have width zero). Table 5 is one cell per model and task (`precision_changes`, `_precision_test`);
-    Table 9 (accuracy at least `ACCURACY_CLAIM`, from `counts`) uses the exact binomial interval."""
-    rows = []
+    Table 9 (accuracy at least `ACCURACY_CLAIM`, from `counts`) uses the exact binomial interval. A cell of a method the
+    paper did not evaluate in that table (`paper_methods`) is the claim + `NOT_IN_PAPER`: this project's, its own family."""
+    rows, pm = [], {t: paper_methods(t) for t in (2, 3, 4, 6)}
     vals = item_values(frame)
     for t, claim, cells in claims(list(decoders), list(special_models)):
         for (mo, ta), W in vals.items():
@@ -357,7 +370,8 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
                 if len(X) < min_items: continue
                 if per_item and len(cols) == 2 and X[cols[0]].equals(X[cols[1]]): r = _unchanged_test(len(X))   # nothing changed
                 else: r = _test({c: X[c].to_numpy(float) for c in cols}, stat, per_item, f"{mo}/{ta}", n_boot)
-                rows.append(dict(table=t, claim=claim, model=mo, task=ta, method=method, **r))
+                ext = NOT_IN_PAPER if t in pm and method not in pm[t] else ""
+                rows.append(dict(table=t, claim=claim + ext, model=mo, task=ta, method=method, **r))
     for r in precision_changes(frame).itertuples():
         if r.n >= min_items:
             rows.append(dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="", **_precision_test(r.pg_changed, r.n)))
@@ -383,10 +397,11 @@ def _paper_means(table) -> dict:
     p = p.assign(value=p.value / 100, setting=p.setting.replace({"default_precision": "default"}))
     return {k: g.set_index(["method", "setting", "metric"]).value for k, g in p.groupby(["model", "task"], sort=False)}
 
-def implausible_rows() -> set:
+def mrr_below_pg_rows() -> set:
     """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an MRR below the
-    PG. That cannot hold: a pointing-game hit has a reciprocal rank of 1, so MRR >= PG, and rounding both to whole
-    percent keeps the order. The rows are kept as printed, marked † in the tables and counted apart."""
+    PG (rounding both to whole percent keeps their order). With one tie rule MRR >= PG; below it only with a tied top
+    under the pessimistic MRR, the paper's explanation (Sec. 5.1: zero relevances in bfloat16), measured by `run_ties`.
+    The rows are kept as printed, marked † in the tables and counted apart."""
     p = paper_numbers()
     w = p[p.table != 9].pivot_table(index=["table", "task", "model", "method", "setting"], columns="metric", values="value")
     bad = w[w["mrr"] < w["pg"]].reset_index()
@@ -395,12 +410,12 @@ def implausible_rows() -> set:
 def paper_findings() -> pd.DataFrame:
     """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models as the
     ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it `holds`
-    (value >= 0: the paper's numbers have no intervals) and whether the row is `implausible` (`implausible_rows`).
+    (value >= 0: the paper's numbers have no intervals) and whether the row prints MRR below PG (`mrr_below_pg_rows`).
     Table 5 per model and task: `MARGIN` minus the largest |PG difference| over the methods."""
     pap = paper_numbers()
     dec = [m for m in pap.model.unique() if m.startswith("Llama")]
     spec = [m for m in pap.model.unique() if m.startswith(("bert", "Llama"))]
-    bad = implausible_rows()
+    bad = mrr_below_pg_rows()
     rows = []
     for t, claim, cells in claims(dec, spec):
         for (mo, ta), mean in _paper_means(t).items():
@@ -414,14 +429,14 @@ def paper_findings() -> pd.DataFrame:
     rows += [dict(table=9, claim=ACCURACY_TEXT, model=r.model, task=r.task, method="", value=r.value - ACCURACY_CLAIM,
                   holds=r.value >= ACCURACY_CLAIM) for r in acc.itertuples()]
     out = pd.DataFrame(rows)
-    out["implausible"] = [(t, ta, mo) in bad for t, ta, mo in zip(out.table, out.task, out.model)]
+    out["mrr_below_pg"] = [(t, ta, mo) in bad for t, ta, mo in zip(out.table, out.task, out.model)]
     return out.sort_values("table", kind="stable").reset_index(drop=True)
 
 def _holds_in(p) -> str: return f"holds in {int(p.holds.sum())} of {len(p)}" if len(p) else "–"
 
 def findings_summary(cells, paper) -> pd.DataFrame:
     """Per claim: its `source`, the cells here with their verdicts counted (`common.count_verdicts`), and the paper's
-    cells where it holds, with and without the paper's implausible rows (`paper`, `paper_without_†`)."""
+    cells where it holds, with and without the paper's † rows, MRR below PG (`paper`, `paper_without_†`)."""
     rows = []
     for (t, claim), g in cells.groupby(["table", "claim"], sort=False):
         p = paper[paper.claim == claim]
@@ -429,12 +444,12 @@ def findings_summary(cells, paper) -> pd.DataFrame:
         rows.append(dict(table=t, claim=claim, source=claim_source(claim), cells=len(g), holds=int(v.get("holds", 0)),
                          does_not_hold=int(v.get("does not hold", 0)), inconclusive=int(v.get("inconclusive", 0)),
                          here=count_verdicts(g.verdict), paper=_holds_in(p),
-                         **{"paper_without_†": _holds_in(p[~p.implausible]) if len(p) else "–"}))
+                         **{"paper_without_†": _holds_in(p[~p.mrr_below_pg]) if len(p) else "–"}))
     return pd.DataFrame(rows)
 
 def findings_prose(summary) -> str:
     """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own checks, then
-    claim by claim (the cells' verdicts here; the paper's own numbers, with and without its implausible rows)."""
+    claim by claim (the cells' verdicts here; the paper's own numbers, with and without its † rows)."""
     lines = []
     for src, what in (("paper", "findings of the paper"), ("project", "comparisons and checks of this project")):
         s = summary[summary.source == src]
@@ -612,3 +627,51 @@ def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metr
                  fontsize=10.5)
     fig.tight_layout()
     return fig
+
+# %% ../../nbs/53_agreement_benchmark.ipynb #b5472510
+TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")   # the methods of the paper's qa rows with MRR < PG (Llama-3, Tables 1-5)
+PRECISIONS, TIE_SEGMENT = ("float32", "bfloat16"), 100      # segments of 100 items: a larger n reuses a smaller one's chunks
+
+def ties_file(results=True, kind="csv") -> Path:
+    "The rows of `run_ties`, `results/agreement/qa_ties.csv`, or its run record (`kind='json'`)."
+    return results_path("agreement", f"qa_ties.{kind}", results=results)
+
+def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=True, results=True, n_pool=None, chunk_size=8,
+             batch_size=8, device=None, verbose=True) -> pd.DataFrame:
+    """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from `cache`) of
+    each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by each method (contrastive,
+    default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the model, `in_bfloat16`). Chunks of
+    `chunk_size` items under `cache`, a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
+    method by method, both models' first method first. Writes the rows (`ties_file`) and a run record when something
+    was computed or they are missing. Returns the rows (model, method, precision, then item order)."""
+    from normxlogit.model.zoo import load_model
+    runs, rows, spent, computed = [], [], [], []
+    for spec in models:
+        name, model, tok = spec if isinstance(spec, tuple) else (spec, *load_model(spec, device=device))
+        items, _ = agreement_items(model, tok, "qa", n, n_pool, exclude=training_item_ids(name, "qa"), cache=cache)
+        runs.append(dict(name=name, tok=tok, float32=get_adapter(model), used=items[items.used].reset_index(drop=True), fp=model_fingerprint(model)))
+    for a in range(0, max(len(r["used"]) for r in runs), TIE_SEGMENT):
+        for m, r, p in [(m, r, p) for m in methods for r in runs if a < len(r["used"]) for p in PRECISIONS]:   # method first
+            if p not in r:          # the bfloat16 copy, and its weights in float32 for ALTI-Logit's head
+                r[p] = get_adapter(copy.deepcopy(r["float32"].model).to(torch.bfloat16).eval())
+                r["ad32"] = get_adapter(copy.deepcopy(r[p].model).float().eval())
+            seg, bs = r["used"].iloc[a:a + TIE_SEGMENT], method_batch_size(m, "qa", batch_size)
+            key = chunk_key("agreement-ties", model=r["name"], fingerprint=r["fp"], method=m,
+                            precision=p, options=method_options(m), batch_size=bs, chunk_size=chunk_size, items=item_key(seg))
+            def compute(j, r=r, seg=seg, m=m, p=p, bs=bs):
+                sub = seg.iloc[j * chunk_size:(j + 1) * chunk_size]
+                with in_bfloat16(r["ad32"]) if p == "bfloat16" else contextlib.nullcontext():
+                    sc, _ = explain_items(r[p], r["tok"], sub, m, True, bs, options=method_options(m))
+                return {}, dict(rows=[dict(model=r["name"], id=str(i.id), method=m, precision=p, **tie_counts(s, i.evidence, i.region & ~i.special))
+                                      for i, s in zip(sub.itertuples(), sc)])
+            run = run_chunks(open_store(cache, "agreement", f"ties-{r['name']}-{m}-{p}", key), -(-len(seg) // chunk_size), compute, progress=False)
+            rows += [x for c in run.chunks for x in c.meta["rows"]]
+            spent += [c.cpu_s for c in run.chunks if c.cpu_s is not None]
+            computed += [c for c in run.chunks if c.computed]
+            if verbose and run.computed: print(f"  ties {r['name']} from item {a} {m} {p}: {run.computed} chunks, {run.cpu_s:.0f} CPU s", flush=True)
+    out, rank = pd.DataFrame(rows), {x: i for i, x in enumerate([r["name"] for r in runs] + list(methods) + list(PRECISIONS))}
+    out = out.iloc[np.lexsort([out[c].map(rank) for c in ("precision", "method", "model")])].reset_index(drop=True)
+    if results and (computed or not ties_file(results).exists()): write_csv(ties_file(results), out, float_format="%.6g")
+    if results: write_record(ties_file(results, "json"), run_record("agreement-ties", cpu_s=sum(spent), chunks=len(spent),
+                             n={r["name"]: len(r["used"]) for r in runs}, methods=list(methods)), computed)
+    return out

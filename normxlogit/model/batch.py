@@ -13,7 +13,7 @@ from .heads import attention_bytes
 # %% auto #0
 __all__ = ['ATTENTION_BUDGET', 'MAX_TOKENS', 'as_inputs', 'max_length', 'encode', 'token_offsets', 'input_lengths',
            'explained_positions', 'Forward', 'run_model', 'predict', 'Batch', 'resolve_targets', 'Deferred',
-           'make_batch', 'ids_batch', 'memory_split', 'BatchPlan', 'plan_batches']
+           'make_batch', 'ids_batch', 'memory_split', 'BatchPlan', 'plan_batches', 'reserve_item_ids']
 
 # %% ../../nbs/11_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
@@ -168,6 +168,7 @@ class Batch:
     layer: Any = None                # None (last), an int 0..L, or 'all'
     predictions: torch.Tensor | None = None  # (b,) the model's prediction (class/token index; 0 for regression)
     deferred: Any = None             # built without a forward pass: what the first scored logits settle (`make_batch(forward=False)`)
+    item_ids: list | None = None     # per example, its id from `reserve_item_ids` (the caller's input order), for logs kept by methods
 
     @property
     def kind(self): return self.adapter.kind
@@ -412,3 +413,12 @@ def plan_batches(lengths, max_tokens: int | None = None, batch_size: int | None 
     if cur: batches.append(cur)
     batches = [sorted(b) for b in batches]
     return BatchPlan(batches[::-1] if sort else batches, list(lengths), max_tokens, batch_size, sort)
+
+# %% ../../nbs/11_batch.ipynb #03fa9cda
+_NEXT_ITEM_ID = [0]
+
+def reserve_item_ids(n: int) -> int:
+    "The first of `n` consecutive ids no other call received (ids of the examples of one call, in input order)."
+    first = _NEXT_ITEM_ID[0]
+    _NEXT_ITEM_ID[0] += int(n)
+    return first
