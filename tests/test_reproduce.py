@@ -94,7 +94,7 @@ def test_blimp_command_resumes_from_its_chunks(tmp_path):
 
 
 def test_experiment1_command_skips_a_finished_run(tmp_path):
-    args = ["run", "minilm-sst2", "sst2", "2", "--methods", "random", "--outdir", str(tmp_path)]
+    args = ["run", "minilm-sst2", "sst2", "2", "--methods", "random", "--results", str(tmp_path)]
     r = _cli(tmp_path, "experiment1", *args)
     assert r.returncode == 0, r.stderr[-2000:]
     assert (tmp_path / "minilm-sst2_sst2_random.csv.gz").exists() and not any(tmp_path.glob("chunks/faith-*"))

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONHASHSEED=0
 export NORMXLOGIT_DATA=${NORMXLOGIT_DATA:-$(cd .. && pwd)/shared/data}
 if [ -n "${NXL_PYTHON:-}" ]; then cli=("$NXL_PYTHON" -m normxlogit.cli); else cli=("${NXL_NORMXLOGIT:-.venv/bin/normxlogit}"); fi
-run=("${cli[@]}" experiment pruning --model "${NXL_MODEL:-smollm2-135m}" --threads 1
+run=("${cli[@]}" experiment pruning run --model "${NXL_MODEL:-smollm2-135m}" --threads 1
      --coref dependency --cache "${NXL_CACHE:-results/pruning/chunks}")
 logs=${NXL_LOGS:-logs}
 tasks=(${NXL_TASKS:-sva ra qa})

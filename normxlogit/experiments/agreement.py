@@ -4,7 +4,7 @@
 
 # %% ../../nbs/53a_agreement_run.ipynb #1a78d834
 from __future__ import annotations
-import argparse, contextlib, copy, dataclasses, hashlib, json, math, sys, time, warnings
+import contextlib, copy, dataclasses, hashlib, json, math, sys, time, warnings
 from unittest import mock
 from pathlib import Path
 import numpy as np
@@ -24,16 +24,18 @@ from ..attribution.ig import completeness_table, pass_on_warnings
 from ..attribution import alti_logit as _al
 from ..metrics.plausibility import item_metrics
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv,
-                                           write_json, write_record, run_record, cost_table, register_experiment)
+                                           write_json, write_record, run_record, cost_table, register_experiment, command_line, Command,
+                                           CommandError, Opt)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
            'VARIANTS', 'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'BENCH_MODELS',
-           'COMMITTED_N', 'BOOK_N', 'PAPER_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY', 'TINY_CPU_S', 'EXPERIMENT',
-           'method_batch_size', 'methods_for', 'variant_methods', 'task_evidence', 'model_input', 'qa_model_input',
-           'training_item_ids', 'agreement_items', 'method_options', 'explain_items', 'ig_completeness',
-           'item_segments', 'AgreementRun', 'results_file', 'item_key', 'run_agreement', 'summarize', 'run_benchmark',
-           'stored_n', 'read_benchmark', 'main', 'reproduce', 'estimate', 'Bf16Products', 'in_bfloat16', 'tie_counts']
+           'COMMITTED_N', 'BOOK_N', 'PAPER_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY', 'TINY_CPU_S', 'WHICH', 'main',
+           'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods', 'task_evidence', 'model_input',
+           'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options', 'explain_items',
+           'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key', 'run_agreement', 'summarize',
+           'run_benchmark', 'stored_n', 'read_benchmark', 'reproduce', 'estimate', 'Bf16Products', 'in_bfloat16',
+           'tie_counts']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -584,45 +586,34 @@ def _task_ints(pairs, what):
     for p in pairs or []:
         k, _, v = p.partition("=")
         if k not in AGREEMENT_TASKS or not (v == "all" or v.isascii() and v.isdigit() and int(v) > 0):
-            raise SystemExit(f"--{what}: {p!r} is not task=<whole number> or task=all with a task of {AGREEMENT_TASKS}")
+            raise CommandError(f"--{what}: {p!r} is not task=<whole number> or task=all with a task of {AGREEMENT_TASKS}")
         out[k] = None if v == "all" else int(v)
     return out
 
-def main(argv=None) -> int:
-    """Command line: `normxlogit experiment agreement run|table ...` (see `--help`)."""
-    p = argparse.ArgumentParser(prog="normxlogit experiment agreement",
-                                description="The decomposition-attribution benchmark (sva, ra, qa); resumable.")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    for name, hlp in [("run", "run (or resume) the benchmark; then results/agreement/table1.csv from every stored run"),
-                      ("table", "rebuild results/agreement/table1.csv from the stored item files (largest n of each)")]:
-        s = sub.add_parser(name, help=hlp)
-        s.add_argument("--models", nargs="+", default=list(BENCH_MODELS))
-        s.add_argument("--tasks", nargs="+", default=list(AGREEMENT_TASKS), choices=AGREEMENT_TASKS)
-        s.add_argument("--n", nargs="*", default=[], help="task=items or task=all, e.g. sva=1000 (default: BOOK_N)")
-        s.add_argument("--pool", nargs="*", default=[], help="task=items or task=all (default: FULL_POOL)")
-        s.add_argument("--methods", nargs="*", default=None)
-        s.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=VARIANTS)
-        s.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
-        s.add_argument("--batch-size", type=int, default=8)
-        s.add_argument("--device", default=None, help="cpu or cuda (default: the zoo's choice)")
-        s.add_argument("--cache", default=None, help="chunk folder (default results/agreement/chunks: the committed chunks)")
-        s.add_argument("--no-table", action="store_true", help="run: leave table1.csv alone (for parallel runs; `table` writes it once at the end)")
-    a = p.parse_args(argv)
-    if a.threads: torch.set_num_threads(a.threads)
-    n, pools = _task_ints(a.n, "n"), _task_ints(a.pool, "pool")
-    cache = a.cache or results_path("agreement", "chunks")
-    if a.cmd == "run":
-        out = run_benchmark(a.models, a.tasks, n, pools, a.methods, a.variants, cache=cache, batch_size=a.batch_size,
-                            write_table=not a.no_table, device=a.device)
-        print(f"{sum(len(r.info['computed']) for r in out['runs'])} chunks computed; "
-              f"{'table1.csv left to `table`' if a.no_table else 'wrote results/agreement/table1.csv'}")
-    else:
-        got = read_benchmark(a.models, a.tasks, n)
-        if not got["counts"]: raise SystemExit(f"no stored results for {got['missing']}: nothing written")
-        if got["missing"]: print("missing results for", got["missing"], file=sys.stderr)
-        write_csv(results_path("agreement", "table1.csv"), got["table1"])
-        print(f"wrote results/agreement/table1.csv ({len(got['table1'])} rows) from n = {sorted(set(got['n'].values()), key=str)}")
-    return 0
+def _run(a):
+    "Run (or resume) the benchmark; then `table1.csv` from every stored run unless `--no-table`."
+    cache = results_path("agreement", "chunks", results=a.results) if a.cache is True else a.cache
+    out = run_benchmark(a.models, a.tasks, _task_ints(a.n, "n"), _task_ints(a.pool, "pool"), a.methods, a.variants, results=a.results,
+                        cache=cache, batch_size=a.batch_size, write_table=not a.no_table, device=a.device)
+    print(f"{sum(len(r.info['computed']) for r in out['runs'])} chunks computed; {'table1.csv left to `table`' if a.no_table else 'wrote table1.csv'}")
+
+def _table(a):
+    "Rebuild `table1.csv` from the stored item files (the largest n of each)."
+    got = read_benchmark(a.models, a.tasks, _task_ints(a.n, "n"), results=a.results)
+    if not got["counts"]: raise CommandError(f"no stored results for {got['missing']}: nothing written")
+    if got["missing"]: print("missing results for", got["missing"], file=sys.stderr)
+    write_csv(results_path("agreement", "table1.csv", results=a.results), got["table1"])
+    print(f"wrote table1.csv ({len(got['table1'])} rows) from n = {sorted(set(got['n'].values()), key=str)}")
+
+WHICH = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True), Opt("tasks", list(AGREEMENT_TASKS), "tasks", AGREEMENT_TASKS, str, True),
+         Opt("n", [], "task=items or task=all, e.g. sva=1000 (default: BOOK_N)", kind=str, many=True))
+main = command_line("agreement", "The decomposition-attribution benchmark (sva, ra, qa); resumable.", {
+    "run": Command("run (or resume) the benchmark; then results/agreement/table1.csv from every stored run", _run, (*WHICH,
+                   Opt("pool", [], "task=items or task=all (default: FULL_POOL)", kind=str, many=True), Opt("methods", None, "methods", kind=str, many=True),
+                   Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True), Opt("batch_size", 8, "items per batch"),
+                   Opt("no_table", False, "leave table1.csv alone (for parallel runs; `table` writes it once at the end)")),
+                   ("results", "cache", "device", "threads")),
+    "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each)", _table, WHICH, ("results",))})
 
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per task),

@@ -273,21 +273,25 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
 # %% ../../nbs/50_experiments.ipynb #13f42ee3
 @dataclass(frozen=True)
 class Opt:
-    "An option `--name` (underscores become dashes): default, help, choices; its type is the default's (or `kind`); `many`: one or more values."
+    """An option `--name` (underscores become dashes): default, help, choices; its type is the default's (or `kind`);
+    `many`: one or more values; `required`: must be given; `positional`: an argument `name` without a flag."""
     name: str
     default: object = None
     help: str = ""
     choices: tuple | None = None
     kind: type | None = None
     many: bool = False
+    required: bool = False
+    positional: bool = False
 
     def add_to(self, parser):
+        kind = self.kind or (type(self.default) if self.default is not None else str)
+        spec = dict(type=kind, help=self.help, choices=list(self.choices) if self.choices else None, nargs="+" if self.many else None)
+        if self.positional: return parser.add_argument(self.name, metavar=self.name.upper(), **spec)
         flag = "--" + self.name.replace("_", "-")
         if self.default is False and self.kind is None:
             return parser.add_argument(flag, action="store_true", help=self.help)
-        kind = self.kind or (type(self.default) if self.default is not None else str)
-        return parser.add_argument(flag, dest=self.name, default=self.default, type=kind, help=self.help,
-                                   choices=list(self.choices) if self.choices else None, nargs="+" if self.many else None)
+        return parser.add_argument(flag, dest=self.name, default=self.default, required=self.required, **spec)
 
 SHARED_OPTS = {
     "scale": Opt("scale", BOOK_SCALE, "tiny (seconds; a scratch folder), book (this book's sizes) or paper (the papers' sizes)", SCALES),

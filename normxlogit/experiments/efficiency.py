@@ -4,7 +4,7 @@
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c7cce0e2
 from __future__ import annotations
-import argparse, datetime, gc, json, os, subprocess, sys, threading, time, uuid, warnings
+import datetime, gc, json, os, subprocess, sys, threading, time, uuid, warnings
 from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,15 +17,17 @@ from ..cache import atomic_write
 from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
-from .common import results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet
+from .common import (results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
+                                           command_line, Command, Opt)
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
-           'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'SCALE_RUNS', 'load_named', 'method_options', 'keeps_last_logits',
-           'options_json', 'supported_methods', 'make_runner', 'time_methods', 'time_csv', 'memory_csv', 'read_rows',
-           'append_rows', 'complete_run', 'run_time', 'run_quiet', 'round_ratios', 'ratio_interval', 'goal_verdict',
-           'probe', 'watch_child', 'probe_command', 'run_probe', 'largest_batch', 'memory_summary', 'run_memory',
-           'latest_row', 'goals_table', 'run_goals', 'main', 'reproduce', 'estimate']
+           'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'load_named',
+           'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
+           'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'run_time', 'run_quiet',
+           'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'watch_child', 'probe_command', 'run_probe',
+           'largest_batch', 'memory_summary', 'run_memory', 'latest_row', 'goals_table', 'run_goals', 'main',
+           'reproduce', 'estimate']
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c65ee04b
 TABLE_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit", "attnlrp", "alti", "logat")
@@ -568,59 +570,59 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
 def _ints(s): return [int(x) for x in str(s).split(",") if x.strip()]
 def _names(s): return None if s is None else [x.strip() for x in s.split(",") if x.strip()]
 
+MODEL_OPTS = (Opt("model", None, "a name for normxlogit.model.zoo.load_model, or tiny:ARCH[:HEAD]", kind=str, required=True),
+              Opt("options", None, "JSON {method: {option: value}} on top of method_options", kind=str))
+METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_METHODS)})", kind=str)
+
+def _options(a): return json.loads(a.options) if a.options else None
+def _show(df): print(df.astype(object).fillna("–").to_string(index=False), flush=True)
+
+def _time(a):
+    "Table 4: time per instance at each length, then the runs and the medians."
+    model, tok = load_named(a.model, a.device)
+    rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, _options(a), a.results,
+                    wait_quiet=a.wait_quiet, after=a.timed_after)
+    rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
+    with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
+        print("runs (load average at start / end, CPU and wall seconds):")
+        _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s", "run_wall_s"]])
+        print(rows.pivot_table(index=["length", "run_id"], columns="method", values="median_s"))
+
+def _probe(a):
+    "One fresh-process memory probe: `READY {json}` once loaded, then the result's JSON."
+    res = probe(a.model, a.method, a.length, a.batch, _options(a), a.device, a.threads,
+                ready=lambda info: print("READY " + json.dumps(info), flush=True))
+    print(json.dumps(res), flush=True)
+
+_main = command_line("efficiency", "Efficiency of the attribution methods (the NormXLogit paper's Tables 4-5); resumable.", {
+    "time": Command("time per instance vs length (Table 4)", _time, (*MODEL_OPTS, METHODS_OPT,
+                    Opt("lengths", "40,120,360,512", "comma-separated input lengths"), Opt("repeats", 5, "timed rounds"),
+                    Opt("warmup", 1, "untimed rounds first"), Opt("batch", 1, "inputs per call"),
+                    Opt("wait_quiet", 0.0, "before each length's run, wait up to this many seconds for a quiet machine"),
+                    Opt("timed_after", None, "time again each length whose complete run started before this ISO time", kind=str)),
+                    ("results", "device", "threads")),
+    "memory": Command("largest batch within a memory budget (Table 5)", lambda a: _show(run_memory(
+                          a.model, _names(a.methods), a.length, a.budget_gib, a.time_limit, a.refine, a.start, a.max_batch,
+                          _options(a), a.device, a.threads, a.results)),
+                      (*MODEL_OPTS, METHODS_OPT, Opt("budget_gib", 8.0, "memory budget"), Opt("length", 512, "input length"),
+                       Opt("time_limit", 900.0, "seconds per probe"), Opt("refine", 1, "bisection steps after doubling"),
+                       Opt("start", 1, "first batch"), Opt("max_batch", 4096, "largest batch tried")), ("results", "device", "threads")),
+    "goals": Command("the project's memory/time goals (issue 13, item 1)", lambda a: _show(run_goals(
+                         a.model, a.length, a.batch, a.repeats, a.cap_gib, a.time_limit, a.device, a.threads, a.results)),
+                     (*MODEL_OPTS, Opt("length", 512, "input length"), Opt("batch", 16, "inputs per call"), Opt("repeats", 5, "timed rounds"),
+                      Opt("cap_gib", 16.0, "memory cap of a probe"), Opt("time_limit", 1800.0, "seconds per probe")), ("results", "device", "threads")),
+    "probe": Command("one fresh-process memory probe (used by `memory`)", _probe,
+                     (*MODEL_OPTS, Opt("method", kind=str, required=True), Opt("length", kind=int, required=True),
+                      Opt("batch", kind=int, required=True)), ("device", "threads"))})
+
 def main(argv=None) -> int:
     """`normxlogit experiment efficiency ...`: `time --model minilm-sst2 --lengths 40,120,360,512 --repeats 5` (Table 4),
     `memory --model minilm-sst2 --budget-gib 8 --length 512` (Table 5), `goals --model smollm2-135m --length 512 --batch 16`
     (the project's efficiency goals, issue 13, item 1) and `probe ...` (one fresh-process memory probe; prints `READY {json}` then `{json}`)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    p = argparse.ArgumentParser(prog="normxlogit experiment efficiency",
-                                description="Efficiency of the attribution methods (the NormXLogit paper's Tables 4-5); resumable.")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--model", required=True, help="a name for normxlogit.model.zoo.load_model, or tiny:ARCH[:HEAD]")
-    common.add_argument("--device", default=None, help="cpu, cuda, ... (default: CUDA when available)")
-    common.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's, = the cores)")
-    common.add_argument("--results", default=None, help="folder of time.csv / memory.csv (default results/efficiency)")
-    common.add_argument("--options", default=None, help='JSON {method: {option: value}} on top of method_options')
-    t = sub.add_parser("time", parents=[common], help="time per instance vs length (Table 4)")
-    t.add_argument("--lengths", default="40,120,360,512"); t.add_argument("--repeats", type=int, default=5)
-    t.add_argument("--warmup", type=int, default=1); t.add_argument("--batch", type=int, default=1)
-    t.add_argument("--methods", default=None, help=f"comma-separated (default {','.join(TABLE_METHODS)})")
-    t.add_argument("--wait-quiet", type=float, default=0, metavar="S", help="before each length's run, wait up to S s for a quiet machine")
-    t.add_argument("--timed-after", default=None, metavar="ISO", help="time again each length whose complete run started before ISO")
-    m = sub.add_parser("memory", parents=[common], help="largest batch within a memory budget (Table 5)")
-    m.add_argument("--budget-gib", type=float, default=8.0); m.add_argument("--length", type=int, default=512)
-    m.add_argument("--methods", default=None); m.add_argument("--time-limit", type=float, default=900, help="s per probe")
-    m.add_argument("--refine", type=int, default=1, help="bisection steps after doubling")
-    m.add_argument("--start", type=int, default=1); m.add_argument("--max-batch", type=int, default=4096)
-    g = sub.add_parser("goals", parents=[common], help="the project's memory/time goals (issue 13, item 1)")
-    g.add_argument("--length", type=int, default=512); g.add_argument("--batch", type=int, default=16)
-    g.add_argument("--repeats", type=int, default=5); g.add_argument("--cap-gib", type=float, default=16.0)
-    g.add_argument("--time-limit", type=float, default=1800)
-    q = sub.add_parser("probe", parents=[common], help="one fresh-process memory probe (used by `memory`)")
-    q.add_argument("--method", required=True); q.add_argument("--length", type=int, required=True)
-    q.add_argument("--batch", type=int, required=True)
-    a = p.parse_args(argv)
-    if a.threads: torch.set_num_threads(a.threads)
-    opts = json.loads(a.options) if a.options else None
-    show = lambda df: print(df.astype(object).fillna("–").to_string(index=False), flush=True)
-    if a.cmd == "probe":
-        res = probe(a.model, a.method, a.length, a.batch, opts, a.device, a.threads,
-                    ready=lambda info: print("READY " + json.dumps(info), flush=True))
-        print(json.dumps(res), flush=True)
-    elif a.cmd == "time":
-        model, tok = load_named(a.model, a.device)
-        rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, opts, a.results, wait_quiet=a.wait_quiet, after=a.timed_after)
-        rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
-        with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
-            print("runs (load average at start / end, CPU and wall seconds):")
-            show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s", "run_wall_s"]])
-            print(rows.pivot_table(index=["length", "run_id"], columns="method", values="median_s"))
-    elif a.cmd == "memory":
-        show(run_memory(a.model, _names(a.methods), a.length, a.budget_gib, a.time_limit, a.refine, a.start, a.max_batch,
-                        opts, a.device, a.threads, a.results))
-    else: show(run_goals(a.model, a.length, a.batch, a.repeats, a.cap_gib, a.time_limit, a.device, a.threads, a.results))
-    return 0
+    return _main(argv)
+main.parser = _main.parser
+
 
 # %% ../../nbs/56a_efficiency_run.ipynb #2578d9d1
 SCALE_RUNS = {   # what `reproduce` measures at each scale: Table 4 (time), Table 5 (memory), the efficiency goals

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/51a_experiment1_run.ipynb #d83c1c55
 from __future__ import annotations
-import argparse, functools, json, tempfile, time
+import functools, json, tempfile, time
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -15,7 +15,8 @@ from ..model.zoo import load_model, model_fingerprint
 from ..paths import results_dir
 from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
-from .common import chunk_key, cache_root, results_path, write_csv, write_json, run_record, cost_table, register_experiment
+from .common import (chunk_key, cache_root, results_path, write_csv, write_json, run_record, cost_table, register_experiment,
+                                           command_line, Command, CommandError, Opt)
 from .profiling import machine_info
 from .experiment1_report import (TASK_LABELS, REGRESSION_TASKS, ALL_METHODS, MODEL_FAMILIES, ABLATIONS, N_BOOT,
     family_of, methods_of, result_files, load_results, cells, bootstrap_cells, summarise, paper_numbers, convergence,
@@ -43,10 +44,10 @@ def method_options(method: str, decoder: bool, ig_steps: int | None = None, embe
     return {}
 
 # %% auto #0
-__all__ = ['PLANNED_N', 'PAPER_N', 'IG_STEPS', 'TINY', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'ABLATION_RUNS', 'method_options',
-           'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell', 'drop_chunks', 'log_run',
-           'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce', 'run_costs', 'estimate',
-           'measure_costs', 'ig_recompute_cost', 'main']
+__all__ = ['PLANNED_N', 'PAPER_N', 'IG_STEPS', 'TINY', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'ABLATION_RUNS', 'RUN_OPTS', 'main',
+           'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell', 'drop_chunks',
+           'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce', 'run_costs', 'estimate',
+           'measure_costs', 'ig_recompute_cost']
 
 # %% ../../nbs/51a_experiment1_run.ipynb #73532690
 def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
@@ -298,61 +299,47 @@ def ig_recompute_cost(results=True) -> pd.DataFrame:
                        for r in st.itertuples()] or [dict(step="nothing to recompute", units=0, cpu_s_per_unit=0.0)])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1e492191
-def _parser():
-    p = argparse.ArgumentParser(prog="normxlogit experiment experiment1",
-                                description="Experiment 1 of the NormXLogit paper (faithfulness, Tables 1 and 3).")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run", help="run methods on one model x task (resumable; a finished result file is kept)")
-    r.add_argument("model", help="a fine-tuned model, e.g. minilm-sst2")
-    r.add_argument("task", choices=list(TASK_LABELS))
-    r.add_argument("n", type=int, help="held-out items (the first n of the seeded shuffle)")
-    r.add_argument("--methods", default=None, help="space- or comma-separated (default: the model family's methods)")
-    r.add_argument("--outdir", default=None, help="folder of the result files (default: results/faithfulness)")
-    r.add_argument("--cache", default=None, help="chunk folder (default: <outdir>/chunks)")
-    r.add_argument("--ig-steps", type=int, default=None, help="IG steps (default 50; 25 for a decoder)")
-    r.add_argument("--ig-batch", type=int, default=IG_BATCH, help=f"IG path sequences per pass (default {IG_BATCH})")
-    r.add_argument("--correct-only", action="store_true", help="only correctly predicted items (ablation)")
-    r.add_argument("--protocol", default="paper", choices=["paper", "strict"])
-    r.add_argument("--embedding", default=None, choices=["word", "output"], help="norm of NormXLogit / l2 norm (ablation)")
-    r.add_argument("--keep-chunks", action="store_true", help="keep a finished run's chunks (default: removed; its rows are in the CSV)")
-    r.add_argument("--device", default=None, help="cpu, cuda, ... (default: CUDA when available)")
-    for name, what in (("status", "each planned run's result file: done, missing, short, ..."), ("estimate", "the CPU cost of a scale"),
-                       ("report", "write table1.csv, orderings.csv, ... from the result files")):
-        s = sub.add_parser(name, help=what)
-        if name != "report": s.add_argument("--scale", default="book", choices=["tiny", "book", "paper"])
-        if name != "estimate": s.add_argument("--results", default=None, help="results folder (default: results/faithfulness)")
-    sub.add_parser("ig-cost", help="what recording IG's completeness for the IG files without it would cost")
-    return p
+RUN_OPTS = (Opt("model", help="a fine-tuned model, e.g. minilm-sst2", kind=str, positional=True),
+            Opt("task", help="its GLUE task", choices=tuple(TASK_LABELS), kind=str, positional=True),
+            Opt("n", help="held-out items (the first n of the seeded shuffle)", kind=int, positional=True),
+            Opt("methods", None, "space- or comma-separated (default: the model family's methods)", kind=str),
+            Opt("ig_steps", None, "IG steps (default 50; 25 for a decoder)", kind=int),
+            Opt("ig_batch", IG_BATCH, "IG path sequences per pass"),
+            Opt("correct_only", False, "only correctly predicted items (ablation)"),
+            Opt("protocol", "paper", "perturbation protocol", ("paper", "strict")),
+            Opt("embedding", None, "norm of NormXLogit / l2 norm (ablation)", ("word", "output"), kind=str),
+            Opt("keep_chunks", False, "keep a finished run's chunks (default: removed; its rows are in the CSV)"))
 
-def main(argv=None) -> int:
-    "`normxlogit experiment experiment1 run|status|estimate|report|ig-cost ...`."
-    a = _parser().parse_args(argv)
-    pd.set_option("display.width", 200)
-    err = lambda msg: SystemExit(f"normxlogit experiment experiment1: error: {msg}")
-    if a.cmd == "run":
-        fam = family_of(a.model)
-        if fam not in MODEL_FAMILIES: raise err(f"unknown model family {fam!r}; known: {sorted(MODEL_FAMILIES)}")
-        n_dev = len(task_data(a.task).dev)
-        if not 1 <= a.n <= n_dev: raise err(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got {a.n}")
-        methods = a.methods.replace(",", " ").split() if a.methods else list(methods_of(fam))
-        bad = [m for m in methods if m not in REGISTERED]
-        if bad: raise err(f"unknown methods {bad}; see `normxlogit methods`")
-        dec = MODEL_FAMILIES[fam]["decoder"]
-        outdir = Path(a.outdir) if a.outdir else results_dir("faithfulness")
-        todo = pd.DataFrame([dict(model=a.model, family=fam, task=a.task, method=m, n=a.n, ablation="",
-                                  options=method_options(m, dec, a.ig_steps, a.embedding, a.ig_batch),
-                                  correct_only=a.correct_only, protocol=a.protocol) for m in methods])
-        st = status(todo, outdir)
-        for r in st[st.status == "done"].itertuples(): print(f"{result_file(r.model, r.task, r.method, results=outdir).name} is done ({r.n_found} items)")
-        run_plan(st[st.status != "done"], outdir, Path(a.cache) if a.cache else outdir / "chunks", a.device, keep_chunks=a.keep_chunks)
-    elif a.cmd == "status":
-        st = status(plan(a.scale), a.results or True)
-        print(st.drop(columns=["options", "family"]).to_string(index=False))
-    elif a.cmd == "estimate": print(show(estimate(a.scale)).to_string(index=False))
-    elif a.cmd == "report":
-        for f in write_report(a.results or True): print("wrote", f.name)
-    elif a.cmd == "ig-cost": print(show(ig_recompute_cost()).to_string(index=False))
-    return 0
+def _run(a):
+    "Run the methods of one model x task that its result files do not hold yet."
+    fam = family_of(a.model)
+    if fam not in MODEL_FAMILIES: raise CommandError(f"unknown model family {fam!r}; known: {sorted(MODEL_FAMILIES)}")
+    n_dev = len(task_data(a.task).dev)
+    if not 1 <= a.n <= n_dev: raise CommandError(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got {a.n}")
+    methods = a.methods.replace(",", " ").split() if a.methods else list(methods_of(fam))
+    bad = [m for m in methods if m not in REGISTERED]
+    if bad: raise CommandError(f"unknown methods {bad}; see `normxlogit methods`")
+    dec = MODEL_FAMILIES[fam]["decoder"]
+    outdir = results_dir("faithfulness") if a.results is True else Path(a.results)
+    todo = pd.DataFrame([dict(model=a.model, family=fam, task=a.task, method=m, n=a.n, ablation="",
+                              options=method_options(m, dec, a.ig_steps, a.embedding, a.ig_batch),
+                              correct_only=a.correct_only, protocol=a.protocol) for m in methods])
+    st = status(todo, outdir)
+    for r in st[st.status == "done"].itertuples(): print(f"{result_file(r.model, r.task, r.method, results=outdir).name} is done ({r.n_found} items)")
+    run_plan(st[st.status != "done"], outdir, outdir / "chunks" if a.cache is True else Path(a.cache), a.device, keep_chunks=a.keep_chunks)
+
+def _print(df): print(df.to_string(index=False), flush=True)
+
+main = command_line("experiment1", "Experiment 1 of the NormXLogit paper (faithfulness, Tables 1 and 3).", {
+    "run": Command("run methods on one model x task (resumable; a finished result file is kept)", _run, RUN_OPTS,
+                   ("results", "cache", "device")),
+    "status": Command("each planned run's result file: done, missing, short, ...",
+                      lambda a: _print(status(plan(a.scale), a.results).drop(columns=["options", "family"])), (), ("scale", "results")),
+    "estimate": Command("the CPU cost of a scale", lambda a: _print(show(estimate(a.scale))), (), ("scale",)),
+    "report": Command("write table1.csv, orderings.csv, ... from the result files",
+                      lambda a: [print("wrote", f.name) for f in write_report(a.results)] and None, (), ("results",)),
+    "ig-cost": Command("what recording IG's completeness for the IG files without it would cost",
+                       lambda a: _print(show(ig_recompute_cost())))})
 
 _registered = register_experiment("experiment1", "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 and 3)",
                                   chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce, estimate=estimate)

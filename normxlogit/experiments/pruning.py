@@ -4,7 +4,7 @@
 
 # %% ../../nbs/54_head_pruning.ipynb #3b46a8b0
 from __future__ import annotations
-import argparse, contextlib, fcntl, gzip, json, os, time, warnings
+import contextlib, fcntl, gzip, json, os, time, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -19,13 +19,14 @@ from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
-                                           run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment)
+                                           run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
+                                           command_line, Command, Opt)
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
 __all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES',
            'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS', 'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS',
-           'BOOK_RATES', 'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid',
+           'BOOK_RATES', 'RUN_OPTS', 'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid',
            'pruning_margins', 'item_areas', 'PruningRun', 'run_pruning', 'pruning_label', 'pruning_summary',
            'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs', 'pruning_findings',
            'comparison_name', 'findings_summary', 'pruning_findings_prose', 'run_costs', 'estimate', 'reproduce',
@@ -595,45 +596,41 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
         write_csv(results_path("agreement", "pruning_findings.csv", results=results), pruning_findings(per_item), float_format="%.6g")
     return dict(computed=sum(d["computed"] for d in done.values()), tasks=done)
 
-def main(argv=None) -> int:
-    "Command line: `normxlogit experiment pruning --model smollm2-135m --task sva --n 300 --step 5` (one model and task)."
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    p = argparse.ArgumentParser(prog="normxlogit experiment pruning",
-                                description="Head pruning (the decomposition-attributions paper, Sec. 5.3 / App. D) for one model "
-                                            "and task; resumable. `normxlogit reproduce pruning --scale book` runs every task.")
-    p.add_argument("--model", default=BOOK_MODEL, help="a name of normxlogit.model.zoo.load_model")
-    p.add_argument("--task", default="sva", help="sva | ra | qa")
-    p.add_argument("--n", type=int, default=300, help="correctly predicted items")
-    p.add_argument("--n-pool", type=int, default=None, help="items examined (default 1.5 n + 20)")
-    p.add_argument("--methods", default=",".join(PRUNING_METHODS))
-    p.add_argument("--poolings", default=",".join(POOLINGS))
-    p.add_argument("--n-random", type=int, default=10)
-    p.add_argument("--step", type=int, default=5, help="measure accuracy after every `step`-th pruned head")
-    p.add_argument("--max-pruned", type=int, default=None)
-    p.add_argument("--chunk-size", type=int, default=50)
-    p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--coref", default="auto", choices=["auto", "fastcoref", "dependency"], help="ra's antecedents")
-    p.add_argument("--device", default="cpu")
-    p.add_argument("--reverse", action="store_true", help="compute relevances and curves last first (a second process on the same cache shares the work)")
-    p.add_argument("--no-write", action="store_true", help="compute and store the chunks only: no result files or figure (the second process's role)")
-    p.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
-    p.add_argument("--no-cache", action="store_true")
-    p.add_argument("--cache", default=None, help="chunk folder (default <cache>/pruning); results/pruning/chunks keeps them in the clone")
-    p.add_argument("--results", default=None, help="folder for pruning.csv, pruning_items.csv.gz and the run record (default results/agreement)")
-    p.add_argument("--figure", action="store_true", help="also save pruning_<model>_<task>.png next to the csv")
-    a = p.parse_args(argv)
-    if a.threads: torch.set_num_threads(a.threads)
+RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"),
+            Opt("task", "sva", "the task", ("sva", "ra", "qa")),
+            Opt("n", 300, "correctly predicted items"), Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
+            Opt("methods", ",".join(PRUNING_METHODS), "comma-separated"), Opt("poolings", ",".join(POOLINGS), "comma-separated"),
+            Opt("n_random", 10, "random pruning orders"), Opt("step", 5, "measure accuracy after every `step`-th pruned head"),
+            Opt("max_pruned", None, "heads pruned at most", kind=int), Opt("chunk_size", 50, "items per stored chunk"),
+            Opt("batch_size", 16, "items per forward pass"), Opt("coref", "auto", "ra's antecedents", ("auto", "fastcoref", "dependency")),
+            Opt("reverse", False, "compute relevances and curves last first (a second process on the same cache shares the work)"),
+            Opt("no_write", False, "compute and store the chunks only: no result files or figure (the second process's role)"),
+            Opt("no_cache", False, "store no chunks"),
+            Opt("figure", False, "also save pruning_<model>_<task>.png next to the csv"))
+
+def _run(a):
+    "One model and task, resumably; prints the run's record and the summary."
     model, tok = _model(a.model, a.device)
     run = run_pruning(model, tok, a.model, a.task, a.n, methods=a.methods.split(","), poolings=a.poolings.split(","),
                       n_random=a.n_random, step=a.step, max_pruned=a.max_pruned, n_pool=a.n_pool, coref=a.coref,
-                      cache=False if a.no_cache else (a.cache or True), results=False if a.no_write else (a.results or True),
+                      cache=False if a.no_cache else a.cache, results=False if a.no_write else a.results,
                       chunk_size=a.chunk_size, batch_size=a.batch_size, reverse=a.reverse)
     rec = run.record
     print(json.dumps({k: rec[k] for k in ("counts", "unique_curves", "chunks_computed", "chunks_reused", "cpu_seconds",
                                           "item_configs", "cpu_per_item_config")}, default=str))
     print(pruning_summary(run.frame).round(3).to_string())
     if a.figure and run.info.get("written"): print("figure:", save_figure(run.frame, a.model, a.task, run.info["written"].parent, run.curves).name)
-    return 0
+
+_main = command_line("pruning", "Head pruning (the decomposition-attributions paper, Sec. 5.3 / App. D), resumable. "
+                     "`normxlogit reproduce pruning --scale book` runs every task.", {
+    "run": Command("one model and task: `run --model smollm2-135m --task sva --n 300 --step 5`", _run, RUN_OPTS,
+                   ("results", "cache", "device", "threads"))})
+
+def main(argv=None) -> int:
+    "Command line: `normxlogit experiment pruning run --model smollm2-135m --task sva --n 300 --step 5` (one model and task)."
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    return _main(argv)
+main.parser = _main.parser
 
 register_experiment("pruning", "Head pruning (decomposition-attributions paper, Sec. 5.3): SmolLM2's heads pruned least relevant first",
                     chapters=["54_head_pruning"], cli=main, reproduce=reproduce, estimate=estimate)
