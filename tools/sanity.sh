@@ -31,6 +31,6 @@ CACHE=${CACHE:-$OUT/chunks}
 args+=(--n "$n" --ig-steps "${IG_STEPS:-16}" --chunk-size "${CHUNK:-8}")
 [ -n "${METHODS:-}" ] && args+=(--methods "$METHODS")
 [ -n "${TESTS:-}" ] && args+=(--tests "$TESTS")
-if [ -n "${ESTIMATE:-}" ]; then cmd=(estimate --n-full "$full"); else cmd=(run --results "$OUT" --cache "$CACHE"); fi
+if [ -n "${ESTIMATE:-}" ]; then cmd=(time --n-full "$full"); else cmd=(run --results "$OUT" --cache "$CACHE"); fi
 echo "== sanity $which: ${cmd[*]} ${args[*]} ($(date +%T))"
 .venv/bin/normxlogit experiment sanity "${cmd[@]}" "${args[@]}"

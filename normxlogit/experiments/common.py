@@ -327,9 +327,24 @@ def _settle(a, name: str):
         a.results, a.cache, a.into_book = destinations(name, scale, a.results or True, getattr(a, "cache", None) or True)
     return a
 
+def _estimate(name: str, scale: str) -> None:
+    e = EXPERIMENTS.get(name)
+    if e is None or e.estimate is None: raise CommandError(f"experiment {name!r} registers no estimate")
+    print(e.estimate(scale).astype(object).fillna("–").to_string(index=False), flush=True)
+
+def _shared_commands(name: str) -> dict:
+    "The commands every experiment has: `estimate` (its registered estimate) and `reproduce` (this experiment alone)."
+    return {"estimate": Command("the CPU cost of a scale, from the committed run records (writes nothing)",
+                                lambda a: _estimate(name, a.scale), (), ("scale",)),
+            "reproduce": Command("`normxlogit reproduce NAME`: this experiment from scratch, resumably, at a scale",
+                                 lambda a: reproduce([name], a.scale, a.device) and None,
+                                 (), ("scale", "device"))}
+
 def command_line(name: str, description: str, commands: dict) -> Callable:
-    """`main(argv) -> int` of experiment `name` from its declared `commands` ({command: `Command`}): the parser, the
-    shared options settled (`_settle`), the command run; input errors (`ValueError`) are one `error:` line, exit code 2."""
+    """`main(argv) -> int` of experiment `name` from its declared `commands` ({command: `Command`}) and the ones every
+    experiment has (`estimate`, `reproduce`; its own win): the parser, the shared options settled (`_settle`), the
+    command run; input errors (`ValueError`) are one `error:` line, exit code 2."""
+    commands = {**_shared_commands(name), **commands}
     def parser():
         p = _Parser(prog=f"normxlogit experiment {name}", description=description)
         sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)

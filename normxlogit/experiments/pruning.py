@@ -563,10 +563,7 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
 
 # %% ../../nbs/54_head_pruning.ipynb #9d8594aa
 def _model(name, device):
-    if name == "tiny-llama":
-        from normxlogit.model.zoo import tiny_model
-        m, t = tiny_model("llama", "causal_lm")
-        return m.to(device), t
+    "`load_model` (it knows 'tiny-llama', the tiny scale's model), imported when a model is needed."
     from normxlogit.model.zoo import load_model
     return load_model(name, device=device)
 

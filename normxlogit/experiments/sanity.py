@@ -621,7 +621,7 @@ main = command_line("sanity", "Sanity checks (model-parameter, random-target and
                     "method, resumable.", {
     "run": Command("a resumable sanity run of one model (used by tools/sanity.sh)", _run, ONE_MODEL,
                    ("results", "cache", "device")),
-    "estimate": Command("time one pass over --n items and print the projected CPU time for --n-full items; writes nothing",
+    "time": Command("time one pass over --n items and print the projected CPU time for --n-full items; writes nothing",
                         _estimate, (*ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
 
 
