@@ -1,6 +1,6 @@
 """Faults injected for real: killed runs resume to the same result, damaged cache entries are recomputed, two processes
 share one cache folder, accelerate splits a run across processes, and `explain` survives arbitrary text."""
-import os, signal, subprocess, sys, time, warnings
+import os, signal, subprocess, sys, time
 from pathlib import Path
 import numpy as np
 import pandas as pd

@@ -1,7 +1,6 @@
 """The tools that keep long runs alive across sessions: `tools/commit_while.sh` (commits finished chunks while a run goes
 on, and when it stops) and the BLiMP experiment's command line (resumes from its chunk cache, refuses bad input)."""
 import os, shutil, signal, subprocess, sys, time
-from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import ROOT

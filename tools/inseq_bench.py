@@ -27,7 +27,7 @@ pad token to `<|endoftext|>` (absent from the texts; padding is never used for o
                                                              # 15 rounds of the forward part)
   bash tools/inseq_env.sh bench --model tiny --prompts 2 --new-tokens 4 --repeats 1 --forward-tokens 8 --out /tmp/gb
 """
-import argparse, json, os, sys, time, warnings
+import argparse, os, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -110,7 +110,7 @@ def main(argv=None):
     import logging; logging.getLogger("inseq").setLevel(logging.ERROR)
     torch.set_num_threads(a.threads); torch.manual_seed(a.seed)
     import pandas as pd
-    import transformers, importlib.metadata as md
+    import importlib.metadata as md
     import inseq
     from normxlogit.generation import explain_generation, prompt_ids, greedy_continuation, prefix_text
     from normxlogit.attribution.attention import eager_attention

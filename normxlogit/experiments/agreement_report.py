@@ -5,6 +5,7 @@
 # %% ../../nbs/53_agreement_benchmark.ipynb #81f0937f
 from __future__ import annotations
 import contextlib, copy, time
+from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch

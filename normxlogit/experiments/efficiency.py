@@ -300,7 +300,7 @@ def probe(model_name: str, method: str, length: int, batch: int, options=None, d
     oom = False
     t0 = time.perf_counter()
     try:
-        out = run(); _sync(dev)
+        run(); _sync(dev)
     except torch.cuda.OutOfMemoryError:
         oom = True
     seconds = time.perf_counter() - t0

@@ -310,7 +310,7 @@ def cost_per_prompt(steps, record) -> pd.DataFrame:
 def _lead_text(L: pd.DataFrame | None) -> str:
     "'; it is the best: ...' or '; no single best: ...' from a `leading_group` table ('.' without one)."
     if L is None: return "."
-    lead, second = L.iloc[0], L.iloc[1]
+    second = L.iloc[1]
     diff = f"{second['diff']:.3f} [{second.lo:.3f}, {second.hi:.3f}]"
     if L.leads.sum() == 1:
         return (f"; it is the best: ahead of the runner-up {method_label(second.method)} by {diff} (paired over questions, "
