@@ -25,14 +25,14 @@ from ..attribution import alti_logit as _al
 from ..metrics.plausibility import item_metrics
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv,
                                            write_json, write_record, run_record, cost_table, register_experiment, command_line, Command,
-                                           CommandError, Opt)
+                                           CommandError, Opt, Claims)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
            'VARIANTS', 'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'BENCH_MODELS',
            'COMMITTED_N', 'BOOK_N', 'PAPER_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY', 'TINY_CPU_S', 'WHICH', 'main',
-           'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods', 'task_evidence', 'model_input',
-           'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options', 'explain_items',
+           'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods', 'task_evidence',
+           'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options', 'explain_items',
            'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key', 'run_agreement', 'summarize',
            'run_benchmark', 'stored_n', 'read_benchmark', 'reproduce', 'estimate', 'Bf16Products', 'in_bfloat16',
            'tie_counts']
@@ -657,8 +657,14 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
                                       cpu_s_per_unit=info.get("selection_cpu_s", 0.0) / max(c["examined"], 1)))
     return cost_table(rows)
 
+def _claims(results=True):
+    f = results_path("agreement", "findings.csv", results=results)
+    return pd.read_csv(f) if f.exists() else None
+CLAIM_TABLE = Claims("Agreement benchmark: findings per model and task", "the decomposition paper",
+                     "53_agreement_benchmark.ipynb", "agreement/findings.csv", _claims)
 EXPERIMENT = register_experiment("agreement", "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
-                    chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce, estimate=estimate)
+                    chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce,
+                    estimate=estimate, claims=(CLAIM_TABLE,))
 
 # %% ../../nbs/53a_agreement_run.ipynb #f268a12a
 _MM = {getattr(torch.ops.aten, f).default for f in ("mm", "bmm", "addmm", "baddbmm")}

@@ -25,19 +25,19 @@ from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
                                            run_record, cost_table, verdict, register_experiment, pick_device,
-                                           command_line, Command, Opt)
+                                           command_line, Command, Opt, Claims)
 
 # %% auto #0
 __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KNOWN', 'CONTROL_WORDS', 'LENS_ROWS', 'ORDER',
            'LABELS', 'LENS', 'EXPLAINED', 'LAYERWISE', 'SIZES', 'PROTOCOLS', 'HEAD_READ', 'SWITCH_AFFECTS', 'ABLATED',
            'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'BEATS', 'CLAIM_COLUMNS',
-           'COLUMNS', 'FORMAT', 'main', 'EXPERIMENT', 'label', 'kind_methods', 'run_sizes', 'have_finetuned',
-           'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids', 'prefix_input', 'mask_item',
-           'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_key', 'score_items',
-           'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
+           'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods', 'run_sizes',
+           'have_finetuned', 'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids', 'prefix_input',
+           'mask_item', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_key',
+           'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
            'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims',
            'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread', 'run_alignment',
-           'estimate', 'reproduce']
+           'estimate', 'reproduce', 'read_claims']
 
 # %% ../../nbs/52a_blimp_run.ipynb #ac7a6607
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -663,5 +663,18 @@ main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's E
                    ("scale", "results", "cache", "device", "threads")),
     "estimate": Command("print the estimated CPU cost of a run", _estimate, (), ("scale",))})
 
+def read_claims(results=True):
+    "Our protocol's claims (bert-tiny left out; a claim against the same rival once), as `Claims` reads them."
+    f = results_path("blimp", "alignment_claims.csv", results=results)
+    if not f.exists(): return None
+    b = pd.read_csv(f)
+    b = b[(b.protocol == "ours") & (b.model != "bert-tiny-mlm")]
+    b = b.drop_duplicates(["model", "metric", "protocol", "versus", "value"])   # nxl_best_paper = nxl_best_all: once
+    models = ", ".join(sorted(b.model.unique()))
+    return b.assign(source="paper", population=f"our protocol, bert-tiny left out; {models}")
+
+CLAIM_TABLE = Claims("BLiMP evidence alignment per layer", "the NormXLogit paper", "52_blimp_alignment.ipynb",
+                "blimp/alignment_claims.csv", read_claims)
 EXPERIMENT = register_experiment("blimp", "BLiMP evidence alignment per layer (the NormXLogit paper's Experiment 2)",
-                                 chapters=["52_blimp_alignment"], cli=main, reproduce=reproduce, estimate=estimate)
+                                 chapters=["52_blimp_alignment"], cli=main, reproduce=reproduce, estimate=estimate,
+                                 claims=(CLAIM_TABLE,))

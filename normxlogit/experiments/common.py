@@ -14,14 +14,15 @@ from .._version import __version__
 from ..cache import ChunkStore, Chunk, timed_chunk, atomic_write
 from ..paths import cache_dir, results_dir, repo_root
 from ..testing import small_run
-from ..metrics.stats import interval_verdict
+from ..metrics.stats import interval_verdict, VERDICTS
 from .profiling import machine_info
 
 # %% auto #0
-__all__ = ['EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key', 'cache_root', 'open_store',
-           'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json', 'write_record', 'run_record', 'quiet',
-           'others_load', 'wait_until_quiet', 'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'Experiment',
-           'register_experiment', 'load_experiments', 'pick_device', 'execute_chapters', 'scratch_dir', 'destinations',
+__all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
+           'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json',
+           'write_record', 'run_record', 'quiet', 'others_load', 'wait_until_quiet', 'cost_table', 'verdict', 'with_ci',
+           'count_verdicts', 'normal_verdicts', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device',
+           'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations',
            'reproduce', 'Opt', 'Command', 'CommandError', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
@@ -179,24 +180,37 @@ def count_verdicts(verdicts) -> str:
     parts = [f"{v[k]} {names[k] if v[k] != 1 else k}" for k in ("holds", "does not hold", "inconclusive") if k in v]
     return ", ".join(parts) if parts else "none"
 
+SYMBOLS = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}     # the one short display of each verdict
+VERDICT_ALIASES = {"reproduced": "holds", "reversed": "does not hold"}  # the words of older claim files
+
+def normal_verdicts(verdicts) -> pd.Series:
+    "Verdicts in the one vocabulary (`metrics.stats.VERDICTS`), older words mapped (`VERDICT_ALIASES`), others refused."
+    v = pd.Series(list(verdicts), dtype=object).map(lambda x: VERDICT_ALIASES.get(x, x))
+    bad = sorted(set(v) - set(VERDICTS), key=str)
+    if bad: raise ValueError(f"not a verdict: {bad}; the verdicts are {VERDICTS}")
+    return v
+
 # %% ../../nbs/50_experiments.ipynb #a1fb789d
 @dataclass
 class Experiment:
-    "An experiment: `name`, `chapters` (notebook stems), `cli(argv)`, `reproduce(scale, device, results, cache)`, `estimate(scale)`."
+    """An experiment: `name`, `chapters` (notebook stems), `cli(argv)`, `reproduce(scale, device, results, cache)`,
+    `estimate(scale)` and `claims` (its `Claims`)."""
     name: str
     description: str
     chapters: tuple
     cli: Callable | None = None
     reproduce: Callable | None = None
     estimate: Callable | None = None
+    claims: tuple = ()
 
 EXPERIMENTS: dict = {}
 EXPERIMENT_MODULES = ("experiment1", "blimp", "agreement", "pruning", "sanity", "efficiency", "generation")
 SCALES = ("tiny", "book", "paper")
 
-def register_experiment(name: str, description: str, chapters=(), cli=None, reproduce=None, estimate=None) -> Experiment:
+def register_experiment(name: str, description: str, chapters=(), cli=None, reproduce=None, estimate=None,
+                        claims=()) -> Experiment:
     "Register (or replace) an experiment under `name`; returns it."
-    EXPERIMENTS[name] = e = Experiment(name, description, tuple(chapters), cli, reproduce, estimate)
+    EXPERIMENTS[name] = e = Experiment(name, description, tuple(chapters), cli, reproduce, estimate, tuple(claims))
     return e
 
 def load_experiments() -> dict:
@@ -214,6 +228,48 @@ def pick_device(device: str = "auto") -> str:
     if device not in ("auto", "cpu", "cuda"): raise ValueError(f"device must be auto, cpu or cuda, got {device!r}")
     if device == "cuda" and not torch.cuda.is_available(): raise ValueError("--device cuda: no CUDA device here")
     return "cuda" if device == "auto" and torch.cuda.is_available() else ("cpu" if device == "auto" else device)
+
+# %% ../../nbs/50_experiments.ipynb #d2eddf8c
+@dataclass(frozen=True)
+class Claims:
+    """How one experiment's tested claims read: `title`, `paper` (whose claims its 'paper' rows are), `chapter`
+    ('page.ipynb#anchor'), `file` (its claim table under results/) and `read(results)`: one row per tested comparison
+    with the columns `source` ('paper' or 'project'), `model`, `n` (items), `verdict`, and `task` or a `population`
+    text; None when the results are missing."""
+    title: str
+    paper: str
+    chapter: str
+    file: str
+    read: Callable
+
+def population(d: pd.DataFrame) -> str:
+    "The models (x tasks) that claims cover, read from their rows; a `population` column says it itself."
+    if "population" in d: return "; ".join(dict.fromkeys(d.population))
+    tasks = f" × {', '.join(sorted(d.task.unique()))}" if "task" in d else ""
+    return ", ".join(sorted(d.model.unique())) + tasks
+
+def _glance_row(c: Claims, src: str, g: pd.DataFrame) -> dict:
+    v, n = normal_verdicts(g.verdict), g.n.astype(int)
+    return {"claims tested": c.title, "whose claim": c.paper if src == "paper" else "this project",
+            "population": population(g),
+            **{k: int((v == k).sum()) for k in VERDICTS},
+            "items per claim": f"{n.min():,}–{n.max():,}" if n.min() < n.max() else f"{n.min():,}",
+            "chapter": f"[{c.chapter.split('#')[0]}](nbs/{c.chapter})", "file": f"results/{c.file}"}
+
+def claim_table(claims, results=True) -> pd.DataFrame:
+    "One row per `Claims` and whose claim ('paper' rows first): the verdicts counted, each comparison once."
+    rows = []
+    for c in claims:
+        d = c.read(results)
+        if d is None: continue
+        rows += [_glance_row(c, src, d[d.source == src]) for src in ("paper", "project") if (d.source == src).any()]
+    return pd.DataFrame(rows)
+
+def all_claims() -> list:
+    "The `Claims` of every registered experiment, in the order of `EXPERIMENT_MODULES`."
+    exps = load_experiments()
+    order = [n for n in EXPERIMENT_MODULES if n in exps] + [n for n in exps if n not in EXPERIMENT_MODULES]
+    return [c for n in order for c in exps[n].claims]
 
 # %% ../../nbs/50_experiments.ipynb #81b46566
 def execute_chapters(stems, root=None) -> list:

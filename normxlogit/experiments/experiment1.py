@@ -16,7 +16,7 @@ from ..paths import results_dir
 from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
 from .common import (chunk_key, cache_root, results_path, write_csv, write_json, run_record, cost_table, register_experiment,
-                                           command_line, Command, CommandError, Opt)
+                                           command_line, Command, CommandError, Opt, Claims)
 from .profiling import machine_info
 from .experiment1_report import (TASK_LABELS, REGRESSION_TASKS, ALL_METHODS, MODEL_FAMILIES, ABLATIONS, N_BOOT,
     family_of, methods_of, result_files, load_results, cells, bootstrap_cells, summarise, paper_numbers, convergence,
@@ -45,9 +45,9 @@ def method_options(method: str, decoder: bool, ig_steps: int | None = None, embe
 
 # %% auto #0
 __all__ = ['PLANNED_N', 'PAPER_N', 'IG_STEPS', 'TINY', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'ABLATION_RUNS', 'RUN_OPTS', 'main',
-           'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell', 'drop_chunks',
-           'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce', 'run_costs', 'estimate',
-           'measure_costs', 'ig_recompute_cost']
+           'CLAIM_TABLE', 'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell',
+           'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce',
+           'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
 
 # %% ../../nbs/51a_experiment1_run.ipynb #73532690
 def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
@@ -341,5 +341,17 @@ main = command_line("experiment1", "Experiment 1 of the NormXLogit paper (faithf
     "ig-cost": Command("what recording IG's completeness for the IG files without it would cost",
                        lambda a: _print(show(ig_recompute_cost())))})
 
+def read_claims(results=True):
+    "The paper's orderings tested (`orderings.csv`), one row each, as `Claims` reads them (models by family)."
+    f = results_path("faithfulness", "orderings.csv", results=results)
+    if not f.exists(): return None
+    o = pd.read_csv(f)
+    o = o[o.outcome.isin(["reproduced", "reversed", "inconclusive"])]     # 'no claim' rows: this project's comparisons
+    return o.assign(source="paper", model=o.model.str.split("-").str[0], verdict=o.outcome)
+
+CLAIM_TABLE = Claims("Experiment 1: NormXLogit against each baseline (Tables 1 and 3)", "the NormXLogit paper",
+                     "51_experiment1.ipynb#does-each-of-the-paper-s-orderings-hold-here", "faithfulness/orderings.csv",
+                     read_claims)
 _registered = register_experiment("experiment1", "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 and 3)",
-                                  chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce, estimate=estimate)
+                                  chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce,
+                                  estimate=estimate, claims=(CLAIM_TABLE,))

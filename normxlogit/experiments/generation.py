@@ -17,13 +17,13 @@ from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
-                                           run_record, cost_table, verdict, with_ci, register_experiment)
+                                           run_record, cost_table, verdict, with_ci, register_experiment, Claims)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
-           'generation_prompts', 'deletions', 'score_prompt', 'GenerationRun', 'run_generation', 'load_results',
-           'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table', 'plot_summary', 'plot_by_entropy',
-           'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce']
+           'CLAIM_TABLE', 'generation_prompts', 'deletions', 'score_prompt', 'GenerationRun', 'run_generation',
+           'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table', 'plot_summary',
+           'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce', 'read_claims']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -379,9 +379,19 @@ main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deleti
     "summary": Command("print the tables of a written run", _summary, (), ("results",)),
     "estimate": Command("print the estimated CPU cost of a scale", _estimate, (), ("scale",))})
 
+def read_claims(results=True):
+    "Each method against random deletion (mean over k; IG out where it did not converge), from 50 questions on."
+    G = load_results(results)
+    if G is None or G["record"]["n_prompts"] < 50: return None
+    S = summarise(G["prompts"])
+    S = S[(S.k == "mean") & (S.method != "random") & ~((S.method == "ig") & ig_not_converged(G["record"]))]
+    return S.assign(source="project", population=f"{G['record']['model']}, {G['record']['n_prompts']} questions")
+
+CLAIM_TABLE = Claims("Generation: each method's top tokens matter more than random ones", "this project",
+                "59_generation_faithfulness.ipynb#results", "generation/faithfulness.csv", read_claims)
 _registered = register_experiment(EXPERIMENT, "Faithfulness of generation explanations: deleting each step's top-k context tokens "
                     "(SmolLM2 answering SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main,
-                    reproduce=reproduce, estimate=estimate)
+                    reproduce=reproduce, estimate=estimate, claims=(CLAIM_TABLE,))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #5507a354
 if __name__ == "__main__" and "__file__" in globals(): main()   # `python -m normxlogit.experiments.generation ...`; not in a notebook

@@ -20,17 +20,17 @@ from ..attribution.head_relevance import head_relevance, head_shape, mask_heads,
 from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
                                            run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
-                                           command_line, Command, Opt)
+                                           command_line, Command, Opt, Claims)
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
 __all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES',
            'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS', 'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS',
-           'BOOK_RATES', 'RUN_OPTS', 'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid',
-           'pruning_margins', 'item_areas', 'PruningRun', 'run_pruning', 'pruning_label', 'pruning_summary',
-           'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs', 'pruning_findings',
-           'comparison_name', 'findings_summary', 'pruning_findings_prose', 'run_costs', 'estimate', 'reproduce',
-           'main']
+           'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE', 'pruning_items', 'item_relevances', 'head_order', 'random_order',
+           'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'run_pruning', 'pruning_label',
+           'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs',
+           'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose', 'run_costs', 'estimate',
+           'reproduce', 'main', 'read_claims']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
@@ -629,5 +629,15 @@ def main(argv=None) -> int:
     return _main(argv)
 main.parser = _main.parser
 
+def read_claims(results=True):
+    "`pruning_findings.csv` as `Claims` reads it: a finding the paper states is the paper's, the others this project's."
+    f = results_path("agreement", "pruning_findings.csv", results=results)
+    if not f.exists(): return None
+    p = pd.read_csv(f)
+    return p.assign(source=np.where(p.paper_states, "paper", "project"))
+
+CLAIM_TABLE = Claims("Head pruning: method and pooling comparisons", "the decomposition paper", "54_head_pruning.ipynb",
+                "agreement/pruning_findings.csv", read_claims)
 register_experiment("pruning", "Head pruning (decomposition-attributions paper, Sec. 5.3): SmolLM2's heads pruned least relevant first",
-                    chapters=["54_head_pruning"], cli=main, reproduce=reproduce, estimate=estimate)
+                    chapters=["54_head_pruning"], cli=main, reproduce=reproduce, estimate=estimate,
+                    claims=(CLAIM_TABLE,))
