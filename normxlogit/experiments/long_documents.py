@@ -6,12 +6,268 @@
 from __future__ import annotations
 import json, os, sys, time
 from pathlib import Path
+import numpy as np
 import pandas as pd
-from .common import results_path, write_csv, machine_info
+import torch
+from ..core import model_name
+from .common import results_path, write_csv, write_json, machine_info, run_record
 
 # %% auto #0
-__all__ = ['LENGTHS', 'RUNS', 'COLUMNS', 'PROBE', 'document_ids', 'probe', 'csv_path', 'load_rows', 'measure', 'label',
-           'memory_table', 'goals', 'reading']
+__all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'LENGTHS',
+           'RUNS', 'COLUMNS', 'PROBE', 'squad_document', 'document_prompt', 'prompt_offsets', 'token_spans',
+           'sentence_scores', 'answer_logprobs', 'delete_spans', 'document_example', 'document_paths',
+           'run_document_example', 'load_document_example', 'document_table', 'document_reading',
+           'plot_sentence_scores', 'document_ids', 'probe', 'csv_path', 'load_rows', 'measure', 'label', 'memory_table',
+           'goals', 'reading']
+
+# %% ../../nbs/61_long_documents.ipynb #2ac8e4fc
+DOC_ARTICLE, DOC_TOKENS = "Normans", 2000       # the SQuAD 2.0 dev article, and the document's token budget
+DOC_QUESTION = "In what country is Normandy located?"
+DOC_INSTRUCTION = "Answer the question from the text above in a few words."
+DOC_METHODS, DOC_KS, DOC_SEEDS = ("normxlogit", "gxi", "grad_l2"), (1, 2, 3), 10
+
+def squad_document(tokenizer, article: str = DOC_ARTICLE, max_tokens: int = DOC_TOKENS, question: str = DOC_QUESTION,
+                   data=None) -> dict:
+    """The first paragraphs of a SQuAD 2.0 dev `article` that fit in `max_tokens` tokens, joined by blank lines
+    (`text`), and where the gold answer of `question` starts in it (`answer_start`, -1 if its paragraph is left out)."""
+    from normxlogit.paths import data_dir
+    arts = json.loads((Path(data or data_dir()) / "squad_v2" / "cs224n_dev-v2.0.json").read_text())["data"]
+    a = next((x for x in arts if x["title"] == article), None)
+    if a is None: raise ValueError(f"no article {article!r} in the SQuAD 2.0 dev set")
+    paras, n, start = [], 0, -1
+    for p in a["paragraphs"]:
+        k = len(tokenizer(p["context"], add_special_tokens=False)["input_ids"])
+        if paras and n + k > max_tokens: break
+        offset = sum(len(x) + 2 for x in paras)
+        for q in p["qas"]:
+            if q["question"] == question and q["answers"] and start < 0:
+                start = offset + q["answers"][0]["answer_start"]
+        paras.append(p["context"]); n += k
+    return dict(text="\n\n".join(paras), answer_start=start, n_paragraphs=len(paras))
+
+def document_prompt(document: str, question: str) -> str:
+    "The user's message: the document, then the instruction and the question."
+    return f"{document}\n\n{DOC_INSTRUCTION}\nQuestion: {question}"
+
+# %% ../../nbs/61_long_documents.ipynb #0b5b745b
+def prompt_offsets(tokenizer, g) -> list:
+    """`(start, end)` character span in `g.prompt` of each prompt token of the `GenerationExplanation` `g` (None for a
+    special or chat-template token), from the tokenizer's offsets; a ValueError if encoding again changes the tokens."""
+    if g.chat:
+        text = tokenizer.apply_chat_template([{"role": "user", "content": g.prompt}], tokenize=False,
+                                             add_generation_prompt=True)
+        start = text.rfind(g.prompt)
+        if start < 0: raise ValueError("the chat template changed the prompt's text")
+    else: text, start = g.prompt, 0
+    enc = tokenizer(text, add_special_tokens=not g.chat, return_offsets_mapping=True)
+    if list(enc["input_ids"]) != list(g.ids[:g.n_prompt]):
+        raise ValueError("encoding the prompt again gives other tokens")
+    end = start + len(g.prompt)
+    return [None if g.special[i] or not (a < end and b > start) else (max(a, start) - start, min(b, end) - start)
+            for i, (a, b) in enumerate(enc["offset_mapping"])]
+
+def token_spans(g, tokenizer, spans) -> list:
+    """For each prompt token of `g`, the number of the character span of `g.prompt` it belongs to (None: none): the span
+    in which its first non-blank character lies, for a blank token the span before it; tokens that are not
+    blank after the last span's end, tokens before the first span, and special tokens belong to none."""
+    import bisect
+    starts, out = [a for a, _ in spans], []
+    for o in prompt_offsets(tokenizer, g):
+        if o is None: out.append(None); continue
+        piece = g.prompt[o[0]:o[1]]
+        a = o[0] + len(piece) - len(piece.lstrip()) if piece.strip() else o[0]
+        k = bisect.bisect_right(starts, a) - 1
+        out.append(None if k < 0 or (k == len(spans) - 1 and a >= spans[k][1] and piece.strip()) else k)
+    return out
+
+def sentence_scores(g, tokenizer, spans=None, layer: int = -1) -> tuple[list, np.ndarray]:
+    """`(spans, S)`: `S` `(n_generated, n_spans)`, each step's scores (at `layer`) summed over the prompt tokens of each
+    character span of `g.prompt` (`token_spans`; default spans: its sentences, `normxlogit.core.sentence_spans`).
+    Summing preserves totals: over the prompt's sentences, a step's sentence scores add up to its token scores."""
+    from normxlogit.core import sentence_spans
+    spans = list(spans if spans is not None else sentence_spans(g.prompt))
+    S = np.zeros((g.n_generated, len(spans)), np.float64)
+    for i, k in enumerate(token_spans(g, tokenizer, spans)):
+        if k is not None: S[:, k] += g.scores[:, layer, i]
+    return spans, S
+
+# %% ../../nbs/61_long_documents.ipynb #290f9e96
+@torch.no_grad()
+def answer_logprobs(model, tokenizer, prompt: str, answer, chat: bool = True) -> np.ndarray:
+    """The log-probability of each token of `answer` (ids) after `prompt` (`prompt_ids`, in the chat template when
+    `chat`) under forced decoding: one forward pass that keeps only the logits it needs."""
+    from normxlogit.generation import prompt_ids
+    from normxlogit.model.heads import get_adapter
+    ids, _ = prompt_ids(model, tokenizer, prompt, chat=chat)
+    m = get_adapter(model).m
+    dev = next(m.parameters()).device
+    x = torch.tensor([list(ids) + list(answer)[:-1]], device=dev)
+    lg = m(input_ids=x, logits_to_keep=len(answer)).logits[0].float().log_softmax(-1)
+    return lg.gather(-1, torch.tensor(list(answer), device=dev)[:, None])[:, 0].cpu().numpy()
+
+def delete_spans(text: str, spans, drop) -> str:
+    "`text` without the spans numbered in `drop`, each with the blank that follows it."
+    cut = sorted((spans[k][0], spans[k + 1][0] if k + 1 < len(spans) else len(text)) for k in drop)
+    out, pos = [], 0
+    for a, b in cut: out.append(text[pos:a]); pos = b
+    return ("".join(out) + text[pos:]).strip()
+
+# %% ../../nbs/61_long_documents.ipynb #d86fa20d
+def document_example(model, tokenizer, document: str, question: str, methods=DOC_METHODS, ks=DOC_KS,
+                     seeds: int = DOC_SEEDS, max_new_tokens: int = 10, answer_start: int = -1, out=print) -> dict:
+    """The sentence-level deletion test on one document: the greedy answer explained by each method, its sentence
+    scores, and per method and k the answer's mean log-probability after deleting the top-k sentences (ranked by the
+    scores summed over the answer tokens), beside `seeds` random draws of k sentences. Returns `dict(rows, sentences,
+    record)`: the deletion rows, the sentence scores per method and step, and the run record."""
+    from normxlogit.core import sentence_spans
+    from normxlogit.generation import explain_generation
+    c00, t00, mi = time.process_time(), time.time(), machine_info("cpu", gmacs=False)
+    prompt = document_prompt(document, question)
+    spans = sentence_spans(document)
+    exps, cpu = {}, {}
+    for m in methods:
+        c0 = time.process_time()
+        exps[m] = explain_generation(model, tokenizer, prompt, method=m, max_new_tokens=max_new_tokens, chat=True)
+        cpu[m] = round(time.process_time() - c0, 2)
+        out(f"{m}: {exps[m].generated_text!r}, {cpu[m]} CPU s")
+    g0 = exps[methods[0]]
+    stop = set(tokenizer.all_special_ids)
+    n_ans = next((t for t, i in enumerate(g0.targets) if i in stop), g0.n_generated)
+    answer = g0.targets[:n_ans]
+    if not answer: raise ValueError("the model answered with no token before its end-of-turn token")
+    c0 = time.process_time()
+    lp = lambda drop: float(answer_logprobs(model, tokenizer, document_prompt(delete_spans(document, spans, drop),
+                                                                              question), answer).mean())
+    full, rows, sent = lp([]), [], []
+    for m in methods:
+        _, S = sentence_scores(exps[m], tokenizer, spans)
+        sent += [dict(method=m, step=t, token=exps[m].target_texts[t], sentence=j, score=float(S[t, j]))
+                 for t in range(n_ans) for j in range(len(spans))]
+        order = np.argsort(-S[:n_ans].sum(0), kind="stable")
+        for k in ks: rows.append(dict(method=m, k=k, seed=-1, deleted=" ".join(map(str, sorted(order[:k]))),
+                                      logp_full=full, logp_deleted=lp(order[:k])))
+    for k in ks:
+        for s in range(seeds):
+            drop = np.random.default_rng(1000 * k + s).permutation(len(spans))[:k]
+            rows.append(dict(method="random", k=k, seed=s, deleted=" ".join(map(str, sorted(drop))), logp_full=full,
+                             logp_deleted=lp(drop)))
+    rows = pd.DataFrame(rows).assign(drop=lambda d: d.logp_full - d.logp_deleted)
+    in_answer = next((j for j, (a, b) in enumerate(spans) if a <= answer_start < b), None)
+    rec = run_record("scale", cpu_s=time.process_time() - c00, wall_s=time.time() - t00, model=model_name(model),
+                     question=question, answer=tokenizer.decode(answer), answer_tokens=len(answer),
+                     prompt_tokens=g0.n_prompt, document_chars=len(document), n_sentences=len(spans),
+                     answer_sentence=in_answer, sentences=[document[a:b] for a, b in spans], methods=list(methods),
+                     ks=list(ks), seeds=seeds,
+                     metric="mean log-probability of the answer tokens (end-of-turn excluded)",
+                     cpu_s_explain=cpu, cpu_s_deletion=round(time.process_time() - c0, 2),
+                     load_avg_end=round(os.getloadavg()[0], 2),
+                     started=time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t00)))
+    rec["machine"]["load_avg_start"] = mi.get("load_avg")
+    return dict(rows=rows, sentences=pd.DataFrame(sent), record=rec)
+
+# %% ../../nbs/61_long_documents.ipynb #e5d2289d
+def document_paths(results=True) -> dict:
+    "The files of the document example: the deletion rows, the sentence scores and the run record."
+    return {k: results_path("scale", f"document_example{s}", results=results)
+            for k, s in (("rows", ".csv"), ("sentences", ".sentences.csv"), ("record", ".json"))}
+
+def run_document_example(model_name: str = "smollm2-135m", results=True, recompute: bool | None = None,
+                         out=print) -> dict:
+    """Compute the document example with `model_name` and write its files, unless they exist (`recompute`, default the
+    environment's `NORMXLOGIT_RECOMPUTE=1`, computes again); returns `load_document_example(results)`."""
+    from normxlogit.model.zoo import load_model
+    p = document_paths(results)
+    if recompute is None: recompute = os.environ.get("NORMXLOGIT_RECOMPUTE") == "1"
+    if p["rows"].exists() and not recompute: return load_document_example(results)
+    m, t = load_model(model_name, device="cpu")
+    doc = squad_document(t)
+    r = document_example(m, t, doc["text"], DOC_QUESTION, answer_start=doc["answer_start"], out=out)
+    r["record"].update(article=DOC_ARTICLE, n_paragraphs=doc["n_paragraphs"], token_budget=DOC_TOKENS, model=model_name)
+    write_csv(p["sentences"], r["sentences"].round(7)); write_json(p["record"], r["record"])
+    write_csv(p["rows"], r["rows"].round(6))
+    return load_document_example(results)
+
+def load_document_example(results=True) -> dict | None:
+    "`dict(rows, sentences, record)` of the written document example (None when it has not been computed)."
+    p = document_paths(results)
+    if not p["rows"].exists(): return None
+    return dict(rows=pd.read_csv(p["rows"]), sentences=pd.read_csv(p["sentences"]),
+                record=json.loads(p["record"].read_text()))
+
+# %% ../../nbs/61_long_documents.ipynb #2e2aed9b
+def document_table(D: dict) -> pd.DataFrame:
+    """Per method and k: the drop of the answer's mean log-probability (nats per token) when its top-k sentences are
+    deleted, and random's mean drop with its standard deviation and range over the seeds."""
+    from normxlogit.registry import method_label
+    r = D["rows"]
+    rnd = r[r.method == "random"].groupby("k").drop.agg(["mean", "std", "min", "max"])
+    rows = [{"method": method_label(m), "k": int(k), "sentences deleted": d.deleted.iloc[0],
+             "drop": round(float(d["drop"].iloc[0]), 3),
+             "random drop (mean ± sd)": f"{rnd['mean'][k]:.3f} ± {rnd['std'][k]:.3f}",
+             "random range": f"[{rnd['min'][k]:.3f}, {rnd['max'][k]:.3f}]",
+             "above every random draw": bool(d["drop"].iloc[0] > rnd["max"][k])}
+            for (m, k), d in r[r.method != "random"].groupby(["method", "k"], sort=False)]
+    return pd.DataFrame(rows)
+
+def document_reading(D: dict | None) -> str:
+    "The example in words, from its files."
+    from normxlogit.registry import method_label
+    if D is None: return "Not computed yet: run `run_document_example()`."
+    rec, r, s = D["record"], D["rows"], D["sentences"]
+    T = document_table(D)
+    tot = {m: d.groupby("sentence").score.sum() for m, d in s.groupby("method", sort=False)}
+    top = {m: int(v.idxmax()) for m, v in tot.items()}
+    gold = rec["answer_sentence"]
+    rank = {m: int((v > v[gold]).sum()) + 1 for m, v in tot.items()} if gold is not None else {}
+    hits = [method_label(m) for m, j in top.items() if j == gold]
+    last = [method_label(m) for m, j in top.items() if j == rec["n_sentences"] - 1]
+    cpu = ", ".join(f"{method_label(m)} {v:.0f} s" for m, v in rec["cpu_s_explain"].items())
+    drops = ", ".join(f"{x['drop']:.3f} ({x['method']})" for _, x in T[T.k == 1].iterrows())
+    rnd = r[(r.method == "random") & (r.k == 1)]["drop"]
+    return (f"**One document, one question: an illustration, not a measurement with an interval.** The document is "
+            f"the first {rec['n_paragraphs']} paragraphs of the SQuAD 2.0 article *{rec['article']}* "
+            f"({rec['n_sentences']} sentences, {rec['prompt_tokens']:,} prompt tokens in the chat template; the "
+            f"budget was {rec['token_budget']:,} tokens, to keep the gradient methods within this machine's time). "
+            f"Question: *{rec['question']}* SmolLM2 answers *{rec['answer']}* ({rec['answer_tokens']} tokens, mean "
+            f"log-probability {r.logp_full.iloc[0]:.3f}); the gold answer lies in sentence {rec['answer_sentence']}. "
+            f"The sentence with the largest score summed over the answer tokens is the gold answer's for "
+            f"{', '.join(hits) if hits else 'no method'} (top sentence: "
+            + ", ".join(f"{method_label(m)} {j}" for m, j in top.items())
+            + (f"; for {', '.join(last)} it is the document's last sentence, just before the question" if last else "")
+            + "; rank of the gold sentence among the " + f"{rec['n_sentences']}: "
+            + ", ".join(f"{method_label(m)} {k}" for m, k in rank.items())
+            + f"). Deleting each method's top sentence lowers the answer's mean log-probability by {drops} nats per "
+            f"token, against {rnd.mean():.3f} for a random sentence (mean of {len(rnd)} draws, range "
+            f"{rnd.min():.3f} to {rnd.max():.3f}). Explaining the {rec['answer_tokens']}-token answer (greedy "
+            f"generation included) took {cpu} of CPU time, the {len(r) + 1} forward passes of the deletion test "
+            f"{rec['cpu_s_deletion']:.0f} s (load average {rec['machine']['load_avg_start']:.1f} at the start, "
+            f"{rec['load_avg_end']:.1f} at the end, 2 cores, shared with another job).")
+
+def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
+    """Heatmap of one answer token's sentence scores (default: the answer token with the largest NormXLogit sentence
+    score), one row per method (each scaled by its largest |score|), over the `top` sentences with the largest
+    |score|."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    from normxlogit.registry import method_label
+    s = D["sentences"]
+    if token is None:                  # the answer's last token with a letter or digit (its content word)
+        words = s.drop_duplicates("step").set_index("step").token
+        token = int(words[words.astype(str).str.contains(r"\w")].index.max())
+    W = s[s.step == token].pivot_table(index="method", columns="sentence", values="score", sort=False)
+    W = W.div(W.abs().max(1), axis=0)
+    ans = D["record"]["answer_sentence"]
+    cols = W.abs().max(0).sort_values(ascending=False).index[:top]
+    cols = sorted(set(cols) | ({ans} if ans is not None else set()))
+    W = W[cols].rename(index=method_label)
+    fig, ax = plt.subplots(figsize=(min(1 + 0.55 * len(cols), 10), 1 + 0.5 * len(W)))
+    sns.heatmap(W, ax=ax, cmap="RdBu_r", center=0, vmin=-1, vmax=1, cbar_kws=dict(label="score / largest |score|"))
+    ax.set_xticklabels([f"{c}*" if c == ans else str(c) for c in cols])
+    tok = s[(s.step == token)].token.iloc[0]
+    ax.set_title(f"Sentence scores of the answer token {tok!r} (sentences by number, * the gold answer's)", fontsize=9)
+    ax.set_xlabel("sentence of the document"); ax.set_ylabel("")
+    ax.tick_params(axis="y", rotation=0)
+    return ax
 
 # %% ../../nbs/61_long_documents.ipynb #a69c0d8f
 LENGTHS = (1024, 2048, 4096, 8192)
@@ -54,7 +310,8 @@ def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
     return dict(tokens=len(ids), base_gib=round(base, 3), peak_gib=round(peak_rss_gib(), 3),
                 wall_s=round(time.perf_counter() - t0, 2), cpu_s=round(time.process_time() - c0, 2))
 
-PROBE = "import sys, json; from normxlogit.experiments.long_documents import probe; print('READY {}'); print(json.dumps(probe(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == '1')))"
+PROBE = ("import sys, json; from normxlogit.experiments.long_documents import probe; print('READY {}'); "
+         "print(json.dumps(probe(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == '1')))")
 
 # %% ../../nbs/61_long_documents.ipynb #4b49218e
 def csv_path(results=True) -> Path: return results_path("scale", "long_documents.csv", results=results)
