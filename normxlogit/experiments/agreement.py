@@ -51,14 +51,17 @@ SETTINGS = ("default", "non_contrastive", "special_tokens_in", "full_input", "fl
 METRICS = ["pg", "mrr", "mrr_avg", "rma", "pta"]
 ROW_COLUMNS = ["model", "task", "id", "method", "variant", "setting", "n_tokens", "n_evidence", *METRICS, "ig_gap"]
 
+# %% ../../nbs/53a_agreement_run.ipynb #81dfcc90
 def _adapter(model) -> HeadAdapter:
     "The head adapter of `model`; an adapter is handed down as it is (a run resolves its model once)."
     return model if isinstance(model, HeadAdapter) else get_adapter(model)
 
+# %% ../../nbs/53a_agreement_run.ipynb #5d46d48e
 def method_batch_size(method: str, task: str, batch_size: int) -> int:
     "The batch size `method` runs with on `task`: `batch_size`, capped by `BATCH_CAPS` (scores do not depend on it)."
     return min(batch_size, BATCH_CAPS.get((method, task), batch_size))
 
+# %% ../../nbs/53a_agreement_run.ipynb #5d6096f6
 def methods_for(model, methods=None, ig_on_rmsnorm: bool = False):
     """The benchmark methods that apply to `model` (or its adapter), and `{method: reason}` for those left out: ALTI-Logit
     on decoders, ALTI (its proxy in the paper) on encoders, IG not on RMSNorm decoders unless `ig_on_rmsnorm`."""
@@ -75,6 +78,7 @@ def methods_for(model, methods=None, ig_on_rmsnorm: bool = False):
         else: out.append(m)
     return out, skip
 
+# %% ../../nbs/53a_agreement_run.ipynb #4a6e3787
 def variant_methods(model, methods, variant, task=None) -> list:
     """The methods computed in `variant`: all in 'base'; the paper's Table 5 methods in 'float64' (qa: without ALTI-Logit, as
     the paper); the LRP-type methods taking `embeddings=` in 'partial_embeddings' (models with position embeddings)."""
@@ -94,6 +98,7 @@ def task_evidence(task, n_pool=None, coref="auto") -> pd.DataFrame:
     if task == "qa": return qa_evidence(n_pool)
     raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
 
+# %% ../../nbs/53a_agreement_run.ipynb #a0a80fe7
 def model_input(row, kind, tokenizer):
     """(input text, evidence spans, target, foil) of an sva / ra row: causal LM, the prefix before the target word
     (`text_before`; targets with a leading space); masked LM, the target word masked (`replace_span`)."""
@@ -106,6 +111,7 @@ def model_input(row, kind, tokenizer):
         return text, spans, row["target"], row["foil"]
     raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
 
+# %% ../../nbs/53a_agreement_run.ipynb #227e28fe
 def qa_model_input(row, kind, tokenizer, template=QA_TEMPLATE):
     """(input text, evidence spans, context span, target token id) of a qa evidence row, or `None` when the answer's first
     token cannot be isolated. Causal LM: the target is the first token of prompt + answer holding answer characters, the
@@ -127,10 +133,12 @@ def qa_model_input(row, kind, tokenizer, template=QA_TEMPLATE):
             return None
     return None
 
+# %% ../../nbs/53a_agreement_run.ipynb #acd05a0c
 def _single_id(tokenizer, w):
     ids = tokenizer.encode(w, add_special_tokens=False)
     return ids[0] if len(ids) == 1 else None
 
+# %% ../../nbs/53a_agreement_run.ipynb #95aeec79
 def training_item_ids(model_name, task) -> set:
     """Ids of the `task` items a fine-tuned model of this project may have been trained on (`train_item_ids` of its
     `result.json`; for a BLiMP masked-LM head every anaphor pair outside its held-out split), left out of its items."""
@@ -149,6 +157,7 @@ def _text_hash(text) -> str:
     "A short stable hash of an input text (cache keys hold it instead of the text: qa prompts are long)."
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
+# %% ../../nbs/53a_agreement_run.ipynb #00728efb
 def _item_rows(ev, task, kind, tokenizer, exclude):
     "One dict per evidence row: model input, target / foil ids, token-level evidence, special and region masks."
     special_ids = set(tokenizer.all_special_ids)
@@ -176,6 +185,7 @@ def _item_rows(ev, task, kind, tokenizer, exclude):
                          single_token=tid is not None and (task == "qa" or fid is not None)))
     return rows
 
+# %% ../../nbs/53a_agreement_run.ipynb #79ab2ed0
 def _pool_scores(ad, tokenizer, texts, ids, qa, batch_size):
     "(n, 4) float array per input: logit of target, logit of foil (qa: of the best other token), top-1 id, best other id."
     order = np.argsort([len(t) for t in texts], kind="stable")
@@ -188,10 +198,12 @@ def _pool_scores(ad, tokenizer, texts, ids, qa, batch_size):
         out[i] = [float(row[t]), float(row[best_other if qa else f]), int(row.argmax()), best_other]
     return out
 
+# %% ../../nbs/53a_agreement_run.ipynb #9af1f16c
 def _correct(scores, target_ids, qa) -> np.ndarray:
     "Correct predictions of a chunk of pool scores: the target is the top token (qa), or its logit is above the foil's."
     return scores[:, 2].astype(int) == np.asarray(target_ids, int) if qa else scores[:, 0] > scores[:, 1]
 
+# %% ../../nbs/53a_agreement_run.ipynb #d7b5080c
 def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), coref="auto", cache=None,
                     pool_chunk=64, batch_size=16):
     """The items of `task` for `model` (or its adapter): `(items, counts)`, a row per pool item (the first `n_pool` of the
@@ -258,6 +270,7 @@ def method_options(method, variant="base", ig_steps=32) -> dict:
     if variant == "partial_embeddings": opts["embeddings"] = "partial"
     return opts
 
+# %% ../../nbs/53a_agreement_run.ipynb #40d8de49
 IG_TOKENS_PER_PASS = 2048       # IG: at most this many tokens (path points x items x tokens) per forward pass
 
 def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None, budget=ATTENTION_BUDGET):
@@ -302,10 +315,12 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
                 if method == "ig": gaps[i] = float(abs(out[i].sum() - diff[k]) / max(abs(diff[k]), 1e-12))
     return out, gaps
 
+# %% ../../nbs/53a_agreement_run.ipynb #f2ff5e6d
 def _g6(x):
     "6 significant digits (what the results CSV stores), so rows computed now and rows read back from a CSV are equal."
     return float(f"{x:.6g}")
 
+# %% ../../nbs/53a_agreement_run.ipynb #d157f5ee
 def _setting_rows(sub, scores, settings, task):
     "(setting, keep mask) pairs per item and the rows' metric dicts."
     out = []
@@ -318,6 +333,7 @@ def _setting_rows(sub, scores, settings, task):
             out.append((r, name, k, item_metrics(s, r.evidence, k)))
     return out
 
+# %% ../../nbs/53a_agreement_run.ipynb #3153b1fe
 def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, seed, ig_steps) -> list:
     "JSON-safe rows of `sub` for `method` in `variant`: 'base' gives default, non_contrastive, special_tokens_in, (qa) full_input."
     opts = method_options(method, variant, ig_steps)
@@ -355,11 +371,13 @@ PAPER_N = {"sva": None, "ra": None, "qa": None}    # every correctly predicted i
 FULL_POOL = {"sva": 1500, "ra": None, "qa": None}  # None: the whole data set (items are scored until n are correct)
 SEGMENT_ENDS = {"sva": (300, 1000), "ra": (300, 1000), "qa": (200, 1000)}
 
+# %% ../../nbs/53a_agreement_run.ipynb #aeec27f1
 def item_segments(task, n_used) -> list:
     "The (start, stop) ranges of used items chunked under one key, cut at `SEGMENT_ENDS[task]`: a larger run reuses a smaller one's."
     ends = [e for e in SEGMENT_ENDS[task] if e < n_used] + [n_used]
     return [(a, b) for a, b in zip([0] + ends[:-1], ends) if b > a]
 
+# %% ../../nbs/53a_agreement_run.ipynb #6ee785af
 @dataclasses.dataclass
 class AgreementRun:
     """One model and task: `frame` (a row per item x method x setting), `counts` (the selection), `items` (the used ones),
@@ -370,14 +388,17 @@ class AgreementRun:
     excluded: dict
     info: dict
 
+# %% ../../nbs/53a_agreement_run.ipynb #82aa3ee0
 def results_file(model_name, task, n, results=True) -> Path:
     "The per-item rows of a run: `results/agreement/items/<model>_<task>_<n>.csv.gz` (`n` None: 'all'; or under the folder `results`)."
     return results_path("agreement", "items", f"{model_name}_{task}_{'all' if n is None else n}.csv.gz", results=results)
 
+# %% ../../nbs/53a_agreement_run.ipynb #70ac8983
 def item_key(used) -> list:
     return [[r.id, _text_hash(r.input), int(r.target_id), int(r.foil_id), "".join(map(str, r.evidence)),
              "".join(map(str, np.asarray(r.special, int))), "".join(map(str, np.asarray(r.region, int)))] for r in used.itertuples()]
 
+# %% ../../nbs/53a_agreement_run.ipynb #e0da99b2
 def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=VARIANTS, n_pool=None, exclude=None,
                   coref="auto", cache=True, results=True, recompute=False, ig_steps=32, batch_size=8, chunk_size=8,
                   seed=0, verbose=True) -> AgreementRun:
@@ -486,10 +507,12 @@ def summarize(frames, counts, ig_gaps=None) -> pd.DataFrame:
     out["n"] = out.n.astype(int)
     return out
 
+# %% ../../nbs/53a_agreement_run.ipynb #946f2c18
 def _meta_file(model_name, task, n, results=True, kind="json") -> Path:
     f = results_file(model_name, task, n, results)
     return f.with_name(f.name.replace(".csv.gz", ".json" if kind == "json" else ".ig_gap.csv"))
 
+# %% ../../nbs/53a_agreement_run.ipynb #af9748a1
 def _record(r, prev) -> dict:
     "The run record of one model and task; timing of pairs not timed now, and an untimed pool's cost, kept from `prev`."
     info = {k: v for k, v in r.info.items() if k not in ("computed", "cpu_s_now")}
@@ -500,6 +523,7 @@ def _record(r, prev) -> dict:
         info["selection_cpu_s"], info["selection_untimed_chunks"] = pi["selection_cpu_s"], pi.get("selection_untimed_chunks", 0)
     return run_record("agreement", cpu_s=r.info["cpu_s_now"], counts=r.counts, excluded=r.excluded, info=info)
 
+# %% ../../nbs/53a_agreement_run.ipynb #89d8c3e5
 def _gap_file_for(name, task, ids, steps, results):
     "A stored IG-gap file of `name` and `task` (any n) on exactly the items `ids` and `steps`, or None."
     for f in sorted(results_file(name, task, 0, results).parent.glob(f"{name}_{task}_*.ig_gap.csv")):
@@ -507,6 +531,7 @@ def _gap_file_for(name, task, ids, steps, results):
         if set(g.id) == set(ids) and set(g.n_steps) == set(steps): return g
     return None
 
+# %% ../../nbs/53a_agreement_run.ipynb #8e22e2b9
 def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None, methods=None, variants=VARIANTS,
                   results=True, cache=True, ig_gap_items=8, ig_gap_steps=(16, 64), ig_gap_tasks=AGREEMENT_TASKS,
                   batch_size=8, verbose=True, write_table=True, device=None, recompute=False) -> dict:
@@ -546,6 +571,7 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
         write_csv(results_path("agreement", "table1.csv", results=results), read_benchmark(names, results=results)["table1"])
     return dict(runs=runs, table1=t1, ig_gaps=ig)
 
+# %% ../../nbs/53a_agreement_run.ipynb #f8e852d4
 def stored_n(model_name, task, results=True):
     "The largest n of a stored run of `model_name` on `task` (None: a run on every item; 0: none stored)."
     ns = []
@@ -556,6 +582,7 @@ def stored_n(model_name, task, results=True):
     if not ns: return 0
     return None if max(ns) == math.inf else max(ns)
 
+# %% ../../nbs/53a_agreement_run.ipynb #1fa8df94
 def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=True) -> dict:
     """The stored results of `run_benchmark` (no model loaded): `frame`, `counts`, `excluded`, `ig_gaps`, `timing`, `records`,
     `table1` (from the item files), `n` ({(model, task): n}), `missing`. `n`: task -> n (default: the largest stored)."""
@@ -581,6 +608,7 @@ TINY = dict(n={"sva": 2, "ra": 2, "qa": 1}, pools={"sva": 12, "ra": 12, "qa": 4}
             methods=["random", "grad_l2", "gxi", "rollout", "alti_logit", "alti", "lrp", "attnlrp", "logat", "normxlogit"])
 TINY_CPU_S = 30.0              # about what the tiny run takes on one core of this machine (measured by its test)
 
+# %% ../../nbs/53a_agreement_run.ipynb #603c05eb
 def _task_ints(pairs, what):
     out = {}
     for p in pairs or []:
@@ -590,6 +618,7 @@ def _task_ints(pairs, what):
         out[k] = None if v == "all" else int(v)
     return out
 
+# %% ../../nbs/53a_agreement_run.ipynb #7d3901ce
 def _run(a):
     "Run (or resume) the benchmark; then `table1.csv` from every stored run unless `--no-table`."
     cache = results_path("agreement", "chunks", results=a.results) if a.cache is True else a.cache
@@ -597,6 +626,7 @@ def _run(a):
                         cache=cache, batch_size=a.batch_size, write_table=not a.no_table, device=a.device)
     print(f"{sum(len(r.info['computed']) for r in out['runs'])} chunks computed; {'table1.csv left to `table`' if a.no_table else 'wrote table1.csv'}")
 
+# %% ../../nbs/53a_agreement_run.ipynb #a501b3b6
 def _table(a):
     "Rebuild `table1.csv` from the stored item files (the largest n of each)."
     got = read_benchmark(a.models, a.tasks, _task_ints(a.n, "n"), results=a.results)
@@ -605,6 +635,7 @@ def _table(a):
     write_csv(results_path("agreement", "table1.csv", results=a.results), got["table1"])
     print(f"wrote table1.csv ({len(got['table1'])} rows) from n = {sorted(set(got['n'].values()), key=str)}")
 
+# %% ../../nbs/53a_agreement_run.ipynb #d31f0ecf
 WHICH = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True), Opt("tasks", list(AGREEMENT_TASKS), "tasks", AGREEMENT_TASKS, str, True),
          Opt("n", [], "task=items or task=all, e.g. sva=1000 (default: BOOK_N)", kind=str, many=True))
 main = command_line("agreement", "The decomposition-attribution benchmark (sva, ra, qa); resumable.", {
@@ -633,6 +664,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
         out = run_benchmark(BENCH_MODELS, AGREEMENT_TASKS, n, pools, results=results, cache=cache, device=device)
     return dict(computed=sum(len(r.info["computed"]) for r in out["runs"]), rows=len(out["table1"]))
 
+# %% ../../nbs/53a_agreement_run.ipynb #964a8fb6
 def estimate(scale: str = "book", results=True) -> pd.DataFrame:
     """The CPU cost of `reproduce(scale)` (`cost_table`) from the stored run records: per model and task, the items still
     to explain times the measured CPU seconds per item (summed over the (method, variant) pairs with a stored cost), and
@@ -657,6 +689,7 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
                                       cpu_s_per_unit=info.get("selection_cpu_s", 0.0) / max(c["examined"], 1)))
     return cost_table(rows)
 
+# %% ../../nbs/53a_agreement_run.ipynb #3017ed96
 def _claims(results=True):
     f = results_path("agreement", "findings.csv", results=results)
     return pd.read_csv(f) if f.exists() else None
@@ -669,6 +702,7 @@ EXPERIMENT = register_experiment("agreement", "The agreement benchmark of the de
 # %% ../../nbs/53a_agreement_run.ipynb #f268a12a
 _MM = {getattr(torch.ops.aten, f).default for f in ("mm", "bmm", "addmm", "baddbmm")}
 
+# %% ../../nbs/53a_agreement_run.ipynb #7dfd419b
 class Bf16Products(TorchDispatchMode):
     "Matrix products of bfloat16 tensors as a bfloat16 GEMM with float32 accumulation gives them; anything else as it is."
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -676,6 +710,7 @@ class Bf16Products(TorchDispatchMode):
             return func(*[a.float() if torch.is_tensor(a) and a.dtype == torch.bfloat16 else a for a in args], **(kwargs or {})).bfloat16()
         return func(*args, **(kwargs or {}))
 
+# %% ../../nbs/53a_agreement_run.ipynb #ecd5c30e
 @contextlib.contextmanager
 def in_bfloat16(ad32):
     """bfloat16 attributions: `Bf16Products`; ALTI-Logit's norms frozen from float32 statistics, its head direction from the
@@ -686,6 +721,7 @@ def in_bfloat16(ad32):
     with mock.patch.object(_al, "linear_norm", norm32), mock.patch.object(_al, "_head_direction", head32), \
          mock.patch.object(_al, "alti_logit_decomposition", lambda batch: dec(batch, check=False)), Bf16Products(): yield
 
+# %% ../../nbs/53a_agreement_run.ipynb #ea7d41e3
 def tie_counts(scores, evidence, keep) -> dict:
     """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly 0), `top_ties` (sharing the top score),
     `evidence_ties` (non-evidence tokens tied with the best evidence token), and `pg`, `mrr`, `mrr_avg` (`item_metrics`)."""

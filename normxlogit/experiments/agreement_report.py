@@ -163,6 +163,7 @@ PAPER_LAYOUT = {1: (_M5, ["pg", "mrr", "rma", "pta"], ["default"]),
                 5: (_M5, ["pg", "mrr", "rma"], ["default", "float64"]),
                 6: (["attnlrp", "lrp"], ["pg", "mrr", "rma"], ["default", "partial_embeddings"])}
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #96ee8fd0
 def paper_numbers() -> pd.DataFrame:
     """The paper's Tables 1-7 as a long frame (`table`, `task`, `model`, `method`, `metric`, `setting`, `value` in
     percent; its ALTI column is 'alti_logit', ALTI on BERT), and Table 9 (`table` 9, `task`, metric 'accuracy', a
@@ -187,15 +188,18 @@ def paper_numbers() -> pd.DataFrame:
 PAPER_METHODS = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")
 PEERS = {"causal_lm": "Llama-3.2-1B", "masked_lm": "bert-base-uncased"}   # the paper's model closest to ours, by kind
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #502f8432
 def method_name(method) -> str:
     "The registry's label of a benchmark method; its `grad_l2` runs with `squared=True`, the paper's Gradient (`grad_l2sq`'s label)."
     return method_label("grad_l2sq" if method == "grad_l2" else method)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #5f8df35a
 def column_label(method) -> str:
     "The column of `method` in the paper's layout: `method_name`, except that ALTI-Logit (decoders) and ALTI (encoders) share one column, as in the paper."
     if method in ("alti_logit", "alti"): return f"{method_label('alti_logit')}/{method_label('alti')}"
     return method_name(method)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #30e8a020
 def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=True) -> pd.DataFrame:
     """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in percent: rows
     (task, model) with our models (from the long frame `t1`, as `summarize` returns) and the paper's `peers`
@@ -220,6 +224,7 @@ def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=Tr
                                              else [(column_label(m), k.upper()) for m, k, s in wide.columns])
     return wide.round(0)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #9a923be2
 def show_table(wide) -> pd.DataFrame:
     "A `paper_table` for display: integers, '–' where a number is missing (not reported, or a method a model does not run)."
     return wide.apply(lambda c: c.map(lambda v: "–" if pd.isna(v) else f"{v:.0f}"))
@@ -229,10 +234,16 @@ MARGIN = 0.02          # 2 PG points (PG as a share): the project's margin for "
 ACCURACY_CLAIM = 0.9   # the project's threshold for Table 9: at least 90% of the sva and ra items right
 _P = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")   # the paper's methods (ALTI on encoders)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #edbf76ba
 def _pg(m, s="default", k="pg"): return (m, s, k)
+
+# %% ../../nbs/53_agreement_benchmark.ipynb #efb52fdf
 def _max(V, cols): return np.max(np.vstack([V[c] for c in cols]), axis=0)
+
+# %% ../../nbs/53_agreement_benchmark.ipynb #5ad9d269
 def _have(mean, *cols): return all(pd.notna(mean.get(c)) for c in cols)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #f59101de
 def _above(win, tasks=None, models=None, pool=_P):
     "Cells where the best of `win` is above the best of the other methods of `pool` (PG; a statistic of the means)."
     def cells(mo, ta, mean):
@@ -242,6 +253,7 @@ def _above(win, tasks=None, models=None, pool=_P):
         return [("", [_pg(m) for m in w + o], lambda V: _max(V, [_pg(m) for m in w]) - _max(V, [_pg(m) for m in o]), False)]
     return cells
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #02ba7903
 def _same_best(mo, ta, mean):
     "The PG-best of the paper's methods is also best by MRR and RMA: the smallest of its three margins (per model, task)."
     ms = [m for m in _P if _have(mean, *(_pg(m, k=k) for k in ("pg", "mrr", "rma")))]
@@ -250,6 +262,7 @@ def _same_best(mo, ta, mean):
     stat = lambda V: np.min([V[_pg(b, k=k)] - _max(V, [_pg(m, k=k) for m in o]) for k in ("pg", "mrr", "rma")], axis=0)
     return [(b, [_pg(m, k=k) for m in ms for k in ("pg", "mrr", "rma")], stat, False)]
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #4d8d020c
 def _not_worse(other, methods, tasks=None, models=None):
     "Per method: PG in the default setting minus PG in `other`, plus `MARGIN` (a per-item difference)."
     def cells(mo, ta, mean):
@@ -258,6 +271,7 @@ def _not_worse(other, methods, tasks=None, models=None):
                 for m in methods if _have(mean, _pg(m), _pg(m, other))]
     return cells
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #6d834701
 def claims(decoders, special_models):
     """The findings checked here that compare explanations item by item: `(table, claim, cells)`, where
     `cells(model, task, means)` gives for one model and task (`means`: the mean of each column (method, setting, metric))
@@ -282,6 +296,8 @@ def claims(decoders, special_models):
         (6, "full embeddings are better than partial ones for AttnLRP / LRP or at most 2 PG points worse",
          _not_worse("partial_embeddings", ("attnlrp", "lrp"))),
     ]
+
+# %% ../../nbs/53_agreement_benchmark.ipynb #1e47d668
 PRECISION_TEXT = "default precision and float64 are equivalent: no method's PG moves by more than 2 points"
 ACCURACY_TEXT = "the models get at least 90% of the sva and ra items right (the project's threshold)"
 NOT_IN_PAPER = "; methods the paper did not evaluate in this table (not in the paper)"   # the project's extension of a finding
@@ -291,6 +307,7 @@ def paper_methods(table) -> set:
     ms = set(paper_numbers().query("table == @table").dropna(subset=["value"]).method)
     return ms | ({"alti"} if "alti_logit" in ms else set())
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #bbb6d654
 def claim_source(claim) -> str:
     "'paper' for a finding of the decomposition paper, 'project' for this project's own comparisons and checks."
     return "project" if "(not in the paper)" in claim or claim == ACCURACY_TEXT else "paper"
@@ -305,6 +322,7 @@ def item_values(frame, metrics=("pg", "mrr", "rma")) -> dict:
         out[mo, ta] = w
     return out
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #c303946d
 def _test(V, stat, per_item, key, n_boot) -> dict:
     "n, the oriented difference, its 95% interval and two-sided p: paired t on per-item values, else Wald on bootstrap replicates."
     if per_item:
@@ -316,6 +334,7 @@ def _test(V, stat, per_item, key, n_boot) -> dict:
     r = wald_test(obs, stat({c: W @ v / n for c, v in V.items()}))
     return dict(n=n, value=obs, lo=r["lo"], hi=r["hi"], p=r["p"], test="bootstrap Wald")
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #cccf120d
 def precision_changes(frame, other="float64") -> pd.DataFrame:
     """Table 5 as the deterministic comparison it is: the same items explained twice, in the default precision and in
     `other`. Per model and task with both: `n` items (those with every compared method in both), the compared `methods`,
@@ -333,6 +352,7 @@ def precision_changes(frame, other="float64") -> pd.DataFrame:
                          **{f"max_{k}": float(v.max()) * 100 if len(X) else np.nan for k, v in d.items()}))
     return pd.DataFrame(rows, columns=["model", "task", "n", "methods", "pg_changed", "mrr_changed", "max_pg", "max_mrr", "max_rma"])
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #feaf1560
 def _precision_test(k, n) -> dict:
     """The Table 5 cell of `k` changed items out of `n`: `MARGIN` minus the share of items whose PG changes under any
     method (the share bounds every method's |mean PG difference|, since one item moves a PG by at most 1), its 95%
@@ -344,6 +364,7 @@ def _precision_test(k, n) -> dict:
     p = _st.binomtest(k, n, MARGIN, alternative="less" if k / n < MARGIN else "greater").pvalue
     return dict(n=n, value=MARGIN - k / n, lo=MARGIN - ci.high, hi=MARGIN - ci.low, p=p, test="exact binomial (items whose PG changes)")
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #dddd4266
 def _unchanged_test(n) -> dict:
     """A per-item cell of "better or at most `MARGIN` worse" in which no item's PG differs between the two settings: the
     paired t interval would have width zero (no spread) and p = 0. Instead, as in `_precision_test` with no changed item:
@@ -352,6 +373,7 @@ def _unchanged_test(n) -> dict:
     r = _precision_test(0, n)
     return dict(r, hi=2 * MARGIN - r["lo"], test="exact binomial (no item's PG changes)")
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #2d658e04
 def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=30) -> pd.DataFrame:
     """The findings as interval statements over items, one row per claim and cell (model, task[, method]): its `source`
     ('paper' or 'project', `claim_source`), `n` items, `value` (the difference oriented as claimed, see `claims`), its
@@ -391,6 +413,7 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
     out["verdict"] = [verdict(lo, hi, ph) for lo, hi, ph in zip(out.lo, out.hi, out.p_holm)]
     return out[["table", "claim", "source", "model", "task", "method", "n", "value", "lo", "hi", "p", "p_holm", "test", "verdict"]]
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #3009675c
 def _paper_means(table) -> dict:
     "{(model, task): the paper's numbers of `table` as fractions, indexed (method, setting, metric)} (Table 5: default precision as 'default')."
     p = paper_numbers()
@@ -398,6 +421,7 @@ def _paper_means(table) -> dict:
     p = p.assign(value=p.value / 100, setting=p.setting.replace({"default_precision": "default"}))
     return {k: g.set_index(["method", "setting", "metric"]).value for k, g in p.groupby(["model", "task"], sort=False)}
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #824c401b
 def mrr_below_pg_rows() -> set:
     """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an MRR below the
     PG (rounding both to whole percent keeps their order). With one tie rule MRR >= PG; below it only with a tied top
@@ -408,6 +432,7 @@ def mrr_below_pg_rows() -> set:
     bad = w[w["mrr"] < w["pg"]].reset_index()
     return set(zip(bad.table, bad.task, bad.model))
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #38dff8e9
 def paper_findings() -> pd.DataFrame:
     """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models as the
     ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it `holds`
@@ -433,8 +458,10 @@ def paper_findings() -> pd.DataFrame:
     out["mrr_below_pg"] = [(t, ta, mo) in bad for t, ta, mo in zip(out.table, out.task, out.model)]
     return out.sort_values("table", kind="stable").reset_index(drop=True)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #a6a23b04
 def _holds_in(p) -> str: return f"holds in {int(p.holds.sum())} of {len(p)}" if len(p) else "–"
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #1dbaec05
 def findings_summary(cells, paper) -> pd.DataFrame:
     """Per claim: its `source`, the cells here with their verdicts counted (`common.count_verdicts`), and the paper's
     cells where it holds, with and without the paper's † rows, MRR below PG (`paper`, `paper_without_†`)."""
@@ -448,6 +475,7 @@ def findings_summary(cells, paper) -> pd.DataFrame:
                          **{"paper_without_†": _holds_in(p[~p.mrr_below_pg]) if len(p) else "–"}))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #535c85ca
 def findings_prose(summary) -> str:
     """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own checks, then
     claim by claim (the cells' verdicts here; the paper's own numbers, with and without its † rows)."""
@@ -470,6 +498,7 @@ def findings_prose(summary) -> str:
 # %% ../../nbs/53_agreement_benchmark.ipynb #8806a9ff
 SYMBOL = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #9f5c5bf7
 def findings_table(cells, t) -> pd.DataFrame:
     """The cells of the findings of Table `t` (`findings`), in percent points: per method (columns) and model / task
     (rows) the tested difference and the verdict's symbol (`SYMBOL`); findings about a model and task (Tables 1, 5, 9) as
@@ -486,6 +515,7 @@ def findings_table(cells, t) -> pd.DataFrame:
                          "difference, points [95% CI]": [with_ci(v, lo, hi, digits=1) for v, lo, hi in zip(c.value, c.lo, c.hi)],
                          "p (Holm)": c.p_holm.map(lambda p: f"{p:.2g}"), "verdict": c.verdict}).reset_index(drop=True)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #5fe1a76d
 def precision_table(frame, cells) -> pd.DataFrame:
     """Table 5 for the reader: per model and task (`precision_changes`) the items, how many changed their PG or MRR under
     any compared method, the largest differences (percent points), the 95% interval of the share of items whose PG
@@ -517,10 +547,12 @@ IG_PATHS = (dict(baseline="zero"), dict(baseline="zero", keep="first"), dict(bas
             dict(baseline="mean", keep="first"))
 IG_PATH_N = {"sva": 8, "ra": 8, "qa": 4}
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #98806610
 def _path_name(setting) -> tuple:
     "(baseline, keep) of an `ig` setting as `ig_path_gaps` stores them ('-': nothing kept)."
     return (setting.get("baseline", "zero"), setting.get("keep") or "-")
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #b172ae2f
 def ig_path_gaps(model, tokenizer, items, settings=IG_PATHS, n_steps=(64, 128, 256), contrastive=True) -> pd.DataFrame:
     """IG's relative completeness gap on `items` for other baselines and paths than the benchmark's zero baseline:
     `settings` are `ig` options (default: the zero baseline, the same with the first token kept as a control, and the
@@ -535,15 +567,18 @@ def ig_path_gaps(model, tokenizer, items, settings=IG_PATHS, n_steps=(64, 128, 2
     t["keep"] = t.keep.replace("None", "-")                        # as the CSV files store it
     return t[["id", "baseline", "keep", "n_steps", "rel_gap"]]
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #2b3be68a
 def ig_paths_file(model_name, task, results=True):
     "Where `run_ig_paths` stores one model and task: `results/agreement/items/<model>_<task>.ig_paths.csv`."
     return results_path("agreement", "items", f"{model_name}_{task}.ig_paths.csv", results=results)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #f754154e
 def read_ig_paths(files) -> pd.DataFrame:
     "The rows of stored `ig_paths` files (`keep` '-' stays a string; pandas would read 'None' as missing)."
     frames = [pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False, na_values={"rel_gap": ["", "nan"]}) for f in files]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"])
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #127b2691
 def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=None, n_steps=(64, 128, 256),
                  settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True, device=None) -> pd.DataFrame:
     """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the benchmark's first items)
@@ -582,6 +617,7 @@ def _short_reason(reason: str) -> str:
     "A `methods_for` reason as a bar label: the words before its first ':' or '(' ('RMSNorm decoder', 'decoders only')."
     return reason.split(":")[0].split("(")[0].strip()
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #4999d141
 def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metric: str = "pg", models=None, tasks=AGREEMENT_TASKS):
     """Small multiples of one metric per method (default PG, the pointing game, in percent of items), a row per model
     and a column per task, from the long per-item frame `df` (default setting): horizontal bars in the registry's
@@ -633,10 +669,12 @@ def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metr
 TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")   # the methods of the paper's qa rows with MRR < PG (Llama-3, Tables 1-5)
 PRECISIONS, TIE_SEGMENT = ("float32", "bfloat16"), 100      # segments of 100 items: a larger n reuses a smaller one's chunks
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #f15791fd
 def ties_file(results=True, kind="csv") -> Path:
     "The rows of `run_ties`, `results/agreement/qa_ties.csv`, or its run record (`kind='json'`)."
     return results_path("agreement", f"qa_ties.{kind}", results=results)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #23acfe0e
 def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=True, results=True, n_pool=None, chunk_size=8,
              batch_size=8, device=None, verbose=True) -> pd.DataFrame:
     """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from `cache`) of

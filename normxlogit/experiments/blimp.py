@@ -60,15 +60,18 @@ SIZES = {"tiny": {"causal_lm": (1, 16), "masked_lm": (1, 16)},          # second
          "book": {"causal_lm": (200, 1000), "masked_lm": (100, 200)},   # the committed results
          "paper": {"causal_lm": (1000, 1000), "masked_lm": (200, 200)}} # every item of the pools
 
+# %% ../../nbs/52a_blimp_run.ipynb #768e9983
 def label(method: str) -> str:
     "How tables and figures name a method of this experiment: the registry's label, or `LABELS` for the LogAt readings."
     return LABELS.get(method) or method_label(method)
 
+# %% ../../nbs/52a_blimp_run.ipynb #b750b2e4
 def kind_methods(kind: str) -> list:
     "The methods of the experiment for a head kind ('causal_lm' or 'masked_lm'), in display order."
     if kind not in EXPLAINED: raise ValueError(f"kind must be 'causal_lm' or 'masked_lm', got {kind!r}")
     return [m for m in ORDER if m in ("random", "nearest", "l2norm") + LENS + EXPLAINED[kind]]
 
+# %% ../../nbs/52a_blimp_run.ipynb #289fba62
 def run_sizes(scale: str | None = None) -> dict:
     """`{kind: (n, pool)}` of a scale (`SIZES`); by default 'tiny' under `nbdev_test` (`normxlogit.testing.small_run`),
     else 'book'."""
@@ -76,16 +79,19 @@ def run_sizes(scale: str | None = None) -> dict:
     if scale not in SIZES: raise ValueError(f"scale must be one of {list(SIZES)}, got {scale!r}")
     return {k: tuple(v) for k, v in SIZES[scale].items()}
 
+# %% ../../nbs/52a_blimp_run.ipynb #976960c1
 def have_finetuned() -> bool:
     "Is the fine-tuned MiniLM masked LM (`FT_NAME`) in `models_dir()`?"
     return (models_dir() / FT_NAME / "result.json").exists()
 
+# %% ../../nbs/52a_blimp_run.ipynb #d5c89b22
 def model_names(scale: str = "book") -> list:
     """The models of a scale: bert-tiny alone for 'tiny'; else the two causal LMs, then bert-tiny (weak) and the agreement
     masked LM (the random-head MiniLM if it is not trained)."""
     if scale == "tiny": return ["bert-tiny-mlm"]
     return CLM_MODELS + ["bert-tiny-mlm", FT_NAME if have_finetuned() else "minilm-l6-randomhead"]
 
+# %% ../../nbs/52a_blimp_run.ipynb #a63eddb6
 def load_blimp_model(name: str, device: str = "cpu", dtype=torch.float32):
     "`(model, tokenizer)` of one of `KNOWN` on `device`, in `dtype` (a `torch.dtype` or its name, e.g. 'bfloat16')."
     dtype = getattr(torch, dtype, None) if isinstance(dtype, str) else dtype
@@ -103,21 +109,25 @@ def blimp_items_evidence() -> dict:
     "Evidence rows (dependency rule for antecedents) of every paradigm, indexed by id (parsed once per process: do not modify)."
     return {p: blimp_evidence(p, coref="dependency").set_index("id") for p in PARADIGMS}
 
+# %% ../../nbs/52a_blimp_run.ipynb #a425f56c
 def held_out_ids() -> dict:
     "Ids (`<paradigm>-<pairID>`) of the BLiMP pairs held out from the masked-LM fine-tuning, per paradigm, in their stored order."
     dev = task_data("blimp").dev
     return {p: [f"{p}-{i}" for i in dev.pairID[dev.paradigm == p]] for p in PARADIGMS}
 
+# %% ../../nbs/52a_blimp_run.ipynb #f39e371b
 def prefix_input(row):
     """The causal-LM input of an evidence row: `(prefix, evidence spans, fits)`. The prefix is the good sentence up to
     the target word (`text_before`); `fits` is True when the item has evidence and all of it lies in the prefix."""
     prefix, spans = text_before(row["text"], row["target_span"][0], row["evidence_spans"])
     return prefix, spans, len(spans) > 0 and len(spans) == len(row["evidence_spans"])
 
+# %% ../../nbs/52a_blimp_run.ipynb #fc6ed8b2
 def mask_item(row, mask_token: str):
     "The masked-LM input: the good sentence with its target word replaced by `mask_token`, and the evidence spans moved along."
     return replace_span(row["text"], row["target_span"], mask_token, row["evidence_spans"])
 
+# %% ../../nbs/52a_blimp_run.ipynb #a4a2980d
 def prefix_fit(evidence: dict) -> pd.DataFrame:
     "Per paradigm: how many items have evidence, and the share of those whose evidence lies entirely before the target word."
     rows = {}
@@ -132,6 +142,7 @@ def _single_id(tok, word):
     ids = tok.encode(word, add_special_tokens=False)
     return int(ids[0]) if len(ids) == 1 else None
 
+# %% ../../nbs/52a_blimp_run.ipynb #0e1d8cd1
 def lens_words(tok, kind: str) -> list:
     "The vocabulary ids of the control words (with a leading space for a causal LM: the next word); each must be one token."
     words = [(" " if kind == "causal_lm" else "") + w for w in CONTROL_WORDS]
@@ -139,6 +150,7 @@ def lens_words(tok, kind: str) -> list:
     if None in ids: raise ValueError(f"control words {words} must each be one token for {type(tok).__name__}; got {ids}")
     return ids
 
+# %% ../../nbs/52a_blimp_run.ipynb #ef3a297b
 def _first_subtokens(text, spans, tok):
     "Per token, 1 at the first sub-token of each evidence span (the authors' evidence positions)."
     out = None
@@ -148,6 +160,7 @@ def _first_subtokens(text, spans, tok):
         if e.any(): out[int(e.argmax())] = 1
     return out
 
+# %% ../../nbs/52a_blimp_run.ipynb #e7ef76d7
 def token_mask(item, tokens: str = "words") -> np.ndarray:
     """The tokens an alignment is computed on: 'words' = no special token and not the masked target (our protocol),
     'all' = every position but the masked target (the authors' code)."""
@@ -156,6 +169,7 @@ def token_mask(item, tokens: str = "words") -> np.ndarray:
     if item.masked: keep[item.pos] = False
     return keep
 
+# %% ../../nbs/52a_blimp_run.ipynb #065a35e6
 def alignment_items(adapter, tok, evidence: dict, n: int, pool: int, held_out: dict | None = None):
     """The items of one model (`adapter`: its `HeadAdapter`): returns `(items, counts)`.
 
@@ -246,17 +260,20 @@ def batch_scores(adapter, tok, items: pd.DataFrame, methods=None) -> list:
         out.append({key: np.asarray(v, np.float32) for key, v in d.items()})
     return out
 
+# %% ../../nbs/52a_blimp_run.ipynb #61dc35fb
 def _pack(scores: list):
     "Item score dicts -> arrays concatenated along the token axis, and the item lengths."
     lengths = [int(d["lse"].shape[-1]) for d in scores]
     return {k: np.concatenate([d[k] for d in scores], -1) for k in scores[0]}, lengths
 
+# %% ../../nbs/52a_blimp_run.ipynb #da8351f9
 def _unpack(arrays: dict, lengths: list) -> list:
     "Inverse of `_pack`."
     cut = np.cumsum(lengths)[:-1]
     parts = {k: np.split(np.asarray(v), cut, axis=-1) for k, v in arrays.items()}
     return [{k: parts[k][i] for k in arrays} for i in range(len(lengths))]
 
+# %% ../../nbs/52a_blimp_run.ipynb #287a0f6a
 def score_key(adapter, name: str, items: pd.DataFrame, methods, batch_size: int = 8, chunk_size: int = 16) -> dict:
     """The chunk key of one model's scores (`chunk_key('blimp-alignment', ...)`): the model (name, `model_fingerprint`),
     the explained methods, the control words, batch and chunk size and the items (ids, inputs, target and foil ids)."""
@@ -265,6 +282,7 @@ def score_key(adapter, name: str, items: pd.DataFrame, methods, batch_size: int 
                      batch_size=batch_size, chunk_size=chunk_size,
                      items=[[r.id, r.input, int(r.target_id), int(r.foil_id)] for r in items.itertuples()])
 
+# %% ../../nbs/52a_blimp_run.ipynb #d6b8326d
 def score_items(adapter, tok, items: pd.DataFrame, name: str, cache=True, chunk_size: int = 16, batch_size: int = 8,
                 methods=None, progress: bool = False):
     """`batch_scores` of all `items` in chunks of `chunk_size` items (`run_chunks`), each stored as soon as it is done
@@ -308,6 +326,7 @@ class Protocol:
         for k, v in allowed.items():
             if getattr(self, k) not in v: raise ValueError(f"Protocol.{k} must be one of {v}, got {getattr(self, k)!r}")
 
+# %% ../../nbs/52a_blimp_run.ipynb #ea8a253d
 PROTOCOLS = {"ours": Protocol(), "authors": Protocol(norm="output", tokens="all", evidence="first", scale="logit", dp="softmax")}
 HEAD_READ = LENS + ("l2norm",)          # scores read off the head (or the norm): softmax-normalised in the authors' dot product
 SWITCH_AFFECTS = {"norm": ("normxlogit", "l2norm"), "scale": LENS, "dp": HEAD_READ, "tokens": None, "evidence": None}   # None: all
@@ -326,6 +345,7 @@ def ap_rows(S, e) -> np.ndarray:
     prec = np.cumsum(hits, 1) / np.arange(1, S.shape[1] + 1)
     return (prec * hits).sum(1) / e.sum()
 
+# %% ../../nbs/52a_blimp_run.ipynb #c012b543
 def dp_rows(S, e, how: str = "share") -> np.ndarray:
     "Dot product of every row of `S` `(m, n)`, normalised by 'share' (|S| / Σ|S|; uniform when all are 0) or 'softmax', with `e`."
     S, e = np.atleast_2d(np.asarray(S, float)), np.asarray(e, bool)
@@ -337,15 +357,18 @@ def dp_rows(S, e, how: str = "share") -> np.ndarray:
     else: raise ValueError(f"how must be 'share' or 'softmax', got {how!r}")
     return (P * e).sum(1)
 
+# %% ../../nbs/52a_blimp_run.ipynb #2cb05956
 def random_ap(n: int, r: int) -> float:
     "Expected average precision of a uniformly random ranking of `n` tokens of which `r` are evidence."
     h = sum(1 / k for k in range(1, n + 1))
     return h / n + (r - 1) * (n - h) / (n * (n - 1)) if n > 1 else 1.0
 
+# %% ../../nbs/52a_blimp_run.ipynb #846f4f5e
 def nearest_scores(item) -> np.ndarray:
     "Position-only baseline: minus the distance to the predicted word (the mask, or the word after a causal LM's prefix); ties: the left neighbour first."
     return -np.abs(np.arange(len(item.tokens)) - item.origin).astype(float)
 
+# %% ../../nbs/52a_blimp_run.ipynb #b0261d6b
 def method_scores(sc: dict, method: str, protocol: Protocol):
     """`(layers, S)`: the per-token scores `S` `(len(layers), s)` of `method` for one item under `protocol` (not for
     'random' and 'nearest', which need no model)."""
@@ -359,6 +382,7 @@ def method_scores(sc: dict, method: str, protocol: Protocol):
     if method in sc: return (list(range(1, L + 1)) if method in LAYERWISE else [L]), sc[method].astype(float)
     raise KeyError(f"no scores for method {method!r}")
 
+# %% ../../nbs/52a_blimp_run.ipynb #1c1b7464
 def item_alignment(item, sc: dict, methods, protocol: Protocol) -> dict:
     "`{(method, 'dp' | 'ap'): (layers, values)}` of one item under `protocol` (nearest first: AP only)."
     keep = token_mask(item, protocol.tokens)
@@ -375,6 +399,7 @@ def item_alignment(item, sc: dict, methods, protocol: Protocol) -> dict:
             out[m, "dp"], out[m, "ap"] = (layers, dp_rows(S[:, keep], e, how)), (layers, ap_rows(S[:, keep], e))
     return out
 
+# %% ../../nbs/52a_blimp_run.ipynb #1c0d2b42
 def alignment_frame(items: pd.DataFrame, scores: list, name: str, methods=None, per_item: bool = False):
     """The mean alignment per paradigm, method and layer under our protocol (`dp`, `ap`), the authors' (`dp_authors`,
     `ap_authors`) and ours with one field switched to the authors' (`dp:<field>`, `ap:<field>`, only for the methods the
@@ -432,12 +457,14 @@ PAPER_VALUES = {   # the paper's own difference, where its text and figures give
 BEATS = {"nxl_best_paper": "normxlogit", "nxl_best_all": "normxlogit", "target_above_foil": "logat_target",
          "plural_best": "logat_plural", "plural_vs_controls": "logat_plural"}   # claims with a layer-wise subject
 
+# %% ../../nbs/52a_blimp_run.ipynb #c4112de2
 def pooled(frame: pd.DataFrame) -> pd.DataFrame:
     "The alignment table pooled over paradigms: per model, method, layer and metric, the mean weighted by `n` (and the total `n`)."
     f = frame.assign(w=frame.value * frame.n)
     g = f.groupby(["model", "method", "layer", "metric"], sort=False).agg(w=("w", "sum"), n=("n", "sum")).reset_index()
     return g.assign(value=g.w / g.n).drop(columns="w")
 
+# %% ../../nbs/52a_blimp_run.ipynb #eb23a257
 def layer_grid(frame: pd.DataFrame, model: str, metric: str) -> pd.DataFrame:
     """One model's pooled values of `metric` as a grid: layers 1..L (rows) by method (columns); a method with one value
     (the ℓ2 norm, the baselines, the output-only methods) is repeated at every layer."""
@@ -450,6 +477,7 @@ def layer_grid(frame: pd.DataFrame, model: str, metric: str) -> pd.DataFrame:
     for m in multi[~multi].index: g[m] = float(p[p.method == m].value.iloc[0])
     return g
 
+# %% ../../nbs/52a_blimp_run.ipynb #7fc79e40
 def _contrasts(w: pd.DataFrame, claim: str, L: int) -> dict:
     "`{versus: per-item differences oriented as claimed}` of one claim, from the per-item table `w` (columns `(method, stat)`)."
     have = set(w.columns.get_level_values(0))
@@ -466,11 +494,13 @@ def _contrasts(w: pd.DataFrame, claim: str, L: int) -> dict:
     if claim == "plural_top": return {"controls": rise("logat_plural") - (rise("logat_noun") + rise("logat_apple")) / 2}
     raise ValueError(f"unknown claim {claim!r}")
 
+# %% ../../nbs/52a_blimp_run.ipynb #a2cbca29
 def _deciding(tests: dict) -> str:
     "The comparison that decides 'beats every one': the lowest upper bound when one lies below zero, else the lowest lower bound."
     below = [k for k, t in tests.items() if t["hi"] < 0]
     return min(below, key=lambda k: tests[k]["hi"]) if below else min(tests, key=lambda k: tests[k]["lo"])
 
+# %% ../../nbs/52a_blimp_run.ipynb #54b8ea3b
 def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric: str, protocol: str = "ours") -> pd.DataFrame:
     """The claims (`CLAIMS`) on one model, metric ('dp' or 'ap') and protocol ('ours' or 'authors'): per claim the
     deciding comparison (`versus`), its mean difference over items (`value`), 95% interval (`lo`, `hi`), p-value and
@@ -495,6 +525,7 @@ def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric
                          compared=len(tests), layers_ahead=ahead, layers=len(g)))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/52a_blimp_run.ipynb #3c6ce2ab
 CLAIM_COLUMNS = ["model", "metric", "protocol", "claim", "versus", "value", "lo", "hi", "p", "p_holm", "n", "verdict",
                  "compared", "layers_ahead", "layers", "paper"]
 
@@ -506,6 +537,7 @@ def claims_table(per_item: pd.DataFrame, frame: pd.DataFrame, models=None) -> pd
                   ignore_index=True)
     return finish_claims(t)
 
+# %% ../../nbs/52a_blimp_run.ipynb #ddf245cb
 def finish_claims(t: pd.DataFrame) -> pd.DataFrame:
     """The columns of the claims table that follow from its statistics (`value`, `lo`, `hi`, `p` per row): `p_holm` (Holm
     over the rows of one protocol), the `verdict` (`common.verdict`) and the paper's difference (`PAPER_VALUES`). Applied to
@@ -522,6 +554,7 @@ def finish_claims(t: pd.DataFrame) -> pd.DataFrame:
 COLUMNS = ["model", "paradigm", "method", "layer", "metric", "value", "n"]
 FORMAT = 3   # 3: claims with intervals over items, the embedding-norm spread and the run record are part of the run
 
+# %% ../../nbs/52a_blimp_run.ipynb #87eb8cb1
 @dataclass
 class AlignmentRun:
     """The experiment's results: `frame` (the rows of `alignment.csv`), `counts` (the item selection and the accuracy),
@@ -535,6 +568,7 @@ class AlignmentRun:
     items: dict = field(default_factory=dict)
     files: dict = field(default_factory=dict)
 
+# %% ../../nbs/52a_blimp_run.ipynb #d5f7528f
 def results_files(sizes: dict, results=True) -> dict:
     """The results files of a run of `sizes` in `results_path('blimp', results=results)`: stem `alignment` for the book's
     sizes, `alignment_<scale>` for another scale's, `alignment_<n>of<pool>_<n>of<pool>` otherwise."""
@@ -545,11 +579,13 @@ def results_files(sizes: dict, results=True) -> dict:
     return {k: results_path("blimp", stem + x, results=results)
             for k, x in (("csv", ".csv"), ("items", "_items.csv"), ("claims", "_claims.csv"), ("json", ".json"))}
 
+# %% ../../nbs/52a_blimp_run.ipynb #bb815fe2
 def run_config(sizes: dict, names: list) -> dict:
     "What the results files must have been computed with to be reused."
     return dict(format=FORMAT, sizes={k: list(v) for k, v in sizes.items()}, models=list(names), control=list(CONTROL_WORDS),
                 methods={k: kind_methods(k) for k in EXPLAINED}, ablated=list(ABLATED), protocols={k: asdict(v) for k, v in PROTOCOLS.items()})
 
+# %% ../../nbs/52a_blimp_run.ipynb #ca6da0b5
 def read_results(files: dict, config: dict | None = None):
     "`(frame, counts, claims, record)` from the results files, or None when one is missing or (given `config`) was made with another configuration."
     if not all(Path(f).exists() for f in files.values()): return None
@@ -557,14 +593,17 @@ def read_results(files: dict, config: dict | None = None):
     if config is not None and doc.get("config") != json.loads(json.dumps(config)): return None
     return pd.read_csv(files["csv"]), pd.read_csv(files["items"]), pd.read_csv(files["claims"]), doc
 
+# %% ../../nbs/52a_blimp_run.ipynb #61ee8088
 def embedding_spread(adapter) -> dict:
     "The spread of the input word-embedding norms over the whole vocabulary: size, mean, coefficient of variation, 5th and 95th percentiles."
     n = adapter.m.get_input_embeddings().weight.detach().float().norm(dim=-1).cpu()
     return dict(vocabulary=len(n), mean=round(float(n.mean()), 5), cv=round(float(n.std() / n.mean()), 6),
                 p05=round(float(n.quantile(0.05)), 5), p95=round(float(n.quantile(0.95)), 5))
 
+# %% ../../nbs/52a_blimp_run.ipynb #866d12af
 def _rel(files: dict) -> dict: return {k: f"{Path(f).parent.name}/{Path(f).name}" for k, f in files.items()}
 
+# %% ../../nbs/52a_blimp_run.ipynb #2ed6b28c
 def run_alignment(names=None, sizes: dict | None = None, results=True, cache=True, device: str = "cpu", dtype=torch.float32,
                   recompute: bool = False, chunk_size: int = 16, batch_size: int = 8, verbose: bool = False) -> AlignmentRun:
     """The whole experiment for the models `names` (default `model_names()`) at `sizes` (default `run_sizes()`) on `device`.
@@ -633,6 +672,7 @@ def estimate(scale: str = "book", record: dict | None = None, counts: pd.DataFra
                          cpu_s_per_unit=inf["cpu_s"] / inf["items"] if inf.get("items") else np.nan))
     return cost_table(rows)
 
+# %% ../../nbs/52a_blimp_run.ipynb #954ed034
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """Run the experiment from scratch (resumably) at `scale` on `device` ('auto': a GPU when there is one): 'tiny'
     (bert-tiny on a few items, seconds), 'book' (the committed results; their chunks make a re-run compute nothing) or
@@ -641,6 +681,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
                         verbose=scale != "tiny")
     return dict(computed=run.computed, files=run.files)
 
+# %% ../../nbs/52a_blimp_run.ipynb #d9c43eee
 def _run(a):
     for name in a.models or []:
         if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {', '.join(KNOWN)}")
@@ -651,10 +692,12 @@ def _run(a):
                         dtype=a.dtype, chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
     print("wrote", ", ".join(run.files.values()))
 
+# %% ../../nbs/52a_blimp_run.ipynb #d9727950
 def _estimate(a):
     est = estimate(a.scale)
     print(est.astype(object).where(est.notna(), "–").to_string(index=False))
 
+# %% ../../nbs/52a_blimp_run.ipynb #29c61128
 main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {
     "run": Command("run or resume the experiment and write the results files", _run,
                    (Opt("models", None, f"default: the scale's ({', '.join(model_names())} for book and paper)", many=True),

@@ -25,14 +25,17 @@ def book_results(results=True) -> tuple:
     if got is None: raise FileNotFoundError("no book results of the BLiMP experiment: run `normxlogit reproduce blimp --scale book`")
     return got
 
+# %% ../../nbs/52_blimp_alignment.ipynb #76d83477
 def _names(items) -> str:
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
+# %% ../../nbs/52_blimp_alignment.ipynb #662d4321
 def _shown(t: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     "Numbers as the tables show them (`digits` decimals), '–' for a missing value."
     return t.map(lambda x: "–" if pd.isna(x) else f"{x:.{digits}f}")
 
+# %% ../../nbs/52_blimp_alignment.ipynb #5c97b2ce
 def accuracy_table(counts: pd.DataFrame) -> pd.DataFrame:
     """Per model (rows) and paradigm: the accuracy on the eligible items (preferred / eligible) and the items used;
     '–' where a paradigm has no eligible item (the determiner paradigms do not fit a causal LM's prefix)."""
@@ -42,6 +45,7 @@ def accuracy_table(counts: pd.DataFrame) -> pd.DataFrame:
     used = c.pivot(index="model", columns="paradigm", values="used").reindex(index=rows, columns=cols)
     return pd.concat({"accuracy": _shown(acc), "items used": used}, axis=1)
 
+# %% ../../nbs/52_blimp_alignment.ipynb #112bc8b3
 def items_prose(counts: pd.DataFrame, sizes: dict | None = None) -> str:
     "What the run used, per model: the items per paradigm (at most n), and where fewer qualified than n, which and why."
     sizes = run_sizes("book") if sizes is None else sizes
@@ -55,11 +59,13 @@ def items_prose(counts: pd.DataFrame, sizes: dict | None = None) -> str:
         out.append(s)
     return "; ".join(out) + "."
 
+# %% ../../nbs/52_blimp_alignment.ipynb #7ec15aae
 def layer_mean(frame: pd.DataFrame) -> pd.DataFrame:
     """Per model, method and metric: the pooled value averaged over the method's layers (1..L for the layer-wise ones;
     the single value of the others: layer 0 for the ℓ2 norm, the output layer for the rest)."""
     return pooled(frame).groupby(["model", "method", "metric"], sort=False).value.mean().reset_index()
 
+# %% ../../nbs/52_blimp_alignment.ipynb #ca7d35f1
 def protocol_table(frame: pd.DataFrame, model: str) -> pd.DataFrame:
     """One model's methods (rows) under our protocol and the authors' (columns: DP and AP of each), layer means, pooled
     over paradigms; '–' where a method has no DP (nearest first ranks tokens without scoring them)."""
@@ -70,6 +76,7 @@ def protocol_table(frame: pd.DataFrame, model: str) -> pd.DataFrame:
     t.columns = pd.MultiIndex.from_tuples([("ours", "DP"), ("ours", "AP"), ("authors'", "DP"), ("authors'", "AP")])
     return _shown(t)
 
+# %% ../../nbs/52_blimp_alignment.ipynb #8ccf0fbb
 SWITCH_LABELS = {"": "ours", ":norm": "norm", ":scale": "scale", ":dp": "dp", ":tokens": "tokens", ":evidence": "evidence",
                  "_authors": "authors'"}
 
@@ -81,6 +88,7 @@ def ablation_table(frame: pd.DataFrame, methods=ABLATED) -> pd.DataFrame:
     out = t.pivot_table(index=["model", "method", "metric"], columns="variant", values="value", sort=False)
     return _shown(out[[v for v in SWITCH_LABELS.values() if v in out.columns]])
 
+# %% ../../nbs/52_blimp_alignment.ipynb #0ae7edf1
 METRIC_AXIS = {"dp": "DP: share of the attribution\non the evidence (0 to 1)",
                "ap": "AP: average precision of the\nevidence in the ranking (0 to 1)"}   # the figures' y labels
 METRIC_NAME = {"dp": "Dot Product (DP)", "ap": "Average Precision (AP)"}
@@ -92,17 +100,20 @@ def colour(method: str) -> str:
     "A method's colour in this chapter's figures: the registry's, or `LENS_COLOURS` for the LogAt readings."
     return LENS_COLOURS.get(method) or method_colour(method)
 
+# %% ../../nbs/52_blimp_alignment.ipynb #25191a30
 def _highlight(method: str) -> str:
     "The colour of a highlighted baseline: its own (`colour`), unless that is a grey (it would read as 'other'): then `HIGHLIGHT`."
     import colorsys
     from matplotlib.colors import to_rgb
     return HIGHLIGHT if colorsys.rgb_to_hsv(*to_rgb(colour(method)))[1] < 0.25 else colour(method)
 
+# %% ../../nbs/52_blimp_alignment.ipynb #9e18d9c9
 def best_other(p: pd.DataFrame, metric: str, target: str = "normxlogit", exclude=("random",)) -> str | None:
     "The method other than `target` (and `exclude`) with the highest mean over its layers of `metric` in the pooled frame `p`."
     q = p[(p.metric == metric) & ~p.method.isin((target,) + tuple(exclude))].dropna(subset=["value"])
     return None if q.empty else q.groupby("method").value.mean().idxmax()
 
+# %% ../../nbs/52_blimp_alignment.ipynb #2664c1f8
 def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None):
     """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of one model (protocol `suffix`:
     '' ours, '_authors'). NormXLogit (black) and the best other method of each panel (`best_other`, in its colour) are
@@ -146,6 +157,7 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
     fig.tight_layout()
     return fig
 
+# %% ../../nbs/52_blimp_alignment.ipynb #1f2365b7
 def plot_paradigms(frame: pd.DataFrame, metric: str, models=None, methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
     """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of a few layer-wise
     `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target) dashed, as it often lies on it), on one
@@ -185,10 +197,12 @@ CLAIM_LABELS = {   # the claims in short, as the tables' rows name them (`CLAIMS
 DEPTH_PART = {"Target rising": "weaker part: LogAt(Target), top − bottom half",
               "Foil falling": "weaker part: LogAt(Foil), bottom − top half"}   # the two parts of `depth_trend`, as the reading names them
 
+# %% ../../nbs/52_blimp_alignment.ipynb #4cdadb58
 def _corrected_away(r) -> bool:
     "An inconclusive claim whose unadjusted interval excludes zero: only Holm's correction made it inconclusive."
     return r.verdict == "inconclusive" and (r.lo > 0 or r.hi < 0)
 
+# %% ../../nbs/52_blimp_alignment.ipynb #57aeb1c2
 def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
     """The claims of one protocol for the reader: a row per claim (`CLAIM_LABELS`) and metric, a column per model, cells
     'verdict symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–': not measured on
@@ -205,10 +219,12 @@ def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
     v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in v.index], names=["claim", "metric"])
     return v
 
+# %% ../../nbs/52_blimp_alignment.ipynb #da6073e7
 def _ci(value, lo, hi) -> str:
     "`with_ci` to 3 decimals; an interval within ±0.0005 of zero in scientific notation (so that it does not read as 0.000)."
     return with_ci(value, lo, hi) if max(abs(lo), abs(hi)) >= 5e-4 else f"{value:.1e} [{lo:.1e}, {hi:.1e}]"
 
+# %% ../../nbs/52_blimp_alignment.ipynb #7db658ce
 def _cite(r) -> str:
     """'DP 0.031 [0.020, 0.042] vs ℓ2 norm': a claim's difference, interval and (where it compares several) the deciding
     comparison; the Holm-adjusted p where only the correction made the claim inconclusive."""
@@ -216,6 +232,7 @@ def _cite(r) -> str:
     if r.compared > 1: s += f", {DEPTH_PART.get(r.versus, r.versus)}" if r.claim == "depth_trend" else f" vs {r.versus}"
     return s + (f", Holm p {r.p_holm:.2g}" if _corrected_away(r) else "")
 
+# %% ../../nbs/52_blimp_alignment.ipynb #eba0bd90
 def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
     """The claim-by-claim reading, generated from the claims table (no number typed by hand): per claim, for which models
     and metrics it holds, does not hold or is inconclusive under our protocol, each with its difference and 95% interval
@@ -246,6 +263,7 @@ def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
                f"{count_verdicts(so.verdict)}; the authors' protocol changes {flips} of them.")
     return "\n".join(out)
 
+# %% ../../nbs/52_blimp_alignment.ipynb #5b3ab25e
 def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
     """`layers_ahead` for the reader: for the claims that one layer-wise method beats others (rows: claim and metric), per
     model and protocol (columns) on how many of the model's layers its pooled curve lies above every compared one ('k/L')."""
@@ -259,6 +277,7 @@ def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
     v.columns.names = [None, None]
     return v
 
+# %% ../../nbs/52_blimp_alignment.ipynb #6dda5ecb
 PAPER_LEVELS = {   # the levels the paper quotes (RoBERTa, the authors' code): captions of Fig. 4-5, the figures' random baseline, §5.2
     "ℓ2 norm DP": "0.14", "ℓ2 norm AP": "0.35", "Random DP": "0.11", "Random AP": "0.28 to 0.30",
     'LogAt("plural") DP': "0.28 (7/12)", 'LogAt("plural") AP': "0.50 (7/12)"}
@@ -280,10 +299,12 @@ def levels_table(frame: pd.DataFrame) -> pd.DataFrame:
             rows[(model, proto)] = r
     return pd.DataFrame(rows).T[list(PAPER_LEVELS)]
 
+# %% ../../nbs/52_blimp_alignment.ipynb #721c7e6e
 def spread_table(record: dict) -> pd.DataFrame:
     "The spread of the word-embedding norms over each model's vocabulary, from the run record."
     return pd.DataFrame({m: v["spread"] for m, v in record["info"].items()}).T.astype({"vocabulary": int})
 
+# %% ../../nbs/52_blimp_alignment.ipynb #8665f88c
 def cost_prose(record: dict) -> str:
     "The run's CPU cost, generated from its record: scoring per item (as the chunks recorded it) and in all, with the item selection."
     info = record["info"]

@@ -33,11 +33,13 @@ def chunk_key(experiment: str | None, **parts) -> dict:
     if experiment is not None: key["experiment"] = experiment
     return key
 
+# %% ../../nbs/50_experiments.ipynb #34afadbe
 def cache_root(cache, default: str) -> Path | None:
     "Where chunks go: `cache_dir()/default` for `cache=True`, the folder `cache`, or None (no chunks) for False/None."
     if cache is None or cache is False: return None
     return cache_dir() / default if cache is True else Path(cache)
 
+# %% ../../nbs/50_experiments.ipynb #46f56ab0
 def open_store(cache, default: str, name: str, key: dict) -> ChunkStore | None:
     "The `ChunkStore` `name` for `key` under `cache_root(cache, default)`, or None when nothing is cached."
     root = cache_root(cache, default)
@@ -53,6 +55,7 @@ class ChunkRun:
     cpu_s_stored: float = 0.0
     untimed: int = 0
 
+# %% ../../nbs/50_experiments.ipynb #fa128e89
 def run_chunks(store: ChunkStore | None, n_chunks: int, compute: Callable, desc: str = "chunks", progress: bool = True,
                order=None) -> ChunkRun:
     """Chunk j = 0..n_chunks-1 of `store` (read back), or `compute(j)` -> `(arrays, meta)` stored with its cost
@@ -84,23 +87,27 @@ def results_path(experiment: str, *names, results=True) -> Path:
     root = results_dir(experiment) if results is True else Path(results)
     return root.joinpath(*map(str, names))
 
+# %% ../../nbs/50_experiments.ipynb #a38a9de5
 def write_csv(path, df: pd.DataFrame, **kw) -> Path:
     "Write `df` to `path` atomically (index off unless asked); folders are created."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     kw.setdefault("index", False)
     return atomic_write(path, lambda t: df.to_csv(t, **kw))
 
+# %% ../../nbs/50_experiments.ipynb #90c37085
 def _plain(o):
     if isinstance(o, (np.integer,)): return int(o)
     if isinstance(o, (np.floating,)): return float(o)
     if isinstance(o, Path): return o.name
     return str(o)
 
+# %% ../../nbs/50_experiments.ipynb #47194094
 def write_json(path, doc) -> Path:
     "Write `doc` as indented JSON atomically (NumPy numbers as numbers; a `Path` by its name: no machine paths in records)."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     return atomic_write(path, lambda t: Path(t).write_text(json.dumps(doc, indent=1, default=_plain) + "\n"))
 
+# %% ../../nbs/50_experiments.ipynb #f32a6779
 def write_record(path, record: dict, computed) -> Path | None:
     """Write a run's `record` (`write_json`) when this run computed something (`computed`: a count or a list) or there is
     none yet. A re-run that computes nothing leaves the stored record, and so the committed results, untouched."""
@@ -108,6 +115,7 @@ def write_record(path, record: dict, computed) -> Path | None:
     if (len(computed) if hasattr(computed, "__len__") else computed) or not path.exists(): return write_json(path, record)
     return None
 
+# %% ../../nbs/50_experiments.ipynb #7584003f
 def run_record(experiment: str, cpu_s: float | None = None, wall_s: float | None = None, device="cpu", **fields) -> dict:
     """The record of one run: experiment, library version, `machine_info` (CPU, threads, load average at the start,
     versions), the CPU and wall seconds it took, and any `fields` (sizes, counts, exclusions)."""
@@ -116,6 +124,7 @@ def run_record(experiment: str, cpu_s: float | None = None, wall_s: float | None
     if wall_s is not None: rec["wall_s"] = round(float(wall_s), 2)
     return {**rec, **fields}
 
+# %% ../../nbs/50_experiments.ipynb #c008db5f
 def quiet(record: dict, per_core: float = 1.25) -> bool:
     "Was the machine quiet when the run started? (load average at most `per_core` x the number of cores.)"
     m = record.get("machine", record)
@@ -135,6 +144,7 @@ def others_load(load_start, load_end=np.nan, cpu_s=np.nan, wall_s=np.nan) -> flo
     v = [x for x in (s, e - own) if not np.isnan(x)]
     return max(0.0, max(v)) if v else np.nan
 
+# %% ../../nbs/50_experiments.ipynb #174ccd84
 def wait_until_quiet(max_s: float, per_core: float = 1.25, n_cpus=None, poll_s: float = 5.0, loadavg=None, sleep=time.sleep) -> float:
     """Wait at most `max_s` seconds until the 1-minute load average is at most `per_core` per core (`quiet`), polling every
     `poll_s` seconds; returns the last load read (NaN where the OS gives none). A run that starts after `max_s` without
@@ -168,11 +178,13 @@ def verdict(lo: float, hi: float, p_adjusted: float | None = None, alpha: float 
     "'holds' / 'does not hold' / 'inconclusive' for an interval oriented as claimed (`metrics.stats.interval_verdict`)."
     return interval_verdict(lo, hi, p_adjusted, alpha)
 
+# %% ../../nbs/50_experiments.ipynb #57fb6794
 def with_ci(value: float, lo: float, hi: float, digits: int = 3) -> str:
     "'0.123 [0.100, 0.150]' ('–' when the value is missing)."
     if value is None or (isinstance(value, float) and np.isnan(value)): return "–"
     return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
+# %% ../../nbs/50_experiments.ipynb #5627495b
 def count_verdicts(verdicts) -> str:
     "'3 hold, 1 does not hold, 2 inconclusive' (only the kinds present; 'none' when empty)."
     v = pd.Series(list(verdicts), dtype=object).value_counts()
@@ -180,6 +192,7 @@ def count_verdicts(verdicts) -> str:
     parts = [f"{v[k]} {names[k] if v[k] != 1 else k}" for k in ("holds", "does not hold", "inconclusive") if k in v]
     return ", ".join(parts) if parts else "none"
 
+# %% ../../nbs/50_experiments.ipynb #466095f3
 SYMBOLS = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}     # the one short display of each verdict
 VERDICT_ALIASES = {"reproduced": "holds", "reversed": "does not hold"}  # the words of older claim files
 
@@ -203,6 +216,7 @@ class Experiment:
     estimate: Callable | None = None
     claims: tuple = ()
 
+# %% ../../nbs/50_experiments.ipynb #e880f9a2
 EXPERIMENTS: dict = {}
 EXPERIMENT_MODULES = ("experiment1", "blimp", "agreement", "pruning", "sanity", "efficiency", "generation")
 SCALES = ("tiny", "book", "paper")
@@ -213,6 +227,7 @@ def register_experiment(name: str, description: str, chapters=(), cli=None, repr
     EXPERIMENTS[name] = e = Experiment(name, description, tuple(chapters), cli, reproduce, estimate, tuple(claims))
     return e
 
+# %% ../../nbs/50_experiments.ipynb #0b8a8eb1
 def load_experiments() -> dict:
     "Import every experiment module (each registers itself) and return `EXPERIMENTS`."
     import importlib
@@ -222,6 +237,7 @@ def load_experiments() -> dict:
             if e.name != f"normxlogit.experiments.{m}": raise
     return EXPERIMENTS
 
+# %% ../../nbs/50_experiments.ipynb #95eee0b9
 def pick_device(device: str = "auto") -> str:
     "'cuda' when asked or when `auto` finds a GPU, else 'cpu' (an unavailable 'cuda' is an error)."
     import torch
@@ -242,12 +258,14 @@ class Claims:
     file: str
     read: Callable
 
+# %% ../../nbs/50_experiments.ipynb #6f9911f6
 def population(d: pd.DataFrame) -> str:
     "The models (x tasks) that claims cover, read from their rows; a `population` column says it itself."
     if "population" in d: return "; ".join(dict.fromkeys(d.population))
     tasks = f" × {', '.join(sorted(d.task.unique()))}" if "task" in d else ""
     return ", ".join(sorted(d.model.unique())) + tasks
 
+# %% ../../nbs/50_experiments.ipynb #d8980524
 def _glance_row(c: Claims, src: str, g: pd.DataFrame) -> dict:
     v, n = normal_verdicts(g.verdict), g.n.astype(int)
     return {"claims tested": c.title, "whose claim": c.paper if src == "paper" else "this project",
@@ -256,6 +274,7 @@ def _glance_row(c: Claims, src: str, g: pd.DataFrame) -> dict:
             "items per claim": f"{n.min():,}–{n.max():,}" if n.min() < n.max() else f"{n.min():,}",
             "chapter": f"[{c.chapter.split('#')[0]}](nbs/{c.chapter})", "file": f"results/{c.file}"}
 
+# %% ../../nbs/50_experiments.ipynb #1569c769
 def claim_table(claims, results=True) -> pd.DataFrame:
     "One row per `Claims` and whose claim ('paper' rows first): the verdicts counted, each comparison once."
     rows = []
@@ -265,6 +284,7 @@ def claim_table(claims, results=True) -> pd.DataFrame:
         rows += [_glance_row(c, src, d[d.source == src]) for src in ("paper", "project") if (d.source == src).any()]
     return pd.DataFrame(rows)
 
+# %% ../../nbs/50_experiments.ipynb #eb294319
 def all_claims() -> list:
     "The `Claims` of every registered experiment, in the order of `EXPERIMENT_MODULES`."
     exps = load_experiments()
@@ -283,12 +303,14 @@ def execute_chapters(stems, root=None) -> list:
     if nbs: subprocess.run([sys.executable, str(root / "tools" / "execute_nbs.py"), *map(str, nbs)], check=True)
     return nbs
 
+# %% ../../nbs/50_experiments.ipynb #09e2bcf2
 BOOK_SCALE = "book"
 
 def scratch_dir(scale: str, name: str) -> Path:
     "Where a run at a scale other than the book's writes when no results folder is named: `<cache>/scratch/<scale>/<name>`."
     return cache_dir() / "scratch" / scale / name
 
+# %% ../../nbs/50_experiments.ipynb #8037cc4c
 def destinations(name: str, scale: str, results=True, cache=True, several: bool = False) -> tuple:
     """`(results, cache, book)` for experiment `name` at `scale`. Only the book's scale writes into the committed results
     (`results=True`: each experiment's own folder under `results_dir()`, its chunks where the experiment keeps them,
@@ -299,6 +321,7 @@ def destinations(name: str, scale: str, results=True, cache=True, several: bool 
     res = scratch_dir(scale, name) if results is True else Path(results) / name if several else Path(results)
     return res, (res / "chunks" if cache is True else cache), False
 
+# %% ../../nbs/50_experiments.ipynb #95f4cc65
 def reproduce(names=("all",), scale: str = "book", device: str = "auto", results=True, cache=True,
               chapters: bool = True, estimate_only: bool = False, out=print) -> dict:
     """Run experiments `names` ('all' = every registered one) at `scale`, printing each one's estimated cost first;
@@ -349,6 +372,7 @@ class Opt:
             return parser.add_argument(flag, action="store_true", help=self.help)
         return parser.add_argument(flag, dest=self.name, default=self.default, required=self.required, **spec)
 
+# %% ../../nbs/50_experiments.ipynb #e34bb743
 SHARED_OPTS = {
     "scale": Opt("scale", BOOK_SCALE, "tiny (seconds; a scratch folder), book (this book's sizes) or paper (the papers' sizes)", SCALES),
     "results": Opt("results", None, "results folder (default: the book's results/ at the book's scale, else a scratch folder)"),
@@ -369,9 +393,11 @@ class Command:
 class CommandError(ValueError):
     "A mistake in an experiment command's input: one `error:` line, exit code 2."
 
+# %% ../../nbs/50_experiments.ipynb #a061ea4f
 class _Parser(__import__("argparse").ArgumentParser):
     def error(self, message): raise CommandError(f"{message} (see `{self.prog} --help`)")
 
+# %% ../../nbs/50_experiments.ipynb #ef7803b5
 def _settle(a, name: str):
     "Check the shared options and put their values into effect: threads, device, and where the results go."
     if getattr(a, "threads", None) is not None:
@@ -383,11 +409,13 @@ def _settle(a, name: str):
         a.results, a.cache, a.into_book = destinations(name, scale, a.results or True, getattr(a, "cache", None) or True)
     return a
 
+# %% ../../nbs/50_experiments.ipynb #dfa068df
 def _estimate(name: str, scale: str) -> None:
     e = EXPERIMENTS.get(name)
     if e is None or e.estimate is None: raise CommandError(f"experiment {name!r} registers no estimate")
     print(e.estimate(scale).astype(object).fillna("–").to_string(index=False), flush=True)
 
+# %% ../../nbs/50_experiments.ipynb #c441143f
 def _shared_commands(name: str) -> dict:
     "The commands every experiment has: `estimate` (its registered estimate) and `reproduce` (this experiment alone)."
     return {"estimate": Command("the CPU cost of a scale, from the committed run records (writes nothing)",
@@ -396,6 +424,7 @@ def _shared_commands(name: str) -> dict:
                                  lambda a: reproduce([name], a.scale, a.device) and None,
                                  (), ("scale", "device"))}
 
+# %% ../../nbs/50_experiments.ipynb #0eb79f04
 def command_line(name: str, description: str, commands: dict) -> Callable:
     """`main(argv) -> int` of experiment `name` from its declared `commands` ({command: `Command`}) and the ones every
     experiment has (`estimate`, `reproduce`; its own win): the parser, the shared options settled (`_settle`), the

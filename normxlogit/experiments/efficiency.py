@@ -22,7 +22,7 @@ from .common import (results_path, cost_table, register_experiment, quiet, verdi
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
-           'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'load_named',
+           'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT', 'load_named',
            'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
            'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'run_time', 'run_quiet',
            'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'watch_child', 'probe_command', 'run_probe',
@@ -35,9 +35,11 @@ PAPER_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit")          # the
 BASELINES = ("forward", "forward_last")
 BASELINE_LABELS = {"forward": "forward", "forward_last": "forward (last logits)"}   # not methods: labels of their own
 
+# %% ../../nbs/56a_efficiency_run.ipynb #4f7481eb
 def _sync(device):
     if torch.device(device).type == "cuda": torch.cuda.synchronize(device)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #f2f7a09f
 def load_named(name: str, device=None):
     """`(model, tokenizer)` for a model name: 'tiny:ARCH' or 'tiny:ARCH:HEAD' (`normxlogit.model.zoo.tiny_model`, seed 0; for
     checks and demos), else `normxlogit.model.zoo.load_model` (offline names such as 'smollm2-135m', fine-tuned names such as
@@ -50,8 +52,10 @@ def load_named(name: str, device=None):
         return (m.to(device) if device else m), t
     return load_model(name, device=device)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #c81dcfec
 def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #8f2d02f8
 def method_options(method: str, model) -> dict:
     """The options each method is timed with, those of the paper's baselines: Gradient Norm is `grad_l1` (the L1 norm of
     the gradient, Captum's `Saliency` + `summarize_attributions(type='l1')` in the authors' code), Gradient x Input and
@@ -61,16 +65,19 @@ def method_options(method: str, model) -> dict:
     if method == "gxi": return dict(aggregate="l1")
     return {}
 
+# %% ../../nbs/56a_efficiency_run.ipynb #fc3d445c
 def keeps_last_logits(model) -> bool:
     "Whether `model(**enc, logits_to_keep=1)` exists (causal LMs of recent transformers): the 'forward_last' baseline."
     import inspect
     ad = _adapter(model)
     return ad.kind == "causal_lm" and "logits_to_keep" in inspect.signature(type(ad.model).forward).parameters
 
+# %% ../../nbs/56a_efficiency_run.ipynb #04af26f9
 def options_json(model, method: str, options=None) -> str:
     "The options `method` runs with (`method_options` updated by `options[method]`), as the JSON stored in the CSVs."
     return json.dumps({**method_options(method, model), **(options or {}).get(method, {})}, sort_keys=True)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #88b0456f
 def supported_methods(model, methods=TABLE_METHODS) -> list:
     """Those of `methods` that support the model's head (ALTI and DecompX: encoders only), then the forward baselines:
     'forward' (the model's own call `model(**enc)`; for a causal LM that is full-vocabulary logits at every position)
@@ -80,6 +87,7 @@ def supported_methods(model, methods=TABLE_METHODS) -> list:
     out = [m for m in methods if m not in BASELINES and ad.kind in get_method(m).kinds]
     return out + ["forward"] + (["forward_last"] if keeps_last_logits(ad) else [])
 
+# %% ../../nbs/56a_efficiency_run.ipynb #936c1e18
 def make_runner(model, tokenizer, method: str, texts, options=None):
     """A function running `method` once on `texts` as one batch: `explain(..., batch_size=len(texts))` (tokenising,
     the forward pass that finds the prediction, the method), or for 'forward' / 'forward_last' the model's own call
@@ -102,6 +110,7 @@ def make_runner(model, tokenizer, method: str, texts, options=None):
             return explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
     return run
 
+# %% ../../nbs/56a_efficiency_run.ipynb #ded2e704
 def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats: int = 5, warmup: int = 1,
                  options=None, progress: bool = False, desc: str = "") -> pd.DataFrame:
     """Wall time of one call of each of `methods` (registry names, 'forward', 'forward_last') on `batch` different texts
@@ -161,20 +170,24 @@ MEMORY_COLUMNS = ["model", "method", "length", "batch", "complete", "stopped", "
                   "wall_s", "time_limit_s", "options", "started", "device", "gpu", "torch_threads", "cpu_model", "n_cpus",
                   "load_avg", "torch", "transformers", "normxlogit"]
 
+# %% ../../nbs/56a_efficiency_run.ipynb #ff82d5d3
 def time_csv(results=None) -> Path:
     "`results/efficiency/time.csv` (or `time.csv` in the folder `results`)."
     return results_path("efficiency", "time.csv", results=True if results is None else results)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #baf6e376
 def memory_csv(results=None) -> Path:
     "`results/efficiency/memory.csv` (or `memory.csv` in the folder `results`)."
     return results_path("efficiency", "memory.csv", results=True if results is None else results)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #1fc3d36e
 def read_rows(path, columns) -> pd.DataFrame:
     "The rows of a results CSV with at least `columns` (missing ones, e.g. added after older rows were written, are empty)."
     path = Path(path)
     df = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=columns)
     return df.reindex(columns=list(df.columns) + [c for c in columns if c not in df.columns])
 
+# %% ../../nbs/56a_efficiency_run.ipynb #bdfa633b
 @contextmanager
 def _locked(folder):
     "An exclusive lock on `folder` (flock on the directory itself: no lock file), so parallel runs never lose rows."
@@ -185,6 +198,7 @@ def _locked(folder):
     try: fcntl.flock(fd, fcntl.LOCK_EX); yield
     finally: fcntl.flock(fd, fcntl.LOCK_UN); os.close(fd)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #5d1c1bb8
 def append_rows(path, rows, columns) -> pd.DataFrame:
     "Append `rows` (dicts or a frame) to the CSV `path` with the columns `columns`, atomically and under a lock; returns the whole file."
     path = Path(path)
@@ -194,6 +208,7 @@ def append_rows(path, rows, columns) -> pd.DataFrame:
         atomic_write(path, lambda tmp: allrows.to_csv(tmp, index=False))
     return allrows
 
+# %% ../../nbs/56a_efficiency_run.ipynb #fa84b3b0
 def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted, after=None) -> str | None:
     """The latest `run_id` of `rows` that timed every `(method, options JSON)` of `wanted` for this model, length, batch
     and repeats in one run (None if there is none): what Table 4 may use, since only times of one run share its load.
@@ -207,6 +222,7 @@ def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, r
     runs = [(g.started.max(), rid) for rid, g in d.groupby("run_id") if wanted <= set(zip(g.method, g.options.astype(str)))]
     return max(runs)[1] if runs else None
 
+# %% ../../nbs/56a_efficiency_run.ipynb #ca1fb121
 def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), methods=None, batch: int = 1,
              repeats: int = 5, warmup: int = 1, options=None, results=None, progress: bool = True, wait_quiet: float = 0, after=None) -> pd.DataFrame:
     """Table 4 for one model: at each of `lengths`, one run of `time_methods` over every method and the forward baselines
@@ -238,6 +254,7 @@ def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), met
 # %% ../../nbs/56a_efficiency_run.ipynb #b1c0e562
 QUIET_LOAD_PER_CORE = 0.25   # the project's quiet-machine rule; the reading chapter ("The runs") gives the reason
 
+# %% ../../nbs/56a_efficiency_run.ipynb #ce5717d4
 def run_quiet(load_avg, n_cpus) -> bool:
     """Whether a measurement counts as taken on a quiet machine: its 1-minute load average at most
     `QUIET_LOAD_PER_CORE` per core (`common.quiet` with this threshold). A load that was not recorded is not quiet
@@ -246,6 +263,7 @@ def run_quiet(load_avg, n_cpus) -> bool:
     n = 1 if n_cpus is None or pd.isna(n_cpus) else int(n_cpus)
     return bool(quiet(dict(load_avg=float(load_avg), n_cpus=n), per_core=QUIET_LOAD_PER_CORE))
 
+# %% ../../nbs/56a_efficiency_run.ipynb #8da834d6
 def round_ratios(time_rows: pd.DataFrame, model_name: str, method: str, baseline: str, run_id: str) -> np.ndarray:
     """The per-round ratios time(`method`) / time(`baseline`) of one run of `time.csv`: round k of the one over round
     k of the other (`times_s` lists a method's rounds in order, and both ran in the same round of the round-robin).
@@ -257,6 +275,7 @@ def round_ratios(time_rows: pd.DataFrame, model_name: str, method: str, baseline
     if len(a) != len(b): raise ValueError(f"run {run_id}: {len(a)} rounds of {method} but {len(b)} of {baseline}")
     return a / b
 
+# %% ../../nbs/56a_efficiency_run.ipynb #076ee7db
 def ratio_interval(ratios) -> tuple:
     """`(median, lo, hi, coverage)` of per-round ratios, `lo`/`hi` the smallest and largest. If the rounds are
     independent, [lo, hi] contains the median ratio with probability `coverage` = 1 - 2 / 2^n (order statistics, no
@@ -265,6 +284,7 @@ def ratio_interval(ratios) -> tuple:
     if len(r) == 0: return (np.nan, np.nan, np.nan, np.nan)
     return (float(np.median(r)), float(r.min()), float(r.max()), 1 - 2 / 2 ** len(r))
 
+# %% ../../nbs/56a_efficiency_run.ipynb #02ae8699
 def goal_verdict(lo: float, hi: float, goal: float) -> str:
     """'met' / 'not met' / 'inconclusive' for the goal 'ratio at most `goal`' given an interval [lo, hi] of the ratio
     (`common.verdict` on goal - ratio: met when all of it is below the goal, not met when all of it is above)."""
@@ -310,6 +330,7 @@ def probe(model_name: str, method: str, length: int, batch: int, options=None, d
     res["memory_gib"] = res["peak_cuda_gib"] if cuda else res["peak_rss_gib"]
     return res
 
+# %% ../../nbs/56a_efficiency_run.ipynb #03b01110
 def watch_child(cmd, budget_gib=None, time_limit=None, load_limit: float = 900, poll: float = 0.05, env=None) -> dict:
     """Run `cmd`, a child that prints `READY {json}` once set up and a final `{json}` line, and watch its peak RSS
     (`VmHWM` of /proc/<pid>/status, every `poll` s). After READY it is killed (SIGKILL) as soon as its peak exceeds
@@ -345,6 +366,7 @@ def watch_child(cmd, budget_gib=None, time_limit=None, load_limit: float = 900, 
     return dict(ready=ready, result=result, peak_seen_gib=peak, stopped=stopped, returncode=p.returncode,
                 wall_s=time.perf_counter() - t_start, stderr="".join(err)[-2000:])
 
+# %% ../../nbs/56a_efficiency_run.ipynb #81fd1bc6
 PROBE_MAIN = "import sys; from normxlogit.experiments.efficiency import main; sys.exit(main(sys.argv[1:]))"
 
 def probe_command(model_name, method, length, batch, options=None, device=None, threads=None) -> list:
@@ -356,6 +378,7 @@ def probe_command(model_name, method, length, batch, options=None, device=None, 
     if threads: cmd += ["--threads", str(threads)]
     return cmd
 
+# %% ../../nbs/56a_efficiency_run.ipynb #76cd2fc5
 def run_probe(model_name, method, length, batch, budget_gib=None, time_limit=None, options=None, device=None,
               threads=None, isolate: bool = True) -> dict:
     """One row of `memory.csv`: `probe` in a fresh process (`isolate=True`; killed over `budget_gib` or after
@@ -397,6 +420,7 @@ def _fits(row, budget_gib):
     if bool(row.get("complete")) and mem is not None: return True
     return None
 
+# %% ../../nbs/56a_efficiency_run.ipynb #06260fb6
 def largest_batch(probe_fn, budget_gib: float, start: int = 1, max_batch: int = 4096, refine: int = 1) -> dict:
     """The largest batch whose probe stays within `budget_gib`. `probe_fn(batch)` returns a row with `memory_gib` and
     `complete`. The batch doubles from `start` until a probe goes over the budget (or `max_batch` is reached); then
@@ -425,6 +449,7 @@ def largest_batch(probe_fn, budget_gib: float, start: int = 1, max_batch: int = 
         lo, hi = (mid, hi) if f else (lo, mid)
     return dict(batch=lo, first_failing=hi, limited_by=limited, probes=list(rows.values()))
 
+# %% ../../nbs/56a_efficiency_run.ipynb #e13a512a
 def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
     """Table 5 from the rows of `memory.csv`: per (model, method, length, options) the largest probed batch that fits `budget_gib`
     below every batch that did not (or whose probe stopped undecided), its peak memory and time per instance, and what
@@ -447,6 +472,7 @@ def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
                         load_avg=np.nan if r is None else r.get("load_avg", np.nan)))
     return pd.DataFrame(out)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #ddd21a77
 def run_memory(model_name: str, methods=None, length: int = 512, budget_gib: float = 8.0, time_limit: float = 900,
                refine: int = 1, start: int = 1, max_batch: int = 4096, options=None, device=None, threads=None,
                results=None, isolate: bool = True, progress: bool = True) -> pd.DataFrame:
@@ -491,14 +517,17 @@ def latest_row(rows, **eq):
     for k, v in eq.items(): rows = rows[rows[k] == v]
     return None if rows.empty else rows.sort_values("started").iloc[-1]
 
+# %% ../../nbs/56a_efficiency_run.ipynb #75c07f2d
 def _num(x) -> float:
     try: return float(x)
     except (TypeError, ValueError): return np.nan
 
+# %% ../../nbs/56a_efficiency_run.ipynb #789b9b6d
 def _max(*v) -> float:
     v = [x for x in v if not np.isnan(x)]
     return max(v) if v else np.nan
 
+# %% ../../nbs/56a_efficiency_run.ipynb #1434cf85
 def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str = "smollm2-135m",
                 encoder: str = "minilm-sst2", length: int = 512, decoder_batch: int = 16, encoder_batch: int = 256,
                 repeats: int = 5) -> pd.DataFrame:
@@ -542,6 +571,7 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
     for c in ("verdict", "quiet"): g[c] = pd.Series([r[c] for r in out], index=g.index, dtype=object)   # None stays None
     return g
 
+# %% ../../nbs/56a_efficiency_run.ipynb #d60f50a4
 def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int = 5, cap_gib: float = 16.0,
               time_limit: float = 1800, device=None, threads=None, results=None, progress: bool = True) -> pd.DataFrame:
     """Measure what `goals_table` needs for one model (fresh processes; rows appended to the CSVs, reused on a rerun):
@@ -568,15 +598,21 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
 
 # %% ../../nbs/56a_efficiency_run.ipynb #8297b0d0
 def _ints(s): return [int(x) for x in str(s).split(",") if x.strip()]
+
+# %% ../../nbs/56a_efficiency_run.ipynb #edea7754
 def _names(s): return None if s is None else [x.strip() for x in s.split(",") if x.strip()]
 
+# %% ../../nbs/56a_efficiency_run.ipynb #09f00b56
 MODEL_OPTS = (Opt("model", None, "a name for normxlogit.model.zoo.load_model, or tiny:ARCH[:HEAD]", kind=str, required=True),
               Opt("options", None, "JSON {method: {option: value}} on top of method_options", kind=str))
 METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_METHODS)})", kind=str)
 
 def _options(a): return json.loads(a.options) if a.options else None
+
+# %% ../../nbs/56a_efficiency_run.ipynb #3ae119aa
 def _show(df): print(df.astype(object).fillna("–").to_string(index=False), flush=True)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #fb97ff15
 def _time(a):
     "Table 4: time per instance at each length, then the runs and the medians."
     model, tok = load_named(a.model, a.device)
@@ -588,12 +624,14 @@ def _time(a):
         _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s", "run_wall_s"]])
         print(rows.pivot_table(index=["length", "run_id"], columns="method", values="median_s"))
 
+# %% ../../nbs/56a_efficiency_run.ipynb #36af14ad
 def _probe(a):
     "One fresh-process memory probe: `READY {json}` once loaded, then the result's JSON."
     res = probe(a.model, a.method, a.length, a.batch, _options(a), a.device, a.threads,
                 ready=lambda info: print("READY " + json.dumps(info), flush=True))
     print(json.dumps(res), flush=True)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #0d0bcec6
 _main = command_line("efficiency", "Efficiency of the attribution methods (the NormXLogit paper's Tables 4-5); resumable.", {
     "time": Command("time per instance vs length (Table 4)", _time, (*MODEL_OPTS, METHODS_OPT,
                     Opt("lengths", "40,120,360,512", "comma-separated input lengths"), Opt("repeats", 5, "timed rounds"),
@@ -623,7 +661,6 @@ def main(argv=None) -> int:
     return _main(argv)
 main.parser = _main.parser
 
-
 # %% ../../nbs/56a_efficiency_run.ipynb #2578d9d1
 SCALE_RUNS = {   # what `reproduce` measures at each scale: Table 4 (time), Table 5 (memory), the efficiency goals
     "tiny": dict(models=["tiny:bert", "tiny:llama:causal_lm"], methods=["normxlogit", "gxi"], lengths=[16], repeats=1,
@@ -635,6 +672,7 @@ SCALE_RUNS = {   # what `reproduce` measures at each scale: Table 4 (time), Tabl
                   memory=["textattack/bert-base-uncased-SST-2"], memory_methods=None, length=512, budget_gib=48.0,
                   max_batch=4096, goals={}, wait_quiet=600)}
 
+# %% ../../nbs/56a_efficiency_run.ipynb #cd430514
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """Tables 4-5 from scratch, resumably (`SCALE_RUNS`): 'tiny' (tiny random models, seconds; in-process memory probes;
     results in `results` or, for `results=True`, a scratch folder under the cache), 'book' (MiniLM and SmolLM2 as in the
@@ -660,6 +698,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     added = {"time rows": n(time_csv, TIME_COLUMNS) - t0, "memory rows": n(memory_csv, MEMORY_COLUMNS) - m0}
     return dict(computed=sum(added.values()), **added)
 
+# %% ../../nbs/56a_efficiency_run.ipynb #f0b8da96
 def estimate(scale: str = "book") -> pd.DataFrame:
     """CPU cost of `reproduce(scale)` from scratch: per model and length, one run ((warmup + repeats) rounds of every
     method) at the medians and torch threads the committed `time.csv` recorded; per model, the memory search at the wall
@@ -686,6 +725,7 @@ def estimate(scale: str = "book") -> pd.DataFrame:
                          cpu_s_per_unit=round((x.wall_s * x.torch_threads).mean(), 1) if len(x) else np.nan))
     return cost_table(rows)
 
-register_experiment("efficiency", "Time per instance against input length and the largest batch within a memory "
+EXPERIMENT = register_experiment("efficiency", "Time per instance against input length and the largest batch "
+                    "within a memory "
                     "budget (the NormXLogit paper's Tables 4-5)", chapters=["56_efficiency"], cli=main,
                     reproduce=reproduce, estimate=estimate)

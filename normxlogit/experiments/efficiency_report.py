@@ -53,12 +53,15 @@ PAPER_TABLE5 = pd.DataFrame({"grad_l1": [100, 0.0076], "gxi": [100, 0.0081], "ig
 PAPER_TABLE5.attrs["about"] = "BERT-base, 512 tokens, 48 GB of GPU memory"
 TIME_GOAL, DECOMPX_GOAL = 1.1, 3.0   # the project's goals (issue 13): NormXLogit within 1.1x of one forward pass; DecompX within 3x of its bound
 
+# %% ../../nbs/56_efficiency.ipynb #2d947009
 def method_name(m: str) -> str: return BASELINE_LABELS.get(m) or method_label(m)
 
+# %% ../../nbs/56_efficiency.ipynb #76712d5a
 def _order(cols):
     first = [m for m in TABLE_METHODS + BASELINES if m in cols]
     return first + [c for c in cols if c not in first]
 
+# %% ../../nbs/56_efficiency.ipynb #b22103a9
 def shown(df: pd.DataFrame, fmt: str = "{:.2f}", labels: bool = True) -> pd.DataFrame:
     "A table for the page: numbers formatted with `fmt`, missing cells as '–', methods by their labels."
     out = df.map(lambda v: "–" if v is None or (isinstance(v, (float, np.floating)) and np.isnan(v))
@@ -74,15 +77,18 @@ def table4_runs(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> pd.
              .sort_values(["n", "started"]).index[-1] for _, g in d.groupby("length")]
     return d[d.run_id.isin(keep)]
 
+# %% ../../nbs/56_efficiency.ipynb #19e6c261
 def table4(time_rows: pd.DataFrame, model_name: str, value: str = "seconds_per_instance", batch: int = 1) -> pd.DataFrame:
     "Lengths x methods: `value` ('seconds_per_instance', 'ratio_to_forward', ...) from the one run per length of `table4_runs`."
     t = table4_runs(time_rows, model_name, batch).pivot(index="length", columns="method", values=value)
     return t[_order(list(t.columns))]
 
+# %% ../../nbs/56_efficiency.ipynb #c3689e42
 def baseline_of(time_rows: pd.DataFrame, model_name: str) -> str:
     "The forward pass NormXLogit is held against: 'forward_last' where it was timed (causal LMs: last-position logits only), else 'forward'."
     return "forward_last" if (time_rows[time_rows.model == model_name].method == "forward_last").any() else "forward"
 
+# %% ../../nbs/56_efficiency.ipynb #0407b6c5
 def table4_intervals(time_rows: pd.DataFrame, model_name: str, baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
     """Per length and method of Table 4's runs: the per-round ratios to `baseline` in the same run (`round_ratios`),
     their median, smallest and largest (`ratio_interval`) and the run."""
@@ -92,6 +98,7 @@ def table4_intervals(time_rows: pd.DataFrame, model_name: str, baseline: str = "
         out.append(dict(length=int(r.length), method=r.method, run_id=r.run_id, ratio=med, lo=lo, hi=hi, coverage=cov))
     return pd.DataFrame(out, columns=["length", "method", "run_id", "ratio", "lo", "hi", "coverage"])
 
+# %% ../../nbs/56_efficiency.ipynb #e7e031f8
 def table4_ratio_text(time_rows: pd.DataFrame, model_name: str, baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
     "Lengths x methods: 'median [smallest, largest]' of the per-round ratios to `baseline` (NaN where the run lacks the method)."
     d = table4_intervals(time_rows, model_name, baseline, batch)
@@ -99,8 +106,10 @@ def table4_ratio_text(time_rows: pd.DataFrame, model_name: str, baseline: str = 
     t = d.pivot(index="length", columns="method", values="text")
     return t[_order(list(t.columns))]
 
+# %% ../../nbs/56_efficiency.ipynb #e1f961cc
 def _when(started: str) -> str: return str(started)[5:16].replace("T", " ")
 
+# %% ../../nbs/56_efficiency.ipynb #e8ba48e7
 def missing_in_table4(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> list:
     """Why cells of Table 4 are empty: `[(method, length or None, reason)]` (None: the model's head is not supported
     at all). A method missing from its length's run but timed at that length in another run is named with that run."""
@@ -117,6 +126,7 @@ def missing_in_table4(time_rows: pd.DataFrame, model_name: str, batch: int = 1) 
                                    f"{r.load_avg:.2f}) beside {beside} alone, not in the round-robin of the other methods"))
     return out
 
+# %% ../../nbs/56_efficiency.ipynb #9e85c86c
 def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None = None) -> pd.DataFrame:
     """`start`, `end` of every measurement in the CSVs. A timing run ends at its start plus `run_wall_s` where
     recorded, else plus an estimate from its times ((warmup + repeats) rounds, the warm-up at the median); a memory
@@ -134,12 +144,14 @@ def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None 
             out.append(dict(kind="memory", id=f"{r.model}/{r.method}/{r.batch}", start=end - pd.Timedelta(seconds=float(r.wall_s)), end=end))
     return pd.DataFrame(out, columns=["kind", "id", "start", "end"])
 
+# %% ../../nbs/56_efficiency.ipynb #6489c06e
 def idle_before(started, spans: pd.DataFrame) -> float:
     "Seconds from the end of the last measurement that began before `started` to `started` (NaN if none; below 0: they overlapped)."
     t = pd.Timestamp(started)
     prev = spans[spans.start < t]
     return np.nan if prev.empty else float((t - prev.end.max()).total_seconds())
 
+# %% ../../nbs/56_efficiency.ipynb #e26c7aee
 def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1, memory_rows: pd.DataFrame | None = None) -> pd.DataFrame:
     """The run behind each length of Table 4: its id and start, CPU, cores and torch threads, the 1-minute load average
     at its start and end, its CPU and wall seconds, the matmul throughput measured just before it (`gmacs`), the
@@ -158,10 +170,12 @@ def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1, memory_r
                          load_others=others, quiet=run_quiet(others, r.n_cpus)))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/56_efficiency.ipynb #3038c256
 def relative_to(table: pd.DataFrame, ref: str = "normxlogit") -> pd.DataFrame:
     "Each column over the column `ref`: the paper has no forward baseline, so its times compare with ours only as ratios."
     return table.div(table[ref], axis=0)
 
+# %% ../../nbs/56_efficiency.ipynb #4eeb273e
 def bracket(fitted, failed, limited_by: str = "budget") -> str:
     """The largest batch as the search brackets it: 'a-b' when batch a fitted and b + 1 did not, one number when they
     are adjacent, '≥a' when the search stopped for another reason than the budget (the next batch is unknown)."""
@@ -170,6 +184,7 @@ def bracket(fitted, failed, limited_by: str = "budget") -> str:
     failed = int(failed)
     return str(fitted) if failed == fitted + 1 else f"{fitted}-{failed - 1}"
 
+# %% ../../nbs/56_efficiency.ipynb #5afb2b7f
 def table5(summary: pd.DataFrame, model_name: str) -> pd.DataFrame:
     """Table 5 from `memory_summary`, one column per method: the bracket of the largest batch within the budget, the
     batch that fitted and the one that did not, the time per instance and peak memory at the fitted batch, the
@@ -183,6 +198,7 @@ def table5(summary: pd.DataFrame, model_name: str) -> pd.DataFrame:
                       "load at probe end": d.load_avg, "limited by": d.limited_by}, index=d.index).T
     return t[_order(list(t.columns))]
 
+# %% ../../nbs/56_efficiency.ipynb #203937e3
 BASELINE_STYLES = {"forward": dict(color="#555555", ls="--"), "forward_last": dict(color="#555555", ls=":")}   # not registered
 TIME_MARKERS = dict(zip(TABLE_METHODS + BASELINES, "os^D*XvPhx"))
 
@@ -234,6 +250,7 @@ def multiply_adds(method: str, n_layers: int, s: int, d: int, d_ff: int, n_heads
     if method not in extra: raise ValueError(f"multiply-adds are counted for {sorted(extra)}, not {method!r}")
     return fwd + extra[method]
 
+# %% ../../nbs/56_efficiency.ipynb #c9c0a5ee
 def best_gmacs(time_rows: pd.DataFrame, cpu_model: str | None = None, threads: int | None = None) -> float:
     """The best float32 matmul throughput (GMAC/s) measured before any timing run of `time_rows` (on `cpu_model` with
     `threads` torch threads, when given)."""
@@ -242,6 +259,7 @@ def best_gmacs(time_rows: pd.DataFrame, cpu_model: str | None = None, threads: i
     if threads is not None: d = d[d.torch_threads == threads]
     return float(d.matmul_gmacs.max())
 
+# %% ../../nbs/56_efficiency.ipynb #cb027b29
 def arithmetic_bounds(time_rows: pd.DataFrame, model_name: str, config) -> pd.DataFrame:
     """The forward pass, ALTI and DecompX in Table 4's runs (batch 1): the multiply-adds per instance (`gmac`), the time
     they take at the best matmul throughput measured on this machine (`bound_s` at `best_gmacs`: an estimate of the
@@ -264,8 +282,11 @@ def arithmetic_bounds(time_rows: pd.DataFrame, model_name: str, config) -> pd.Da
 
 # %% ../../nbs/56_efficiency.ipynb #93760876
 def _x(v): return f"{v:.2f}x"
+
+# %% ../../nbs/56_efficiency.ipynb #dc1ac6e9
 def _iv(m, lo, hi): return f"{m:.2f}x [{lo:.2f}, {hi:.2f}]"
 
+# %% ../../nbs/56_efficiency.ipynb #9bdffa4a
 def _tally(verdicts: dict, unit: str = " tokens") -> str:
     "'**not met** at 40 tokens; inconclusive at 120, 360 tokens' from {length: verdict}."
     parts = []
@@ -274,6 +295,7 @@ def _tally(verdicts: dict, unit: str = " tokens") -> str:
         if Ls: parts.append(f"{'**not met**' if v == 'not met' else v} at {', '.join(Ls)}{unit}")
     return "; ".join(parts)
 
+# %% ../../nbs/56_efficiency.ipynb #1054cf9e
 def forward_goal(time_rows: pd.DataFrame, models, goal: float = TIME_GOAL, batch: int = 1) -> pd.DataFrame:
     """NormXLogit against one forward pass at every length of Table 4 (that length's run): the per-round ratios to the
     forward pass it is held against (`baseline_of`), their median, smallest and largest, the extra milliseconds per
@@ -290,8 +312,10 @@ def forward_goal(time_rows: pd.DataFrame, models, goal: float = TIME_GOAL, batch
                             extra_ms=1000 * float(np.median(extra)), verdict=goal_verdict(lo, hi, goal), run_id=r.run_id))
     return pd.DataFrame(out, columns=["model", "length", "baseline", "ratio", "lo", "hi", "extra_ms", "verdict", "run_id"])
 
+# %% ../../nbs/56_efficiency.ipynb #6cd74cef
 def _lengths(L) -> str: return ", ".join(str(x) for x in L) + " tokens"
 
+# %% ../../nbs/56_efficiency.ipynb #fa2ea713
 def runs_reading(time_rows: pd.DataFrame, models, batch: int = 1, memory_rows: pd.DataFrame | None = None) -> str:
     """Where and how quietly Table 4's runs ran, in words: the CPU (per length when the runs ran on different machines),
     the threads, the load, the quiet rule's answer, and the matmul throughput as a share of the best on the same CPU."""
@@ -330,6 +354,7 @@ def runs_reading(time_rows: pd.DataFrame, models, batch: int = 1, memory_rows: p
         out.append(s)
     return "\n\n".join(out)
 
+# %% ../../nbs/56_efficiency.ipynb #33e7967a
 def table4_note(time_rows: pd.DataFrame, models, batch: int = 1) -> str:
     "What each '–' of Table 4 means, and the command that fills the cells a length's run lacks."
     parts, cmds = [], []
@@ -347,6 +372,7 @@ def table4_note(time_rows: pd.DataFrame, models, batch: int = 1) -> str:
                    "round-robin, on a quiet machine): " + "; ".join(cmds) + ".")
     return s
 
+# %% ../../nbs/56_efficiency.ipynb #a92d9822
 def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = None, goal: float = TIME_GOAL) -> str:
     "NormXLogit against one forward pass (with intervals and verdicts) and the paper's methods relative to NormXLogit, in words."
     fg = forward_goal(time_rows, [name], goal) if fg is None else fg[fg.model == name]
@@ -382,11 +408,13 @@ def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = N
               " their arithmetic shows in full.")
     return s
 
+# %% ../../nbs/56_efficiency.ipynb #27c1aa43
 def machines(rows: pd.DataFrame) -> str:
     "Where and when `rows` (of time.csv or memory.csv) were measured: 'AMD EPYC on 2026-11-24' (every CPU, the first and last day)."
     days = sorted(str(s)[:10] for s in rows.started)
     return " and ".join(sorted(set(rows.cpu_model))) + f" on {days[0]}" + ("" if days[0] == days[-1] else f" to {days[-1]}")
 
+# %% ../../nbs/56_efficiency.ipynb #f6ff5989
 def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: int, time_rows: pd.DataFrame | None = None) -> str:
     """Table 5 in words: the brackets, how NormXLogit ranks, what compares with the paper, and the time per instance at the
     largest batch; where the probes ran, beside where Table 4 ran (`time_rows`) when that is another machine."""
@@ -437,6 +465,7 @@ def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: 
                   "the load, and one call each cannot tell which.")
     return s
 
+# %% ../../nbs/56_efficiency.ipynb #d2cd5429
 def bounds_reading(time_rows: pd.DataFrame, name: str, config, goal: float = DECOMPX_GOAL) -> str:
     "The arithmetic bounds of the forward pass, ALTI and DecompX in words, with the DecompX goal's verdict per length."
     b = arithmetic_bounds(time_rows, name, config)
@@ -461,6 +490,7 @@ def bounds_reading(time_rows: pd.DataFrame, name: str, config, goal: float = DEC
                   "re-timing could move this verdict.")
     return s
 
+# %% ../../nbs/56_efficiency.ipynb #77cbc5db
 def goals_reading(time_rows: pd.DataFrame, memory_rows: pd.DataFrame) -> str:
     "The project's efficiency goals with their verdicts, and apart from them the other memory measures, labelled."
     g = goals_table(time_rows, memory_rows)
@@ -488,6 +518,7 @@ def goals_reading(time_rows: pd.DataFrame, memory_rows: pd.DataFrame) -> str:
                   "runtime).")
     return s
 
+# %% ../../nbs/56_efficiency.ipynb #25f217df
 def efficiency_reading(time_rows, memory_rows, models, budget, mem_length) -> str:
     "The chapter's reading of Tables 4-5, the arithmetic bounds and the goals, generated from the CSVs (no number typed by hand)."
     fg = forward_goal(time_rows, models)

@@ -33,6 +33,13 @@ ABLATION_RUNS = {"correct_only": dict(cells=(("minilm", "sst2"),), methods=_SIX,
                  "strict": dict(cells=(("minilm", "sst2"),), methods=_SIX, protocol="strict"),
                  "embedding_output": dict(cells=tuple(("minilm", t) for t in TASK_LABELS), methods=("l2norm", "normxlogit"), embedding="output")}
 
+# %% auto #0
+__all__ = ['PLANNED_N', 'PAPER_N', 'IG_STEPS', 'TINY', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'ABLATION_RUNS', 'RUN_OPTS', 'main',
+           'CLAIM_TABLE', 'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell',
+           'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce',
+           'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
+
+# %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
                    ig_batch: int = IG_BATCH) -> dict:
     """The options of `method` in Experiment 1, as in the chunk keys of the committed runs: G×I and IG aggregated with the
@@ -42,12 +49,6 @@ def method_options(method: str, decoder: bool, ig_steps: int | None = None, embe
     if method == "ig": return {"n_steps": int(ig_steps or IG_STEPS[decoder]), "aggregate": "l1", "internal_batch_size": int(ig_batch)}
     if embedding is not None and method in ("normxlogit", "l2norm"): return {"embedding": embedding}
     return {}
-
-# %% auto #0
-__all__ = ['PLANNED_N', 'PAPER_N', 'IG_STEPS', 'TINY', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'ABLATION_RUNS', 'RUN_OPTS', 'main',
-           'CLAIM_TABLE', 'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell',
-           'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce',
-           'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
 
 # %% ../../nbs/51a_experiment1_run.ipynb #73532690
 def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
@@ -73,20 +74,24 @@ def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
                         protocol=a.get("protocol", "paper"), embedding=a.get("embedding"))
     return pd.DataFrame(rows, columns=["model", "family", "task", "method", "n", "ablation", "options", "correct_only", "protocol"])
 
+# %% ../../nbs/51a_experiment1_run.ipynb #10d67030
 def result_file(model: str, task: str, method: str, ablation: str = "", results=True) -> Path:
     "Where a run's per-item rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz` (results: True = `results_dir('faithfulness')`)."
     sub = ("ablations", ablation) if ablation else ()
     return results_path("faithfulness", *sub, f"{model}_{task}_{method}.csv.gz", results=results)
 
+# %% ../../nbs/51a_experiment1_run.ipynb #753d1fb0
 @functools.lru_cache(maxsize=8)
 def _dev_rows(task: str, seed: int = SEED) -> tuple:
     dev = task_data(task).dev
     return tuple(dev.index[np.random.default_rng(seed).permutation(len(dev))])
 
+# %% ../../nbs/51a_experiment1_run.ipynb #aeb7e04c
 def planned_rows(task: str, n: int, seed: int = SEED) -> list:
     "The dataset rows a run of `n` items explains: the first `n` of the runner's seeded shuffle of the held-out items."
     return list(_dev_rows(task, seed)[:n])
 
+# %% ../../nbs/51a_experiment1_run.ipynb #d91b9a9e
 def cell_status(path, task: str, method: str, n: int, correct_only: bool = False) -> tuple:
     """`(status, items found)` of one result file against its plan: 'done' (the planned items, or more, in the runner's
     order; for IG with the completeness record), 'missing', 'short' (fewer items than planned), 'other items' (not
@@ -107,6 +112,7 @@ def cell_status(path, task: str, method: str, n: int, correct_only: bool = False
     if method == "ig" and "completeness_gap" not in head: return "no completeness record", len(rows)
     return "done", len(rows)
 
+# %% ../../nbs/51a_experiment1_run.ipynb #e0d96fa1
 def status(p: pd.DataFrame, results=True) -> pd.DataFrame:
     "`plan` rows with each run's `status` and `n_found` (`cell_status`) in the folder `results`."
     out = p.copy()
@@ -133,6 +139,7 @@ def run_cell(model, tok, name: str, task: str, method: str, n: int, out, cache=N
     return dict(model=name, task=task, method=method, n=res.info["n_used"], chunks=res.info["chunks"],
                 chunks_found=res.info["chunks_found_done"], cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.time() - t0, 1))
 
+# %% ../../nbs/51a_experiment1_run.ipynb #917a56aa
 def drop_chunks(cache, name: str, task: str, method: str, n_items: int) -> int:
     "Remove the chunk folder of one finished run (its rows are in the CSV) from `cache`; returns how many were removed."
     import shutil
@@ -143,6 +150,7 @@ def drop_chunks(cache, name: str, task: str, method: str, n_items: int) -> int:
             shutil.rmtree(kj.parent); gone += 1
     return gone
 
+# %% ../../nbs/51a_experiment1_run.ipynb #88c6095e
 def log_run(rec: dict, results=True) -> Path:
     "Append one run's record (with the machine's load at the end and the time) to `runs.csv` in `results`."
     m = machine_info(gmacs=False)
@@ -151,6 +159,7 @@ def log_run(rec: dict, results=True) -> Path:
     old = pd.read_csv(path) if path.exists() else pd.DataFrame()
     return write_csv(path, pd.concat([old, pd.DataFrame([row])], ignore_index=True))
 
+# %% ../../nbs/51a_experiment1_run.ipynb #dd2fc7aa
 def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress: bool = True, keep_chunks: bool = True,
              out=print) -> list:
     """Run the rows of `todo` (a `plan`/`status` frame) one model at a time: each model is loaded once and handed to
@@ -179,6 +188,7 @@ def faith_key(name: str, fingerprint: str, task: str, method: str, rows, options
                      rows=[str(i) for i in rows], label=None, metrics=list(metrics), ratios=list(ratios), protocol=protocol,
                      faithfulness={}, batch_size=BATCH_SIZE)
 
+# %% ../../nbs/51a_experiment1_run.ipynb #1fd47cad
 def committed_chunks(results=True, device=None) -> pd.DataFrame:
     """Every chunk folder of a run under `results` (e.g. an unfinished run's committed chunks): its run (model, task,
     method, items, chunks) and whether the key that `faith_key` builds from the plan (the runner's items, this model's
@@ -222,6 +232,7 @@ def write_report(results=True, n_boot: int = N_BOOT) -> list:
     if abl: out.append(write_ablations(summary, abl, results_path("faithfulness", "table1_ablations.csv", results=results)))
     return out
 
+# %% ../../nbs/51a_experiment1_run.ipynb #ddbeb43c
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, dry_run: bool = False, progress: bool = True,
               out=print) -> dict:
     """Experiment 1 from scratch, resumably, at `scale` ('tiny', 'book' or 'paper', see `plan`) on `device`: every run
@@ -240,6 +251,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     rec["files"] = [f.name for f in write_report(results)]
     return rec
 
+# %% ../../nbs/51a_experiment1_run.ipynb #b111b14c
 def run_costs(results=True) -> pd.DataFrame:
     "The CPU seconds per item measured by `measure_costs` (`run_costs.csv` in `results`; empty when not measured)."
     path = results_path("faithfulness", "run_costs.csv", results=results)
@@ -247,6 +259,7 @@ def run_costs(results=True) -> pd.DataFrame:
             "completeness_gap_max", "converged"]
     return pd.read_csv(path) if path.exists() else pd.DataFrame(columns=cols)
 
+# %% ../../nbs/51a_experiment1_run.ipynb #e06d809a
 def estimate(scale: str = "book", pending_only: bool = False, results=True) -> pd.DataFrame:
     """The CPU cost of `plan(scale)` on one core (`cost_table`): one step per model family x method (ablations as one
     step), items x the CPU seconds per item measured on a few items of each task (`run_costs`); `pending_only`: only
@@ -289,6 +302,7 @@ def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.Data
         del model
     return pd.DataFrame(rows)
 
+# %% ../../nbs/51a_experiment1_run.ipynb #b1b448d2
 def ig_recompute_cost(results=True) -> pd.DataFrame:
     """What recording IG's completeness for the committed IG files that lack it would cost: per file, the items it has
     times IG's CPU seconds per item measured on that task (`run_costs`), as a `cost_table`."""
@@ -310,6 +324,7 @@ RUN_OPTS = (Opt("model", help="a fine-tuned model, e.g. minilm-sst2", kind=str, 
             Opt("embedding", None, "norm of NormXLogit / l2 norm (ablation)", ("word", "output"), kind=str),
             Opt("keep_chunks", False, "keep a finished run's chunks (default: removed; its rows are in the CSV)"))
 
+# %% ../../nbs/51a_experiment1_run.ipynb #9d2d989d
 def _run(a):
     "Run the methods of one model x task that its result files do not hold yet."
     fam = family_of(a.model)
@@ -328,8 +343,10 @@ def _run(a):
     for r in st[st.status == "done"].itertuples(): print(f"{result_file(r.model, r.task, r.method, results=outdir).name} is done ({r.n_found} items)")
     run_plan(st[st.status != "done"], outdir, outdir / "chunks" if a.cache is True else Path(a.cache), a.device, keep_chunks=a.keep_chunks)
 
+# %% ../../nbs/51a_experiment1_run.ipynb #bdfd006c
 def _print(df): print(df.to_string(index=False), flush=True)
 
+# %% ../../nbs/51a_experiment1_run.ipynb #461b2889
 main = command_line("experiment1", "Experiment 1 of the NormXLogit paper (faithfulness, Tables 1 and 3).", {
     "run": Command("run methods on one model x task (resumable; a finished result file is kept)", _run, RUN_OPTS,
                    ("results", "cache", "device")),

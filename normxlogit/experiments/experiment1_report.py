@@ -25,14 +25,29 @@ ABLATIONS = {"correct_only": "only correctly predicted items",
              "strict": "protocol 'strict' (special tokens never ranked nor perturbed, k = ceil(r n) of the non-special tokens)",
              "embedding_output": "NormXLogit and the l2 norm with the embedding-layer output norm (the authors' code) instead of Eq. 9's word-embedding norm"}
 
+# %% auto #0
+__all__ = ['TASK_LABELS', 'REGRESSION_TASKS', 'ALL_METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'MODEL_FAMILIES', 'ENCODER_METHODS',
+           'DECODER_METHODS', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'ITEM_MEANS', 'N_BOOT',
+           'OUTCOMES', 'METRIC_NAMES', 'TABLE_CSS', 'LINE_STYLE', 'MARKERS', 'ORDERINGS_COLUMNS', 'family_of',
+           'methods_of', 'show', 'results_root', 'result_files', 'load_results', 'coverage', 'convergence',
+           'runs_markdown', 'cell_arrays', 'subset', 'metrics_for', 'metric_curve', 'metric_value', 'cells',
+           'bootstrap_cells', 'summarise', 'ratio_curves', 'item_values', 'ordering_test', 'model_scores',
+           'paper_numbers', 'paper_table', 'side_by_side', 'compact_table', 'style_table', 'plot_curves',
+           'compare_orderings', 'write_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
+           'stsb_diagnostics', 'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations',
+           'rank_agreement']
+
+# %% ../../nbs/51_experiment1.ipynb #1989cdb2
 def family_of(model: str) -> str:
     "The model family of a result's model name ('minilm-sst2' -> 'minilm'): the part before the first '-'."
     return model.split("-")[0]
 
+# %% ../../nbs/51_experiment1.ipynb #ff2dae32
 def methods_of(family: str) -> tuple:
     "The methods run on a model family (DecompX on the encoder, ALTI-Logit on the decoder)."
     return DECODER_METHODS if MODEL_FAMILIES[family]["decoder"] else ENCODER_METHODS
 
+# %% ../../nbs/51_experiment1.ipynb #13efd0ef
 BETTER = {"aopc": "higher", "accuracy": "lower", "sufficiency": "lower", "pearson_perturbed": "lower", "pearson_drop": "higher"}  # for a more faithful attribution
 TABLE1_METRIC = {"sst2": "aopc", "mnli": "aopc", "qnli": "aopc", "stsb": "pearson_perturbed"}
 TABLE_METRICS = ("aopc", "accuracy", "pearson_perturbed", "pearson_drop")     # the metrics written to table1.csv
@@ -46,35 +61,28 @@ def show(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     return df.apply(lambda c: c.map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}") if pd.api.types.is_float_dtype(c)
                     else c.astype(object).where(c.notna(), "–"))
 
+# %% ../../nbs/51_experiment1.ipynb #ea957980
 def _label(model: str) -> str:
     return MODEL_FAMILIES.get(family_of(model), {}).get("label", model)
 
+# %% ../../nbs/51_experiment1.ipynb #5abb63d0
 def _metric(table: int, task: str) -> str: return TABLE1_METRIC[task] if table == 1 else "accuracy"   # a column's metric
 
+# %% ../../nbs/51_experiment1.ipynb #2a2afe4f
 def _paper_column(paper: pd.DataFrame, table: int, task: str, paper_model: str) -> pd.Series:
     "The paper's numbers of Table `table` for `task` and `paper_model`, by method."
     return paper[(paper.table == table) & (paper.task == task) & (paper.paper_model == paper_model)].set_index("method").value
 
+# %% ../../nbs/51_experiment1.ipynb #724238d4
 def _in_order(methods) -> list:
     "`methods` in the tables' order (`ALL_METHODS`), any other after them."
     ms = list(dict.fromkeys(methods))
     return [m for m in ALL_METHODS if m in ms] + [m for m in ms if m not in ALL_METHODS]
 
-# %% auto #0
-__all__ = ['TASK_LABELS', 'REGRESSION_TASKS', 'ALL_METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'MODEL_FAMILIES', 'ENCODER_METHODS',
-           'DECODER_METHODS', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'ITEM_MEANS', 'N_BOOT',
-           'OUTCOMES', 'METRIC_NAMES', 'TABLE_CSS', 'LINE_STYLE', 'MARKERS', 'ORDERINGS_COLUMNS', 'family_of',
-           'methods_of', 'show', 'results_root', 'result_files', 'load_results', 'coverage', 'convergence',
-           'runs_markdown', 'cell_arrays', 'subset', 'metrics_for', 'metric_curve', 'metric_value', 'cells',
-           'bootstrap_cells', 'summarise', 'ratio_curves', 'item_values', 'ordering_test', 'model_scores',
-           'paper_numbers', 'paper_table', 'side_by_side', 'compact_table', 'style_table', 'plot_curves',
-           'compare_orderings', 'write_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
-           'stsb_diagnostics', 'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations',
-           'rank_agreement']
-
 # %% ../../nbs/51_experiment1.ipynb #0e85d403
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASK_LABELS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
 
+# %% ../../nbs/51_experiment1.ipynb #fed9a412
 def results_root(ablation: str | None = None, root=None) -> Path:
     "Folder of the result files: `results_dir('faithfulness')` (or the folder `root`), or its `ablations/<ablation>` subfolder."
     d = results_path("faithfulness", results=True if root is None else root)
@@ -82,6 +90,7 @@ def results_root(ablation: str | None = None, root=None) -> Path:
     if ablation not in ABLATIONS: raise ValueError(f"unknown ablation {ablation!r}; known: {sorted(ABLATIONS)}")
     return d / "ablations" / ablation
 
+# %% ../../nbs/51_experiment1.ipynb #1187c3d8
 def result_files(ablation: str | None = None, root=None) -> pd.DataFrame:
     """The result files `<model>_<task>_<method>.csv.gz` in `results_root(ablation, root)`, a row each (model, family, task,
     method, path) in the tables' order (family, task, method); an empty frame when there are none."""
@@ -94,6 +103,7 @@ def result_files(ablation: str | None = None, root=None) -> pd.DataFrame:
     rank = lambda c: c.map({k: i for i, k in enumerate(list(MODEL_FAMILIES) + list(TASK_LABELS) + list(ALL_METHODS))}).fillna(99)
     return out.sort_values(["family", "task", "model", "method"], key=lambda c: rank(c) if c.name != "model" else c, kind="stable").reset_index(drop=True)
 
+# %% ../../nbs/51_experiment1.ipynb #12ec5dc4
 _COLUMNS = ["model", "row", "method", "ratio", "metric", "k", "n_tokens", "label", "p_full", "p_perturbed", "score",
             "pred_full", "pred_perturbed", "gold"]
 
@@ -110,10 +120,12 @@ def load_results(files: pd.DataFrame) -> pd.DataFrame:
         parts.append(d.assign(task=f.task, family=f.family))
     return pd.concat(parts, ignore_index=True)
 
+# %% ../../nbs/51_experiment1.ipynb #4dddd909
 def _span(v) -> str:
     v = list(v)
     return "" if not v else f"{min(v)}" if min(v) == max(v) else f"{min(v)}–{max(v)}"
 
+# %% ../../nbs/51_experiment1.ipynb #6025a086
 def coverage(files: pd.DataFrame, data: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
     """What is there against the plan `p` (`experiment1.plan`, no ablations): per model x task the planned items, the items
     found (min–max over the methods; `n_ig` for IG), the methods found and planned, the missing and any extra ones."""
@@ -132,6 +144,7 @@ def coverage(files: pd.DataFrame, data: pd.DataFrame, p: pd.DataFrame) -> pd.Dat
                          extra=", ".join(m for m in found if m not in planned) or "–"))
     return pd.DataFrame(rows).astype({"n_planned": "Int64", "n_ig": "Int64"})
 
+# %% ../../nbs/51_experiment1.ipynb #1de4a050
 def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
     """Integrated Gradients' completeness per model x task, from the `completeness_gap` and `converged` columns that the
     runner writes for each item (the worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over the item's targets): items,
@@ -146,6 +159,7 @@ def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
                          median_gap=float(g.median()) if len(g) else np.nan, p90_gap=float(g.quantile(0.9)) if len(g) else np.nan))
     return pd.DataFrame(rows, columns=["model", "task", "n_items", "n_recorded", "converged", "median_gap", "p90_gap"])
 
+# %% ../../nbs/51_experiment1.ipynb #a7b305e1
 def runs_markdown(cov: pd.DataFrame, data: pd.DataFrame) -> str:
     """The items behind every column, as Markdown from the files: per model x task the items of each method (IG named
     when it has fewer: the costliest method) and the planned number when the files have fewer."""
@@ -180,16 +194,19 @@ def cell_arrays(d: pd.DataFrame) -> dict:
                 pred=pred.to_numpy(float), pred_full=first.pred_full.to_numpy(float), gold=first.gold.to_numpy(float),
                 regression=reg)
 
+# %% ../../nbs/51_experiment1.ipynb #767573ff
 def subset(a: dict, rows) -> dict:
     "The cell arrays `a` restricted to the dataset `rows` (in that order)."
     pos = pd.Index(a["rows"]).get_indexer(rows)
     if (pos < 0).any(): raise ValueError("some rows are not in this cell")
     return {k: (v[pos] if isinstance(v, np.ndarray) and k != "ratios" else v) for k, v in a.items()}
 
+# %% ../../nbs/51_experiment1.ipynb #5a6e87c9
 def _wmean(W, X):
     "Weighted means (B, R) of the columns of X (n, R) under item weights W (B, n)."
     return (W @ X) / W.sum(1, keepdims=True)
 
+# %% ../../nbs/51_experiment1.ipynb #feb20333
 def _wpearson(W, X, y):
     "Weighted Pearson correlations (B, R) of each column of X (n, R) with y (n,) under item weights W (B, n)."
     X = X - X.mean(0); y = y - y.mean()                  # shift-invariant; keeps the moments well conditioned
@@ -199,15 +216,18 @@ def _wpearson(W, X, y):
     vx, vy = w @ (X * X) - mx ** 2, (w @ (y * y))[:, None] - my ** 2
     return cov / np.sqrt(np.clip(vx * vy, 1e-300, None))
 
+# %% ../../nbs/51_experiment1.ipynb #231b7b4d
 def _per_item(a: dict, metric: str) -> np.ndarray:
     "(n, R) per-item values of a metric that is a mean over items (AOPC: comprehensiveness, sufficiency, accuracy: correct)."
     if metric not in ITEM_MEANS: raise ValueError(f"{metric!r} is not a mean over items (a Pearson correlation): test it with bootstrap replicates")
     return a["comp"] if metric == "aopc" else a["suff"] if metric == "sufficiency" else (a["pred"] == a["gold"][:, None]).astype(float)
 
+# %% ../../nbs/51_experiment1.ipynb #2b9f1039
 def metrics_for(task: str) -> tuple:
     "The metrics computed for a task: AOPC, accuracy and sufficiency for classification; Pearson for STS-B."
     return ("pearson_perturbed", "pearson_drop") if task in REGRESSION_TASKS else ("aopc", "accuracy", "sufficiency")
 
+# %% ../../nbs/51_experiment1.ipynb #c0d4773b
 def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray:
     """Per-ratio values of `metric` for the cell arrays `a`: shape (R,), or (B, R) with bootstrap item weights `W` (B, n).
     * `aopc`: mean comprehensiveness (drop of the predicted class's probability), Eq. 10 of the paper, per ratio;
@@ -231,6 +251,7 @@ def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray
     if zero: out = np.concatenate([z, out], 1)
     return out[0] if one else out
 
+# %% ../../nbs/51_experiment1.ipynb #7182dca4
 def metric_value(a: dict, metric: str, W=None):
     "The table number: `metric_curve` averaged over the ratios 0.1..0.9 (scalar, or (B,) with weights `W`)."
     return metric_curve(a, metric, W).mean(-1)
@@ -240,6 +261,7 @@ def cells(data: pd.DataFrame) -> dict:
     "`{(model, task, method): cell_arrays}` for every cell of a results frame."
     return {k: cell_arrays(g) for k, g in data.groupby(["model", "task", "method"], sort=False)}
 
+# %% ../../nbs/51_experiment1.ipynb #1485937d
 def bootstrap_cells(arrays: dict, n_boot: int = N_BOOT, seed: int = 0) -> dict:
     """For every cell and each metric of `metrics_for(task)`: `curve` (R+1,), the values at ratio 0 (unperturbed; NaN
     for sufficiency) and at the ratios 0.1..0.9, and `boot` (n_boot, R+1), the same on resampled items. Resamples are
@@ -253,6 +275,7 @@ def bootstrap_cells(arrays: dict, n_boot: int = N_BOOT, seed: int = 0) -> dict:
             out[(model, task, method, met)] = dict(curve=c, boot=b, ratios=np.r_[0.0, a["ratios"]], n=len(a["rows"]), rows=a["rows"])
     return out
 
+# %% ../../nbs/51_experiment1.ipynb #9d47dcbf
 def summarise(boot: dict) -> pd.DataFrame:
     """One row per model x task x method x metric (from `bootstrap_cells`): `value` = the mean over the ratios
     0.1..0.9 (the tables' number), `n` (items) and `lo`/`hi`, its 95% percentile bootstrap interval over items."""
@@ -263,6 +286,7 @@ def summarise(boot: dict) -> pd.DataFrame:
                          value=float(v["curve"][1:].mean()), n=v["n"], lo=float(lo), hi=float(hi)))
     return pd.DataFrame(rows, columns=["model", "family", "task", "method", "metric", "value", "n", "lo", "hi"])
 
+# %% ../../nbs/51_experiment1.ipynb #cf6c8542
 def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) -> pd.DataFrame:
     """Per-ratio values with 95% bootstrap intervals over items (long frame: model, family, task, method, metric,
     ratio, value, lo, hi, n), ratio 0 (unperturbed) included, for `metrics`."""
@@ -275,10 +299,12 @@ def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) 
                              ratio=round(float(r), 2), value=float(x), lo=float(l), hi=float(h), n=v["n"]))
     return pd.DataFrame(rows, columns=["model", "family", "task", "method", "metric", "ratio", "value", "lo", "hi", "n"])
 
+# %% ../../nbs/51_experiment1.ipynb #df510bd0
 def item_values(a: dict, metric: str) -> np.ndarray:
     "Each item's value of a metric that is a mean over items (AOPC, accuracy, sufficiency): its mean over the ratios."
     return _per_item(a, metric).mean(1)
 
+# %% ../../nbs/51_experiment1.ipynb #9534b55b
 def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int = 0, key: str = "") -> dict:
     """metric(a) - metric(b) on the items common to cells `a` and `b` (paired by row): `diff`, 95% `lo`/`hi`, two-sided `p`,
     `n`, `test`: a paired t-test on per-item values for a mean over items (AOPC, accuracy), else (Pearson) a Wald test on
@@ -293,6 +319,7 @@ def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int
         test = "Wald (bootstrap)"
     return dict(diff=t["diff"], lo=t["lo"], hi=t["hi"], p=t["p"], n=len(common), test=test)
 
+# %% ../../nbs/51_experiment1.ipynb #f8da789e
 def model_scores(arrays: dict) -> pd.DataFrame:
     """Per model x task: the items evaluated and the model's unperturbed score on them (accuracy, Pearson for STS-B),
     from the unperturbed predictions stored with every method (which must agree across methods)."""
@@ -344,6 +371,7 @@ logat       0.768 0.791 0.757  0.554 0.599 0.545  0.715 0.724 0.745
 normxlogit  0.720 0.711 0.684  0.471 0.526 0.427  0.649 0.584 0.653
 """
 
+# %% ../../nbs/51_experiment1.ipynb #dd7dd5ba
 def _parse_paper(text: str, metric_of) -> pd.DataFrame:
     head, *rows = [l.split() for l in text.strip().splitlines()]
     cols = re.findall(r"([a-z0-9]+):(Llama 2|DeBERTa|BERT)", " ".join(head))
@@ -352,6 +380,7 @@ def _parse_paper(text: str, metric_of) -> pd.DataFrame:
     return pd.DataFrame([dict(paper_model=pm, task=t, method=r[0], metric=metric_of(t), value=float(v))
                          for r in rows for (t, pm), v in zip(cols, r[1:])])
 
+# %% ../../nbs/51_experiment1.ipynb #47e6e1ac
 def paper_numbers() -> pd.DataFrame:
     """The paper's Tables 1 and 3 in long form (paper_model, task, method, metric, value, table); NaN where the paper
     has N/A (DecompX on Llama 2 / DeBERTa)."""
@@ -359,6 +388,7 @@ def paper_numbers() -> pd.DataFrame:
     t3 = _parse_paper(_PAPER_TABLE3, lambda t: "accuracy").assign(table=3)
     return pd.concat([t1, t3], ignore_index=True)
 
+# %% ../../nbs/51_experiment1.ipynb #bfe2dcdf
 def paper_table(paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
     "The paper's Table 1 or 3 in its own layout: methods as rows, (task, model) as columns."
     t = paper[paper.table == table].pivot_table(index="method", columns=["task", "paper_model"], values="value", dropna=False, sort=False)
@@ -384,6 +414,7 @@ def side_by_side(summary: pd.DataFrame, paper: pd.DataFrame, family: str, table:
     out.index = [method_label(m) + ("" if m in PAPER_METHODS else " *") for m in meths]
     return out
 
+# %% ../../nbs/51_experiment1.ipynb #ed0f19e1
 def _n_header(n: pd.Series) -> str:
     """A task's item counts for its table header: 'n = 872' when every method of the task has the same, else the most
     common count and the exceptions by method ('n = 400 (IG †: 100)'); '' when the task has no result."""
@@ -393,6 +424,7 @@ def _n_header(n: pd.Series) -> str:
     other = [f"{i}: {int(v)}" for i, v in n.items() if int(v) != common]
     return f"n = {common}" + (f" ({'; '.join(other)})" if other else "")
 
+# %% ../../nbs/51_experiment1.ipynb #a9896d6c
 def compact_table(t: pd.DataFrame) -> pd.DataFrame:
     """A `side_by_side` table narrow enough for a page: per task the columns 'paper' and 'ours', the item counts moved into
     the task header ('SST-2 · n = 872', `_n_header`). Every number of `t` stays."""
@@ -404,6 +436,7 @@ def compact_table(t: pd.DataFrame) -> pd.DataFrame:
             if c != "n": cols[(head, "paper" if c.endswith("(paper)") else "ours")] = block[c]
     return pd.DataFrame(cols, index=t.index)
 
+# %% ../../nbs/51_experiment1.ipynb #bfa0b1c4
 TABLE_CSS = [   # cell padding, so that neighbouring numbers cannot run together, and a rule between the tasks
     dict(selector="th", props="padding: 2px 9px;"),
     dict(selector="td", props="padding: 2px 9px; text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums;"),
@@ -430,11 +463,13 @@ def style_table(t: pd.DataFrame, better: dict):
 LINE_STYLE = {"random": ":", "decompx": "--", "logat": "--", "lrp": "--", "grad_l2": "--"}   # the lighter of close hues dashed, Random dotted
 MARKERS = dict(zip(ALL_METHODS, "osD^v<>o*XP"))           # a marker of its own per method, NormXLogit's the plain dot
 
+# %% ../../nbs/51_experiment1.ipynb #c0cad6c1
 def _method_style(m: str) -> dict:
     "How `plot_curves` draws method `m`: its registry colour, and the line style and marker that tell close hues apart."
     return dict(color=method_colour(m), ls=LINE_STYLE.get(m, "-"), marker=MARKERS.get(m, "o"),
                 lw=2.4 if m == "normxlogit" else 1.3, ms=3.5 if m == "normxlogit" else 4, zorder=5 if m == "normxlogit" else 2)
 
+# %% ../../nbs/51_experiment1.ipynb #cedfd64d
 def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=None):
     """One panel per task of `family` with results (two by two, 9 inches wide): per-ratio curves (ratio 0 = unperturbed) of
     the Table-1 metric (`kind='table1'`, as the paper's Figures 2, 3 and A.2) or of the accuracy under perturbation
@@ -535,6 +570,7 @@ def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, 
                       for f, c, sg, lo, hi, ph in zip(fam, out.claim, sign, out.lo, out.hi, out.p_holm)]
     return out
 
+# %% ../../nbs/51_experiment1.ipynb #322cd9e5
 ORDERINGS_COLUMNS = ["model", "task", "metric", "baseline", "paper_says", "advantage", "lo", "hi", "p", "p_holm", "outcome", "n"]
 
 def write_orderings(comps, path=None) -> Path:
@@ -545,13 +581,16 @@ def write_orderings(comps, path=None) -> Path:
     t[["p", "p_holm"]] = t[["p", "p_holm"]].astype(float).map(lambda v: float(f"{v:.4g}") if not np.isnan(v) else v)
     return write_csv(path if path is not None else results_path("faithfulness", "orderings.csv"), t)
 
+# %% ../../nbs/51_experiment1.ipynb #bccd031c
 def _order(says: str, b: str) -> str:
     b = method_label(b)
     return {"NormXLogit better": f"NXL > {b}", "baseline better": f"{b} > NXL", "tie": f"NXL = {b}"}.get(says, f"– ({b}: no paper number)")
 
+# %% ../../nbs/51_experiment1.ipynb #72b7eb4b
 def _p(p: float) -> str:
     return "–" if p is None or np.isnan(p) else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
+# %% ../../nbs/51_experiment1.ipynb #9c445395
 def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: float = 0.0) -> pd.DataFrame:
     """`compare_orderings` for reading (one model family, or all), by column and baseline: the paper's numbers and what they
     say ('near tie' below `near_tie`), NormXLogit's advantage [95% CI], p, Holm's p, n and the outcome (inconclusive: with
@@ -571,6 +610,7 @@ def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: floa
         "outcome": [r.outcome + ("" if r.outcome != "inconclusive" else " (as claimed)" if r.as_claimed else " (opposite sign)")
                     for r in c.itertuples()]}).set_index(["column", "baseline"])
 
+# %% ../../nbs/51_experiment1.ipynb #eab7ba75
 def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame:
     """NormXLogit against one baseline per column (`compare_orderings` rows): `which` 'best' (the most faithful other method
     here, after the fact) or 'best_agnostic' (the paper's most faithful agnostic baseline, in advance); `caveat`: '† not
@@ -584,6 +624,7 @@ def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame
                          "p": [_p(x) for x in b.p], "n": b.n.values,
                          "caveat": ["" if e else "† not evaluable (IG did not converge)" for e in b.evaluable]})
 
+# %% ../../nbs/51_experiment1.ipynb #14d0ff1b
 def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "normxlogit") -> str:
     """The claim-by-claim verdict as Markdown: per column NormXLogit's rank, the paper's orderings reproduced, reversed,
     inconclusive or not evaluable, the others, the test against the most faithful other method; then the totals."""
@@ -648,6 +689,7 @@ def ablation_deltas(default: pd.DataFrame, ablation: pd.DataFrame, metrics=TABLE
     m = d.merge(a, on=k, suffixes=("_default", "_ablation"))
     return m.assign(delta=m.value_ablation - m.value_default)[k + ["value_default", "value_ablation", "delta", "n_default", "n_ablation"]]
 
+# %% ../../nbs/51_experiment1.ipynb #b3ebdd62
 def nxl_rank(summary: pd.DataFrame, target: str = "normxlogit") -> pd.DataFrame:
     "NormXLogit's rank (1 = most faithful) among the methods of each model x task x metric of Tables 1 / 3."
     rows = []
@@ -657,6 +699,7 @@ def nxl_rank(summary: pd.DataFrame, target: str = "normxlogit") -> pd.DataFrame:
         rows.append(dict(model=model, task=task, metric=met, rank=order.index(target) + 1, of=len(order)))
     return pd.DataFrame(rows, columns=["model", "task", "metric", "rank", "of"])
 
+# %% ../../nbs/51_experiment1.ipynb #76bf3910
 def table1_frame(summary: pd.DataFrame) -> pd.DataFrame:
     """The machine-readable Tables 1 and 3 (`model, task, method, metric, value, n`; 6 decimals): `aopc` and `accuracy`
     (classification), `pearson_perturbed` (STS-B, lower is better) and `pearson_drop` (unperturbed minus it)."""
@@ -665,10 +708,12 @@ def table1_frame(summary: pd.DataFrame) -> pd.DataFrame:
     key = lambda c: c.map({m: i for i, m in enumerate(list(TASK_LABELS) + list(TABLE_METRICS) + list(ALL_METHODS))}).fillna(99) if c.name in ("task", "metric", "method") else c
     return t.sort_values(["model", "task", "metric", "method"], key=key).reset_index(drop=True)
 
+# %% ../../nbs/51_experiment1.ipynb #b21b8122
 def write_table1(summary: pd.DataFrame, path=None) -> Path:
     "Write `table1_frame(summary)` atomically to `path` (default `results_dir('faithfulness')/table1.csv`); returns the path."
     return write_csv(path if path is not None else results_path("faithfulness", "table1.csv"), table1_frame(summary))
 
+# %% ../../nbs/51_experiment1.ipynb #5b2c5d26
 def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
     """Write every ablation's numbers beside the default ones (`ablation_deltas`, one row per ablation x model x task x
     method x metric, with an `ablation` column) atomically to `path` (default `results_dir('faithfulness')/table1_ablations.csv`)."""
@@ -679,6 +724,7 @@ def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
     t[["value_default", "value_ablation", "delta"]] = t[["value_default", "value_ablation", "delta"]].astype(float).round(6)
     return write_csv(path if path is not None else results_path("faithfulness", "table1_ablations.csv"), t)
 
+# %% ../../nbs/51_experiment1.ipynb #9ece325c
 def rank_agreement(summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
     """Per column of Table 1 or 3: Spearman and Kendall correlations of our ordering of the paper's methods with the paper's,
     and the mean of ours minus the paper's number (a level shift: other models and data, only orderings compare)."""

@@ -37,6 +37,8 @@ SCALE_RUNS = {"tiny": dict(model="tiny-llama", prompts=3, new_tokens=3),
               "paper": dict(model="smollm2-135m", prompts=200, new_tokens=20)}
 FULL_COMMAND = ("bash tools/generation.sh   # = normxlogit experiment generation run --model smollm2-135m --prompts 50 "
                 "--new-tokens 20 --threads 1 --cache results/generation/chunks")
+
+# %% ../../nbs/59_generation_faithfulness.ipynb #78adb08e
 def generation_prompts(n: int, seed: int = 0, path=None) -> list:
     "The first `n` of the answerable SQuAD 2.0 questions (distinct, stripped) in a seeded order that does not depend on `n`."
     from normxlogit.evidence.datasets import load_squad
@@ -45,7 +47,6 @@ def generation_prompts(n: int, seed: int = 0, path=None) -> list:
     q = q[q.str.len() > 0].reset_index(drop=True)
     if n > len(q): raise ValueError(f"only {len(q)} questions, asked for {n}")
     return [q[i] for i in np.random.default_rng(seed).permutation(len(q))[:n]]
-
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #1cd17bac
 def deletions(g, ks=KS):
@@ -60,6 +61,7 @@ def deletions(g, ks=KS):
             out.append((t, j, kk, perturb(g.ids[:c], order[:kk], "delete")[0]))
     return out, n_rank
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #970f889e
 def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=None, ks=KS, new_tokens: int = 20,
                  seed: int = 0, batch_size: int = 16) -> tuple[dict, dict]:
     """`(arrays, meta)` of one question: per method, step and k the probability of the generated token after deleting
@@ -108,6 +110,7 @@ class GenerationRun:
     prompts: pd.DataFrame
     record: dict
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #eaa4155b
 def _steps_frame(chunks, methods, ks, model_name):
     rows = []
     for ch in chunks:
@@ -121,6 +124,7 @@ def _steps_frame(chunks, methods, ks, model_name):
     return pd.DataFrame(rows, columns=["model", "prompt", "step", "method", "k", "k_used", "n_rankable", "p_full",
                                        "p_deleted", "p_drop", "entropy"])
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #3f939fc4
 def run_generation(model, tokenizer, model_name: str, n_prompts: int = 50, new_tokens: int = 20, methods=GEN_METHODS,
                    options=None, ks=KS, seed: int = 0, cache=True, results=True, progress: bool = True,
                    reverse: bool = False, write: bool = True, batch_size: int = 16) -> GenerationRun:
@@ -164,6 +168,7 @@ def run_generation(model, tokenizer, model_name: str, n_prompts: int = 50, new_t
         write_record(results_path(EXPERIMENT, "faithfulness.json", results=results), rec, run.computed)
     return GenerationRun(steps, prompts, rec)
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #a984ad29
 def load_results(results=True):
     "`dict(prompts, steps, record)` of a written run (None if there is none)."
     p = results_path(EXPERIMENT, "faithfulness.csv", results=results)
@@ -194,18 +199,22 @@ def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.Da
     S["verdict"] = [interval_verdict(r.vs_lo, r.vs_hi, r.p_holm) if r.method != "random" else "–" for r in S.itertuples()]
     return S
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #4e2a719c
 def _order(S):
     m = S[S.k == "mean"].sort_values("p_drop", ascending=False).method.tolist()
     return m
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #5b83e93d
 def _name(m, record=None):
     "The method's label; IG's with † when the run record says it did not converge."
     return method_label(m) + (" †" if m == "ig" and ig_not_converged(record) else "")
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #324e4c01
 def ig_not_converged(record) -> bool:
     "Whether the run's IG left more than 5 % of its steps outside the completeness tolerance `IG_TOL`."
     return bool(record) and record.get("ig_converged_share") is not None and record["ig_converged_share"] < 0.95
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #58e75000
 def ig_note(record) -> str:
     "The table note on IG's completeness ('' when IG converged or did not run)."
     if not record or record.get("ig_rel_gap_median") is None: return ""
@@ -217,6 +226,7 @@ def ig_note(record) -> str:
             f"(median relative completeness gap {record['ig_rel_gap_median']:.2f}). Its rows measure this {n}-node approximation, "
             "not IG itself; they are kept (dropping steps would select them) but no conclusion about IG is drawn from them.")
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #a3966d05
 def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
     "One row per method (best mean first), one column per k: 'drop [lo, hi]'; IG marked † when `record` says it did not converge."
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
@@ -226,6 +236,7 @@ def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
         rows.append({"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean": with_ci(d.p_drop[k], d.lo[k], d.hi[k]) for k in ks}})
     return pd.DataFrame(rows)
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #44df057d
 def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
     "One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'; IG marked † as in `wide_table`."
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
@@ -237,6 +248,7 @@ def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
                      for k in ks}})
     return pd.DataFrame(rows)
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #e5fa780b
 def plot_summary(S: pd.DataFrame, ax=None):
     "Mean drop per k with 95% intervals, one line per method (random dashed)."
     import matplotlib.pyplot as plt
@@ -253,6 +265,7 @@ def plot_summary(S: pd.DataFrame, ax=None):
     ax.legend(fontsize=7, ncol=2, frameon=False); ax.axhline(0, color="grey", lw=0.5)
     return ax
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #26378865
 def plot_by_entropy(steps: pd.DataFrame, k: int = 4, methods=("normxlogit", "attnlrp", "gxi", "random"), bins: int = 4, ax=None):
     "Mean drop at `k` by step-entropy quartile (bins of equal counts), for a few methods."
     import matplotlib.pyplot as plt
@@ -268,6 +281,7 @@ def plot_by_entropy(steps: pd.DataFrame, k: int = 4, methods=("normxlogit", "att
     ax.legend(fontsize=8, frameon=False)
     return ax
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #b9773508
 def leaders(prompts: pd.DataFrame, record: dict) -> pd.DataFrame:
     """`leading_group` of the methods (random and a non-converged IG left out) on the per-question drop averaged over k;
     None when fewer than two methods are left to compare."""
@@ -276,6 +290,7 @@ def leaders(prompts: pd.DataFrame, record: dict) -> pd.DataFrame:
     W = W.drop(columns=[m for m in drop if m in W])
     return leading_group(W) if W.shape[1] >= 2 else None
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #20fb476b
 def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) -> str:
     """The discussion's numbers as prose, from the summary and the run record. With the per-question `prompts`, the
     method with the largest mean drop is called the best only if it beats the runner-up in a paired comparison (Holm
@@ -300,6 +315,7 @@ def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) 
     elif record.get("ig_rel_gap_median") is not None: parts.append(ig_note(record))
     return " ".join(parts)
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #681226bd
 def cost_per_prompt(steps, record) -> pd.DataFrame:
     "CPU seconds per question: each method's explanation, and the deletions of all methods together (from the run record)."
     rows = [dict(step=f"explain: {method_label(m)}", cpu_s_per_question=v) for m, v in record["cpu_s_per_prompt"].items()]
@@ -307,6 +323,7 @@ def cost_per_prompt(steps, record) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     return pd.concat([df, pd.DataFrame([dict(step="total", cpu_s_per_question=df.cpu_s_per_question.sum())])], ignore_index=True)
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #421f2bee
 def _lead_text(L: pd.DataFrame | None) -> str:
     "'; it is the best: ...' or '; no single best: ...' from a `leading_group` table ('.' without one)."
     if L is None: return "."
@@ -337,6 +354,7 @@ def estimate(scale: str = "book", record=None) -> pd.DataFrame:
     rows.append(dict(step="deletions", units=run["prompts"], cpu_s_per_unit=round(record["cpu_s_deletion_per_prompt"] * f, 2)))
     return cost_table(rows)
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The study from scratch, resumably: 'tiny' (a random tiny Llama, three questions; results into `results` or a
     scratch folder under the cache), 'book' (SmolLM2, 50 questions x 20 tokens) or 'paper' (200 questions)."""
@@ -349,6 +367,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
                        cache=(Path(results) / "chunks" if scale == "tiny" else cache) if cache is True else cache)
     return dict(computed=r.record["chunks_computed"], rows=len(r.prompts))
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #ca128eef
 def _run(a):
     model, tok = load_model(a.model, head="causal_lm", device=a.device)
     opts = {"ig": dict(DEFAULT_OPTIONS["ig"], n_steps=a.ig_steps)}
@@ -358,6 +377,7 @@ def _run(a):
     print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed", "cpu_s", "cpu_s_per_prompt")}))
     if not a.no_write: print(wide_table(summarise(res.prompts)).to_string(index=False))
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #16445371
 def _summary(a):
     R = load_results(a.results)
     if R is None: raise ValueError("no results written yet")
@@ -365,8 +385,10 @@ def _summary(a):
     print(wide_table(S).to_string(index=False)); print(random_table(S).to_string(index=False))
     print(reading(S, R["record"], R["prompts"]))
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #f8bca44e
 def _estimate(a): print(estimate(a.scale).astype(object).fillna("–").to_string(index=False))
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #59f87a9d
 RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),
             Opt("new_tokens", 20, "tokens generated per question"), Opt("methods", ",".join(GEN_METHODS), "comma-separated"),
             Opt("ks", ",".join(map(str, KS)), "numbers of top tokens deleted, comma-separated"),

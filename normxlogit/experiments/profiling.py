@@ -16,6 +16,7 @@ __all__ = ['cpu_model', 'matmul_gmacs', 'machine_info', 'rss_gib', 'peak_rss_gib
 def _sync(device):
     if torch.device(device).type == "cuda": torch.cuda.synchronize(device)
 
+# %% ../../nbs/50a_profiling.ipynb #2b01c5d0
 def cpu_model() -> str:
     "The CPU's model name (from /proc/cpuinfo on Linux)."
     try:
@@ -25,6 +26,7 @@ def cpu_model() -> str:
     except OSError: pass
     return platform.processor() or platform.machine()
 
+# %% ../../nbs/50a_profiling.ipynb #a20762e9
 def matmul_gmacs(n: int = 2048, repeats: int = 3, device="cpu") -> float:
     "This machine's measured float32 matmul throughput (GMAC/s, median of `repeats` n x n products), as in chapter 30."
     x = torch.randn(n, n, device=device); torch.matmul(x, x); _sync(device)
@@ -33,6 +35,7 @@ def matmul_gmacs(n: int = 2048, repeats: int = 3, device="cpu") -> float:
         t0 = time.perf_counter(); torch.matmul(x, x); _sync(device); ts.append(time.perf_counter() - t0)
     return n ** 3 / float(np.median(ts)) / 1e9
 
+# %% ../../nbs/50a_profiling.ipynb #478c04e5
 def machine_info(device="cpu", gmacs: bool = True) -> dict:
     "Columns describing where and how a measurement ran (threads, CPU, load average at the start, versions, matmul GMAC/s)."
     import transformers
@@ -54,11 +57,13 @@ def _status_kib(pid, field: str):
     except (OSError, ValueError): return None
     return None
 
+# %% ../../nbs/50a_profiling.ipynb #ef0d5a59
 def rss_gib(pid="self"):
     "Resident set size (GiB) of process `pid` now (`VmRSS` of /proc/<pid>/status; None if unavailable)."
     kib = _status_kib(pid, "VmRSS")
     return None if kib is None else kib / 2 ** 20
 
+# %% ../../nbs/50a_profiling.ipynb #9a895570
 def peak_rss_gib(pid="self"):
     """Peak resident set size (GiB) of process `pid` (`VmHWM`: the high-water mark since it started or since its last
     `reset_peak_rss`); for this process without /proc, `resource.getrusage`'s `ru_maxrss`."""
@@ -70,6 +75,7 @@ def peak_rss_gib(pid="self"):
         except ImportError: return None
     return None if kib is None else kib / 2 ** 20
 
+# %% ../../nbs/50a_profiling.ipynb #c47c0319
 def reset_peak_rss() -> bool:
     "Reset this process's `VmHWM` to its current RSS (writing 5 to /proc/self/clear_refs, Linux >= 4.0); False if impossible."
     try:

@@ -26,11 +26,11 @@ from .agreement import agreement_items, AGREEMENT_TASKS
 # %% auto #0
 __all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES',
            'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS', 'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS',
-           'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE', 'pruning_items', 'item_relevances', 'head_order', 'random_order',
-           'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'run_pruning', 'pruning_label',
-           'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs',
-           'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose', 'run_costs', 'estimate',
-           'reproduce', 'main', 'read_claims']
+           'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE', 'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order',
+           'random_order', 'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'run_pruning',
+           'pruning_label', 'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table',
+           'finding_pairs', 'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose',
+           'run_costs', 'estimate', 'reproduce', 'main', 'read_claims']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
@@ -38,6 +38,7 @@ NONNEGATIVE = ("grad_l1", "grad_l2")     # element-wise scores >= 0: the three p
 COLUMNS = ["model", "task", "method", "pooling", "heads_pruned", "accuracy"]
 ITEM_COLUMNS = ["model", "task", "id", "method", "pooling", "seed", "area"]
 
+# %% ../../nbs/54_head_pruning.ipynb #634b9850
 def pruning_items(model, tokenizer, task, n, n_pool=None, cache=None, coref="auto") -> tuple[pd.DataFrame, dict]:
     """The first `n` correctly predicted items of `task` for `model` (all of them for `n=None`), from
     `normxlogit.experiments.agreement.agreement_items` (the agreement chapter's inputs, targets, foils and correctness), as
@@ -55,9 +56,11 @@ def pruning_items(model, tokenizer, task, n, n_pool=None, cache=None, coref="aut
     out.attrs["selection_cost"] = items.attrs.get("selection_cost", {})
     return out, counts
 
+# %% ../../nbs/54_head_pruning.ipynb #189557d0
 def _items_key(items):
     return [[r.id, r.input, int(r.target_id), int(r.foil_id), int(r.score_foil_id)] for r in items.itertuples()]
 
+# %% ../../nbs/54_head_pruning.ipynb #8ad1f6c2
 def item_relevances(model, tokenizer, items, method, contrastive=True, batch_size=8) -> dict:
     "Head relevances `{pooling: (n, L, H)}` of `method` for `items` (target minus foil when `contrastive` and a foil exists)."
     tg = items.target_id.astype(int).tolist()
@@ -68,14 +71,17 @@ def item_relevances(model, tokenizer, items, method, contrastive=True, batch_siz
     return head_relevance(model, tokenizer, items.input.tolist(), method, target=tg, foil=fl, per_text=True,
                           pooling=list(POOLINGS), batch_size=batch_size)
 
+# %% ../../nbs/54_head_pruning.ipynb #dd2dd4c3
 def head_order(scores) -> np.ndarray:
     "Flat head indices `layer * n_heads + head`, least relevant first (ties: lower index first)."
     return np.argsort(np.asarray(scores, dtype=np.float64).ravel(), kind="stable")
 
+# %% ../../nbs/54_head_pruning.ipynb #b9666d1b
 def random_order(n_layers, n_heads, seed) -> np.ndarray:
     "A seeded random pruning order of the `n_layers * n_heads` heads."
     return np.random.default_rng(seed).permutation(n_layers * n_heads)
 
+# %% ../../nbs/54_head_pruning.ipynb #ac245866
 def pruning_grid(n_heads_total, step=1, max_pruned=None) -> list:
     "Numbers of pruned heads at which accuracy is measured: 0, step, 2 step, ... up to `max_pruned` (default all), which is always included."
     top = n_heads_total if max_pruned is None else min(int(max_pruned), n_heads_total)
@@ -101,6 +107,7 @@ def _reuse_prefix(layers, store, start):
             else: lay.forward = fwd
         for h in hooks: h.remove()
 
+# %% ../../nbs/54_head_pruning.ipynb #060156bf
 def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, batch_size=16, reuse=True,
                     adapter: HeadAdapter | None = None) -> np.ndarray:
     """Margins `(len(grid), n)` after pruning the first `grid[k]` heads of `order` (flat indices): target logit minus
@@ -147,6 +154,7 @@ def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, 
             prev = g
     return out
 
+# %% ../../nbs/54_head_pruning.ipynb #dcaf5845
 def item_areas(margins, grid) -> np.ndarray:
     """Per item (column of `margins`), the area under its correctness curve (1 where the margin is positive) divided by
     the grid's range: the share of the pruned range over which the item stays correct (trapezoid rule between the grid
@@ -174,6 +182,7 @@ class PruningRun:
     info: dict
     record: dict = field(default_factory=dict)
 
+# %% ../../nbs/54_head_pruning.ipynb #f0041b67
 @contextlib.contextmanager
 def _locked(folder):
     "Hold an exclusive lock on `folder` (runs of other tasks may write the same files at the same time)."
@@ -182,6 +191,7 @@ def _locked(folder):
     try: fcntl.flock(fd, fcntl.LOCK_EX); yield folder
     finally: os.close(fd)                                 # closing releases the lock
 
+# %% ../../nbs/54_head_pruning.ipynb #555cec93
 def _replace_rows(path, new, columns, model, task, **kw):
     """Write `new` into the CSV `path`, replacing earlier rows of the same model, task and methods (other rows stay).
     A `.gz` path is gzipped without a name or time in its header: the same rows give the same bytes."""
@@ -192,6 +202,7 @@ def _replace_rows(path, new, columns, model, task, **kw):
     data = gzip.compress(full.to_csv(index=False, **kw).encode(), mtime=0)
     return atomic_write(path, lambda t: Path(t).write_bytes(data))
 
+# %% ../../nbs/54_head_pruning.ipynb #b5a9d56c
 def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=POOLINGS, n_random=10, step=1,
                 max_pruned=None, n_pool=None, contrastive=True, cache=True, results=True, chunk_size=50,
                 batch_size=16, relevance_batch_size=8, seed=0, reverse=False, coref="auto", verbose=True) -> PruningRun:
@@ -316,12 +327,15 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
 POOLING_NAMES = {"relu_dim": "ReLU dim", "relu_token": "ReLU per token", "none": "no ReLU"}
 OTHER_METHODS = {"grad": ("Gradient", "#17becf")}     # head-relevance methods that are no registered token method
 
+# %% ../../nbs/54_head_pruning.ipynb #73613972
 def pruning_label(method: str) -> str:
     "How figures and tables name a pruning order (the registry's label; 'Gradient' for the signed gradient)."
     return OTHER_METHODS[method][0] if method in OTHER_METHODS else method_label(method)
 
+# %% ../../nbs/54_head_pruning.ipynb #9a0c132c
 def _colour(method): return "black" if method == "random" else OTHER_METHODS[method][1] if method in OTHER_METHODS else method_colour(method)
 
+# %% ../../nbs/54_head_pruning.ipynb #41233d2c
 def pruning_summary(frame) -> pd.DataFrame:
     """Area under each accuracy curve, normalised by its x-range (= mean accuracy over the pruned range; higher = the
     order keeps the task longer), one column per pooling; `random` in every column. Rows: sva, ra, qa and the methods in
@@ -339,6 +353,7 @@ def pruning_summary(frame) -> pd.DataFrame:
     t = t.sort_index(key=key)
     return t[[p for p in POOLINGS if p in t.columns]]
 
+# %% ../../nbs/54_head_pruning.ipynb #027fdd12
 LINE_STYLES = {"lrp": "--", "grad_l2": "--", "grad": "-."}   # the lighter of two close colours (LRP/AttnLRP, the three gradients)
 
 def random_runs(model: str, task: str, record: dict, grid=None, root=None) -> pd.DataFrame:
@@ -363,6 +378,7 @@ def random_runs(model: str, task: str, record: dict, grid=None, root=None) -> pd
     out = pd.DataFrame(rows, columns=["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"])
     return out.drop_duplicates(["seed", "heads_pruned"]).reset_index(drop=True)   # one curve per seed (a store per batch size)
 
+# %% ../../nbs/54_head_pruning.ipynb #b4883375
 def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=POOLINGS):
     """Accuracy against heads pruned for one model and task (default: the first in `frame`), one panel per pooling (on
     one y scale) and one line per method in its registry colour (the lighter of two close colours dashed,
@@ -404,6 +420,7 @@ def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=
     fig.tight_layout(rect=(0, (0.15 + 0.22 * rows) / fig.get_figheight(), 1, 1))
     return axes
 
+# %% ../../nbs/54_head_pruning.ipynb #a04dee4b
 def save_figure(frame, model, task, folder, curves=None) -> Path:
     "Save `plot_pruning` of one model and task as `folder/pruning_<model>_<task>.png`; returns the path."
     import matplotlib; matplotlib.use("Agg")
@@ -421,6 +438,7 @@ FINDINGS = {"pooling": ("on sva and ra, ReLU per token is the best of the three 
 FINDING_COLUMNS = ["finding", "model", "task", "method_a", "pooling_a", "method_b", "pooling_b", "area_a", "area_b", "diff",
                    "lo", "hi", "p", "p_holm", "n", "verdict", "paper_states"]
 
+# %% ../../nbs/54_head_pruning.ipynb #d910c260
 def item_area_table(per_item, model, task) -> dict:
     "`{(method, pooling): per-item areas (Series by item id)}` of one model and task; random: the mean of its runs per item, key ('random', '-')."
     d = per_item[(per_item.model == model) & (per_item.task == task)]
@@ -428,6 +446,7 @@ def item_area_table(per_item, model, task) -> dict:
     if (d.method == "random").any(): A["random", "-"] = d[d.method == "random"].groupby("id", sort=False).area.mean()
     return A
 
+# %% ../../nbs/54_head_pruning.ipynb #7d8acd9d
 def finding_pairs(A, task) -> list:
     """The comparisons `(finding, a, b)` (claimed: a's area > b's; a, b are (method, pooling) keys of `A`) of the paper's
     head-pruning findings (Sec. 5.3) that the curves in `A` allow: (pooling) on sva and ra, per method with three distinct
@@ -445,6 +464,7 @@ def finding_pairs(A, task) -> list:
     out += [("random", (m, pool), ("random", "-")) for m in PRUNING_METHODS if (m, pool) in A and ("random", "-") in A]
     return out
 
+# %% ../../nbs/54_head_pruning.ipynb #df1d00f2
 def pruning_findings(per_item) -> pd.DataFrame:
     """The paper's head-pruning findings, tested item by item: per comparison of `finding_pairs` (per model and task),
     the mean per-item difference of areas `diff` = area(a) - area(b) (positive = as claimed), its 95% paired t interval
@@ -465,11 +485,13 @@ def pruning_findings(per_item) -> pd.DataFrame:
             rows += rs
     return pd.DataFrame(rows, columns=FINDING_COLUMNS)
 
+# %% ../../nbs/54_head_pruning.ipynb #105e3b50
 def comparison_name(r) -> str:
     "'G×I: ReLU per token vs ReLU dim' (one method, two poolings) or 'AttnLRP vs Random' for a row of `pruning_findings`."
     if r.method_a == r.method_b: return f"{pruning_label(r.method_a)}: {POOLING_NAMES[r.pooling_a]} vs {POOLING_NAMES[r.pooling_b]}"
     return f"{pruning_label(r.method_a)} vs {pruning_label(r.method_b)}"
 
+# %% ../../nbs/54_head_pruning.ipynb #546790e7
 def findings_summary(fnd, tasks=None) -> pd.DataFrame:
     """One row per finding, model and task: the comparisons made, their verdicts counted (`common.count_verdicts`) and
     the finding's `verdict`: 'holds' when every comparison holds, 'does not hold' when one goes significantly the other
@@ -487,6 +509,7 @@ def findings_summary(fnd, tasks=None) -> pd.DataFrame:
                              verdict=v, paper_states=states))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/54_head_pruning.ipynb #9eff1312
 def pruning_findings_prose(summary, fnd) -> str:
     "The reading of `findings_summary`, one line per finding, model and task, with the smallest and largest difference."
     lines = []
@@ -519,6 +542,7 @@ ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an up
 BOOK_RATES = {"sva": (0.1113, 0.0201), "ra": (0.0629, 0.0101), "qa": (1.433, 0.3845)}   # fallback when no run record is at hand
                                       # (CPU s per item and method for relevances, per item config for curves: the book's runs)
 
+# %% ../../nbs/54_head_pruning.ipynb #677cf1e3
 def run_costs(results=True) -> pd.DataFrame:
     "The cost of each recorded run (`pruning_<model>_<task>.json` in `results_path('agreement')`), one row per model and task."
     rows = []
@@ -534,6 +558,7 @@ def run_costs(results=True) -> pd.DataFrame:
                          cpu_s_per_item_config=d["cpu_per_item_config"]))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/54_head_pruning.ipynb #79ebd0cc
 def _n_heads(model_name) -> int:
     if model_name == "tiny-llama":
         from normxlogit.model.zoo import tiny_model
@@ -543,6 +568,7 @@ def _n_heads(model_name) -> int:
     c = AutoConfig.from_pretrained(offline_path(model_name)).get_text_config()
     return int(c.num_hidden_layers * c.num_attention_heads)
 
+# %% ../../nbs/54_head_pruning.ipynb #bf12404c
 def estimate(scale: str = "book", results=True) -> pd.DataFrame:
     """The CPU cost of `reproduce(scale)` (a `common.cost_table`): per task, relevances (items x methods) and curves
     (items x measured points x distinct curves), at the rates of the recorded runs (`run_costs`; else `BOOK_RATES`).
@@ -567,6 +593,7 @@ def _model(name, device):
     from normxlogit.model.zoo import load_model
     return load_model(name, device=device)
 
+# %% ../../nbs/54_head_pruning.ipynb #1b172805
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, tasks=None, figures=None,
               verbose: bool = False) -> dict:
     """Run head pruning at `scale` (`PRUNING_SCALES`: 'tiny' for tests, 'book' = the committed results, 'paper' = the
@@ -593,6 +620,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
         write_csv(results_path("agreement", "pruning_findings.csv", results=results), pruning_findings(per_item), float_format="%.6g")
     return dict(computed=sum(d["computed"] for d in done.values()), tasks=done)
 
+# %% ../../nbs/54_head_pruning.ipynb #f2f16c9b
 RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"),
             Opt("task", "sva", "the task", ("sva", "ra", "qa")),
             Opt("n", 300, "correctly predicted items"), Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
@@ -618,6 +646,7 @@ def _run(a):
     print(pruning_summary(run.frame).round(3).to_string())
     if a.figure and run.info.get("written"): print("figure:", save_figure(run.frame, a.model, a.task, run.info["written"].parent, run.curves).name)
 
+# %% ../../nbs/54_head_pruning.ipynb #2c35043e
 _main = command_line("pruning", "Head pruning (the decomposition-attributions paper, Sec. 5.3 / App. D), resumable. "
                      "`normxlogit reproduce pruning --scale book` runs every task.", {
     "run": Command("one model and task: `run --model smollm2-135m --task sva --n 300 --step 5`", _run, RUN_OPTS,
@@ -629,6 +658,7 @@ def main(argv=None) -> int:
     return _main(argv)
 main.parser = _main.parser
 
+# %% ../../nbs/54_head_pruning.ipynb #079f7b91
 def read_claims(results=True):
     "`pruning_findings.csv` as `Claims` reads it: a finding the paper states is the paper's, the others this project's."
     f = results_path("agreement", "pruning_findings.csv", results=results)
@@ -638,6 +668,7 @@ def read_claims(results=True):
 
 CLAIM_TABLE = Claims("Head pruning: method and pooling comparisons", "the decomposition paper", "54_head_pruning.ipynb",
                 "agreement/pruning_findings.csv", read_claims)
-register_experiment("pruning", "Head pruning (decomposition-attributions paper, Sec. 5.3): SmolLM2's heads pruned least relevant first",
+EXPERIMENT = register_experiment("pruning", "Head pruning (decomposition-attributions paper, Sec. 5.3): "
+                                 "SmolLM2's heads pruned least relevant first",
                     chapters=["54_head_pruning"], cli=main, reproduce=reproduce, estimate=estimate,
                     claims=(CLAIM_TABLE,))

@@ -24,26 +24,29 @@ from .common import (chunk_key, cache_root, run_chunks, results_path, write_csv,
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'ONE_MODEL', 'main',
-           'SCALE_RUNS', 'stage_names', 'stage_parameters', 'randomise', 'similarity', 'similarity_summary',
-           'decisive_verdict', 'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug',
-           'store_name', 'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity',
-           'load_runs', 'load_sanity', 'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants',
-           'estimate_cost', 'sanity_run', 'reproduce', 'estimate', 'chunk_status']
+           'SCALE_RUNS', 'EXPERIMENT', 'stage_names', 'stage_parameters', 'randomise', 'similarity',
+           'similarity_summary', 'decisive_verdict', 'random_target_outcome', 'verdicts', 'select_stages',
+           'default_targets', 'model_slug', 'store_name', 'SanityResult', 'run_sanity', 'randomisation_test',
+           'random_target_test', 'write_sanity', 'load_runs', 'load_sanity', 'chunk_diagnostics', 'diagnostics',
+           'sanity_items', 'n_variants', 'estimate_cost', 'sanity_run', 'reproduce', 'estimate', 'chunk_status']
 
 # %% ../../nbs/55a_sanity_run.ipynb #6fe5aca9
 def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
 
+# %% ../../nbs/55a_sanity_run.ipynb #90558e66
 def _layers_prefix(body, n_layers: int) -> str:
     "The name (inside the body) of the list of transformer layers."
     for name, mod in body.named_modules():
         if isinstance(mod, torch.nn.ModuleList) and len(mod) == n_layers: return name
     raise NotImplementedError(f"cannot find the {n_layers} transformer layers of {type(body).__name__}")
 
+# %% ../../nbs/55a_sanity_run.ipynb #a3cc422b
 def stage_names(model) -> list:
     "The randomisation stages from the top down: `['head', 'layer_L', ..., 'layer_1', 'embeddings']` (`model`: a model or its adapter)."
     L = _adapter(model).num_layers
     return ["head"] + [f"layer_{l}" for l in range(L, 0, -1)] + ["embeddings"]
 
+# %% ../../nbs/55a_sanity_run.ipynb #da336f6d
 def stage_parameters(model) -> dict:
     """`{stage: [parameter names]}` (names in the unwrapped model): the layers' parameters, the embeddings (every
     parameter of the body whose name mentions an embedding: word, position, token type, and their LayerNorm), and the head
@@ -59,8 +62,10 @@ def stage_parameters(model) -> dict:
         else: out["head"].append(n)
     return out
 
+# %% ../../nbs/55a_sanity_run.ipynb #9ef2e5b5
 def _stage_seed(seed: int, stage: str) -> int: return int(key_hash(dict(seed=int(seed), stage=stage)), 16) % 2**63
 
+# %% ../../nbs/55a_sanity_run.ipynb #1fb2f96b
 def randomise(model, stages, seed: int = 0):
     """A copy of `model` (a model or its adapter) whose parameters of `stages` (names from `stage_names`) are re-initialised
     with the architecture's own initialisation. Each stage draws from its own seed (from `seed` and its name), so a stage
@@ -98,6 +103,7 @@ def similarity(a, b, special=None, k_frac: float = 0.2) -> dict:
     sp = lambda x, y: float(spearmanr(x, y)[0]) if np.ptp(x) > 0 and np.ptp(y) > 0 else (1.0 if np.array_equal(x, y) else 0.0)
     return dict(spearman_abs=sp(np.abs(a), np.abs(b)), spearman_signed=sp(a, b), topk_intersection=len(ta & tb) / k)
 
+# %% ../../nbs/55a_sanity_run.ipynb #7dab1f99
 def similarity_summary(items: pd.DataFrame, model_name: str = "", n_boot: int = 1000) -> pd.DataFrame:
     "Tidy summary `model, method, test, randomised, metric, value, ci_low, ci_high, n` of per-item similarities."
     out = []
@@ -115,11 +121,13 @@ MAX_NOT_CONVERGED = 0.5   # the project's choice: above it, most explanations co
 _WORD = {"holds": "pass", "does not hold": "fail", "inconclusive": "inconclusive"}
 _COMPARED = {"cascade": "cascade:{}", "random_target": "random_target", "data": "permuted"}   # the variant set against `trained`
 
+# %% ../../nbs/55a_sanity_run.ipynb #b7a98390
 def decisive_verdict(ci_low: float, ci_high: float, threshold: float = 0.5) -> str:
     """'pass' when the 95% CI of a mean similarity lies below `threshold` (the explanation changed), 'fail' when it lies
     above, else 'inconclusive': `common.verdict` on the difference `threshold - similarity`."""
     return _WORD[verdict(threshold - ci_high, threshold - ci_low)]
 
+# %% ../../nbs/55a_sanity_run.ipynb #ab818bcf
 def random_target_outcome(signed: str, absolute: str) -> str:
     """The random-target test read under both statistics (each a `decisive_verdict`): 'fail' when the signed ρ fails (the
     other target gets the same explanation), 'pass' when the signed ρ and |ρ| both pass (another explanation), 'mirror'
@@ -128,6 +136,7 @@ def random_target_outcome(signed: str, absolute: str) -> str:
     if signed == "pass" and absolute in ("pass", "fail"): return "pass" if absolute == "pass" else "mirror"
     return "inconclusive"
 
+# %% ../../nbs/55a_sanity_run.ipynb #fe7a2105
 def verdicts(summary: pd.DataFrame, threshold: float = 0.5, convergence: pd.DataFrame | None = None,
              max_not_converged: float = MAX_NOT_CONVERGED) -> pd.DataFrame:
     """Per model and method, the decisive similarity of each test run, its 95% CI (`<test>_lo`, `<test>_hi`), its verdict
@@ -177,6 +186,7 @@ METRICS = ("spearman_abs", "spearman_signed", "topk_intersection")
 CSV_COLUMNS = ["model", "method", "test", "randomised", "metric", "value", "n"]
 DEFAULT_OPTIONS = {"ig": {"n_steps": 16}}     # IG with 16 Gauss-Legendre nodes: the sanity runs explain ~20 models per item
 
+# %% ../../nbs/55a_sanity_run.ipynb #66fa233a
 def select_stages(model, layer_step: int = 1) -> list:
     """The stages a run visits: the head, every `layer_step`-th layer from the top (`layer_L`, `layer_{L-k}`, ...; `layer_1`
     always included) and the embeddings. A cascade still randomises *every* stage above the one visited."""
@@ -187,6 +197,7 @@ def select_stages(model, layer_step: int = 1) -> list:
     if ls[-1] != 1: ls.append(1)
     return ["head"] + [f"layer_{l}" for l in ls] + ["embeddings"]
 
+# %% ../../nbs/55a_sanity_run.ipynb #edbeb312
 def default_targets(model, tokenizer, texts, batch_size: int = 32):
     """`(targets, others)` per text: the model's prediction, and another target for the random-target test (a classifier's
     next class after the prediction, a language model's second most likely token). `(None, None)` for a regressor."""
@@ -197,14 +208,17 @@ def default_targets(model, tokenizer, texts, batch_size: int = 32):
     other = (pred + 1) % lg.shape[-1] if ad.kind == "classification" else lg.topk(2, -1).indices[:, 1]
     return pred.tolist(), other.tolist()
 
+# %% ../../nbs/55a_sanity_run.ipynb #50076071
 def model_slug(name: str) -> str:
     "A model name as a file name: its last path part, with characters other than letters, digits, '-', '_', '.' as '_'."
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in str(name).rstrip("/").split("/")[-1])
 
+# %% ../../nbs/55a_sanity_run.ipynb #fba68cec
 def store_name(model_name: str, method: str) -> str:
     "The chunk folders' name (before the key's hash) of one model's method: `sanity-<model>-<method>`."
     return f"sanity-{model_slug(model_name)}-{method}"
 
+# %% ../../nbs/55a_sanity_run.ipynb #e09bc8e8
 @dataclass
 class SanityResult:
     """Per-item similarities (`items`: model, method, test, randomised, item, the three metrics), their means with 95%
@@ -222,6 +236,7 @@ class SanityResult:
         "The rows of `results/sanity/randomisation.csv`: `model, method, test, randomised, metric, value, n`."
         return self.summary[CSV_COLUMNS].reset_index(drop=True)
 
+# %% ../../nbs/55a_sanity_run.ipynb #0e7f8e5a
 def _plan(model, stages, tests, has_other: bool):
     """`(variants, computations)`: each variant `(test, randomised, key)` compares the original explanations with those of
     the computation `key = (randomised stages, target kind, weights)`; computations are deduplicated (the cascade's and the
@@ -238,6 +253,7 @@ def _plan(model, stages, tests, has_other: bool):
         comps += [c for *_, c in vs if c not in comps]
     return variants, comps
 
+# %% ../../nbs/55a_sanity_run.ipynb #3bd22238
 class _ItemChunks(ChunkStore):
     "A `ChunkStore` whose chunk j counts only if it holds the items `items[j]` (so a longer run reuses the chunks it shares)."
     def __init__(self, root, name, key, items): super().__init__(root, name, key); self.items = items
@@ -245,6 +261,7 @@ class _ItemChunks(ChunkStore):
         got = super().get(i)
         return got if got is not None and got[1].get("items") == self.items[i] else None
 
+# %% ../../nbs/55a_sanity_run.ipynb #0a159ac4
 def _explain_chunk(model, tok, texts, targets, method, opts, seed):
     """Vectors and special-token masks of one chunk, and how many of its items Integrated Gradients did not make complete
     (its `CompletenessWarning`s are not shown per chunk: they are counted, stored with the chunk and reported)."""
@@ -260,6 +277,7 @@ def _explain_chunk(model, tok, texts, targets, method, opts, seed):
     bad = sum(not e.options.get("completeness", {}).get("converged", True) for e in ex)
     return [np.asarray(e.vector, np.float64) for e in ex], [np.asarray(e.special, bool) for e in ex], bad
 
+# %% ../../nbs/55a_sanity_run.ipynb #89ab642b
 def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade", "independent", "random_target"), *,
                model_name: str | None = None, targets=None, other_targets=None, labels=None, permuted=None, stages=None,
                layer_step: int = 1, method_options: dict | None = None, seed: int = 0, chunk_size: int = 8, cache=True,
@@ -391,6 +409,7 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
     return SanityResult(items_df, similarity_summary(items_df, mname, n_boot), factors_items,
                         similarity_summary(factors_items, mname, n_boot), skipped_df, info, computed)
 
+# %% ../../nbs/55a_sanity_run.ipynb #b8ebc8eb
 def _data_info(model, pmodel, tok, texts, labels) -> dict:
     "Accuracy (on the items, and on the whole dev set when recorded) of the trained and the permuted-label model."
     a = predict(model, tok, texts, truncation=False).argmax(-1).numpy()
@@ -415,6 +434,7 @@ def randomisation_test(model, tokenizer, texts, methods, test: str = "cascade", 
     return run_sanity(model, tokenizer, texts, methods, (test,), stages=stages or stage_names(model), method_options=options,
                       seed=seed, chunk_size=bs, cache=False, progress=progress, n_boot=10).items
 
+# %% ../../nbs/55a_sanity_run.ipynb #434182cf
 def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int = 0, **options) -> pd.DataFrame:
     """Per-item similarities between each method's explanation of the prediction and of another target: for a
     classifier the next class after the prediction, for a language model the token given per text in `targets`
@@ -433,6 +453,7 @@ def _merge_csv(path, df: pd.DataFrame, model: str):
     if old is not None: df = pd.concat([old[old.model != model], df], ignore_index=True)
     write_csv(path, df)
 
+# %% ../../nbs/55a_sanity_run.ipynb #f93fb9ce
 def write_sanity(result: SanityResult, out=None) -> Path:
     """Write a run to the folder `out` (default `results/sanity`): `randomisation.csv` (columns `CSV_COLUMNS`, this model's
     rows replaced), `factors.csv`, `skipped.csv`, `runs.json` and the per-item values `items/<model>.csv.gz`,
@@ -449,12 +470,14 @@ def write_sanity(result: SanityResult, out=None) -> Path:
     write_json(out / "runs.json", runs)
     return out
 
+# %% ../../nbs/55a_sanity_run.ipynb #fada9036
 def load_runs(folder=None) -> dict:
     "`runs.json` of a results folder (default `results/sanity`): `{model: its run's facts}` ({} when there is none)."
     import json
     p = results_path("sanity", "runs.json", results=True if folder is None else folder)
     return json.loads(p.read_text()) if p.exists() else {}
 
+# %% ../../nbs/55a_sanity_run.ipynb #5d02b5a2
 def load_sanity(folder=None, n_boot: int = 1000) -> dict | None:
     """The results written by `write_sanity` (None when `randomisation.csv` is missing): `table` (the CSV), `summary` and
     `factors` (means with bootstrap CIs recomputed from the per-item files), `items`, `skipped` and `runs`."""
@@ -478,6 +501,7 @@ def _variant(key, trained_fp) -> str:
     if st == ["head"]: return "head"
     return f"independent:{st[0]}" if len(st) == 1 else f"cascade:{st[-1]}"
 
+# %% ../../nbs/55a_sanity_run.ipynb #735deb98
 def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) -> pd.DataFrame:
     """Per method and model variant of a stored sanity run (its chunk files, `cache` default `results/sanity/chunks`):
     `n` explanations, `not_converged` (Integrated Gradients above its completeness tolerance) and `rho_position`, the
@@ -509,6 +533,7 @@ def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) ->
     return pd.DataFrame(rows).sort_values(["method", "variant"], ignore_index=True) if rows else pd.DataFrame(
         columns=["model", "method", "variant", "n", "not_converged", "rho_position"])
 
+# %% ../../nbs/55a_sanity_run.ipynb #77c6b1e3
 def diagnostics(models, cache=None) -> pd.DataFrame:
     "`chunk_diagnostics` of IG and rollout for every model, with `not_converged_share` (the table written to `results/sanity/diagnostics.csv`)."
     DG = pd.concat([chunk_diagnostics(mod, ["ig", "rollout"], cache) for mod in models], ignore_index=True)
@@ -536,11 +561,13 @@ def sanity_items(model, tokenizer, task: str, n: int, seed: int = 0) -> dict:
     cols, lab = infer_columns(sel)
     return dict(texts=_texts(sel, cols), labels=None if lab is None else sel[lab].tolist(), targets=None, other_targets=None)
 
+# %% ../../nbs/55a_sanity_run.ipynb #0fbab6f9
 def n_variants(n_layers: int, layer_step: int = 1, data: bool = False, random_target: bool = True) -> int:
     "How many model variants a run explains: the original, each cascade stage, the other independent ones, the other target, the permuted model."
     s = 2 + len(range(n_layers, 0, -layer_step)) + (0 if (n_layers - 1) % layer_step == 0 else 1)
     return 1 + s + (s - 1) + int(random_target) + int(data)
 
+# %% ../../nbs/55a_sanity_run.ipynb #bf22a5eb
 def estimate_cost(model, tokenizer, texts, methods=None, n_full: int = 200, n_passes: int = 18, method_options=None) -> pd.DataFrame:
     """Time one explanation pass per method on `texts` (the original model) and project a full run: a `cost_table` with one
     step per method, `n_full` items x `n_passes` model variants at the measured CPU seconds per item. Methods that do not
@@ -558,6 +585,7 @@ def estimate_cost(model, tokenizer, texts, methods=None, n_full: int = 200, n_pa
         rows.append(dict(step=m, units=n_full * n_passes, cpu_s_per_unit=round((time.process_time() - t0) / len(texts), 4)))
     return cost_table(rows)
 
+# %% ../../nbs/55a_sanity_run.ipynb #23f55f58
 def _prepare(model: str, task, n: int, seed: int, permuted, device=None, out=print):
     "The model, its tokenizer, the task, the items and the permuted-label model's name (None when it is not trained here)."
     mdl, tok = load_model(model, device=device)
@@ -567,6 +595,7 @@ def _prepare(model: str, task, n: int, seed: int, permuted, device=None, out=pri
         permuted = None
     return mdl, tok, task, sanity_items(mdl, tok, task, n, seed), permuted
 
+# %% ../../nbs/55a_sanity_run.ipynb #e93a5385
 def sanity_run(model: str, task: str | None = None, n: int = 200, methods=None, tests=("cascade", "independent", "random_target"),
                permuted: str | None = None, layer_step: int = 1, ig_steps: int = DEFAULT_OPTIONS["ig"]["n_steps"],
                chunk_size: int = 8, seed: int = 0, results=True, cache=True, device=None, progress: bool = True,
@@ -584,6 +613,7 @@ def sanity_run(model: str, task: str | None = None, n: int = 200, methods=None, 
     write_sanity(res, folder)
     return res
 
+# %% ../../nbs/55a_sanity_run.ipynb #e8554112
 def _estimate(a):
     methods, tests = _methods_tests(a)
     mdl, tok, task, it, permuted = _prepare(a.model, a.task, a.n, a.seed, a.permuted, a.device)
@@ -592,10 +622,12 @@ def _estimate(a):
     print(f"{a.model} on {task}: {nv} model variants x {a.n_full} items (timed on {len(it['texts'])} items)")
     print(est.astype(object).fillna("–").to_string(index=False), flush=True)
 
+# %% ../../nbs/55a_sanity_run.ipynb #4aa43ef6
 def _methods_tests(a):
     if not a.model: raise ValueError("--model is required (a zoo name or a fine-tuned artifact)")
     return (a.methods.split(",") if a.methods else None), tuple(t for t in a.tests.split(",") if t)
 
+# %% ../../nbs/55a_sanity_run.ipynb #9323c87e
 def _run(a):
     methods, tests = _methods_tests(a)
     res = sanity_run(a.model, a.task, a.n, methods, tests, a.permuted, a.layer_step, a.ig_steps, a.chunk_size, a.seed,
@@ -624,7 +656,6 @@ main = command_line("sanity", "Sanity checks (model-parameter, random-target and
     "time": Command("time one pass over --n items and print the projected CPU time for --n-full items; writes nothing",
                         _estimate, (*ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
 
-
 # %% ../../nbs/55a_sanity_run.ipynb #64682ce6
 SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tiny BERT, seconds)
     "book": [dict(model="minilm-sst2", task="sst2", n=200, layer_step=1, permuted="minilm-sst2-permuted"),
@@ -632,6 +663,7 @@ SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tin
     "paper": [dict(model="minilm-sst2", task="sst2", n=200, layer_step=1, permuted="minilm-sst2-permuted", ig_steps=50),
               dict(model="smollm2-sst2", task="sst2", n=100, layer_step=1, ig_steps=25)]}
 
+# %% ../../nbs/55a_sanity_run.ipynb #6bc130f8
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The sanity checks from scratch, resumably: 'tiny' (a random tiny BERT, four methods, six items; results in
     `results` or, for `results=True`, a scratch folder under the cache), 'book' (`SCALE_RUNS['book']`: the committed runs,
@@ -650,6 +682,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     else: done = {r["model"]: sanity_run(**r, results=results, cache=cache, device=device).computed for r in SCALE_RUNS[scale]}
     return dict(computed=sum(done.values()), models=done)
 
+# %% ../../nbs/55a_sanity_run.ipynb #ea9d00e4
 def estimate(scale: str = "book") -> pd.DataFrame:
     """The CPU cost of `reproduce(scale)` from scratch (stored chunks make it cheaper): per model, items x model variants at
     the CPU seconds per item and variant that the committed runs recorded (`runs.json`), summed over their methods (IG
@@ -668,6 +701,7 @@ def estimate(scale: str = "book") -> pd.DataFrame:
                          cpu_s_per_unit=round(rate, 4)))
     return cost_table(rows)
 
+# %% ../../nbs/55a_sanity_run.ipynb #535816a3
 def chunk_status(info: dict, model, permuted=None, cache=None) -> pd.DataFrame:
     """For the run `info` (an entry of `runs.json`) of `model` (and its `permuted` model): per method and computation, the
     chunk folder that `chunk_key` (as `run_sanity` builds it) hashes to, and how many of its chunks are stored (`found`
@@ -686,6 +720,7 @@ def chunk_status(info: dict, model, permuted=None, cache=None) -> pd.DataFrame:
                              found=sum((d / f"chunk-{j:06d}.npz").exists() for j in range(needed))))
     return pd.DataFrame(rows)
 
-register_experiment("sanity", "Sanity checks of every method: model-parameter randomisation (cascade, independent), "
+EXPERIMENT = register_experiment("sanity", "Sanity checks of every method: model-parameter randomisation "
+                    "(cascade, independent), "
                     "random-target and data randomisation (Adebayo et al. 2018)", chapters=["55_sanity"], cli=main,
                     reproduce=reproduce, estimate=estimate)

@@ -21,6 +21,7 @@ TEST_LABEL = {"cascade": "cascade", "random_target": "random target", "data": "d
 _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_target", "random target ρ"),
             ("random_target_abs", "random_target", "random target |ρ|"), ("data", "data", "data |ρ|"))
 
+# %% ../../nbs/55_sanity.ipynb #b72a7929
 def short_verdict(r) -> str:
     """One method's overall verdict (a row of `verdicts`) in a word: the first of fail, inconclusive, mirror among its
     evaluable tests, else pass; '(† <tests>)' appended for tests that are not evaluable, 'not evaluable †' when none is."""
@@ -31,6 +32,7 @@ def short_verdict(r) -> str:
     word = next((k for k in ("fail", "inconclusive", "mirror") if k in ev), "pass")
     return word + (f" († {', '.join(ne)})" if ne else "")
 
+# %% ../../nbs/55_sanity.ipynb #de5136a4
 def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
     """The verdicts for the page: per test and statistic '✓ 0.12 [0.08, 0.16]' (the CI lies below the threshold), '✗ ...'
     (above), '? ...' (contains it), '† ...' (not evaluable), '–' (not run); the random-target test under signed ρ and
@@ -44,8 +46,10 @@ def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
                        index=pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label))))
     return out.assign(verdict=[short_verdict(r) for _, r in V.iterrows()])
 
+# %% ../../nbs/55_sanity.ipynb #5e3561bc
 def _pct(x) -> str: return f"{100 * x:.0f} %"
 
+# %% ../../nbs/55_sanity.ipynb #6e83f571
 def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: float = MAX_NOT_CONVERGED) -> str:
     """The verdict table's notes on Integrated Gradients, generated from the verdicts `V` (computed with `convergence=DG`),
     the diagnostics `DG` and the runs' options: per model, the share of explanations above IG's completeness tolerance on
@@ -82,9 +86,14 @@ def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: floa
 
 # %% ../../nbs/55_sanity.ipynb #ad34b3a6
 def _ci3(v, lo, hi) -> str: return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
+
+# %% ../../nbs/55_sanity.ipynb #ed20fb90
 def _ci(r) -> str: return _ci3(r.value, r.ci_low, r.ci_high)
+
+# %% ../../nbs/55_sanity.ipynb #bd8d0b5d
 def _rng(s) -> str: return f"{s.min():.2f}" if round(s.min(), 2) == round(s.max(), 2) else f"{s.min():.2f} to {s.max():.2f}"
 
+# %% ../../nbs/55_sanity.ipynb #ea772369
 def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7), convergence: pd.DataFrame | None = None) -> pd.DataFrame:
     "Model x method table of the overall verdict (`short_verdict`) at each threshold of the decisive correlations."
     cols = {}
@@ -94,6 +103,7 @@ def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7), convergen
         cols[f"threshold {th:g}"] = pd.Series([short_verdict(r) for _, r in V.iterrows()], index=idx)
     return pd.DataFrame(cols)
 
+# %% ../../nbs/55_sanity.ipynb #6a2a2ad7
 def threshold_reading(T: pd.DataFrame, base: str = "threshold 0.5") -> str:
     "Which overall verdicts of a `threshold_table` differ from those at `base`, per threshold and model."
     out = []
@@ -106,6 +116,7 @@ def threshold_reading(T: pd.DataFrame, base: str = "threshold 0.5") -> str:
         out.append(f"* At {col}, {len(moved)} of {len(T)} verdicts move ({'; '.join(per)}).")
     return "\n".join(out)
 
+# %% ../../nbs/55_sanity.ipynb #7f4dafb4
 def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | None = None) -> str:
     """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by hand):
     per model, which methods pass every test, mirror, fail, stay inconclusive or are not evaluable (with the decisive ρ
@@ -206,18 +217,22 @@ MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad
                     "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx", "alti_logit"),
                    ["^", "o", "<", "s", "D", "v", "P", ".", "*", "X", "p", "h", ">", "x", "d", "H", "8", "1"]))
 
+# %% ../../nbs/55_sanity.ipynb #563c9aa4
 def metric_label(metric: str) -> str:
     "A similarity metric as figures and tables name it (`METRIC_LABELS`; other names as they are)."
     return METRIC_LABELS.get(metric, metric)
 
+# %% ../../nbs/55_sanity.ipynb #a3f0ce3a
 def stage_label(stage: str) -> str:
     "A randomisation stage as a reader names it: 'layer_6' -> 'layer 6', 'none' -> 'none (trained)', '+' -> ' + '."
     return "none (trained)" if stage == "none" else stage.replace("_", " ").replace("+", " + ")
 
+# %% ../../nbs/55_sanity.ipynb #cf753e32
 def _style(m: str) -> dict:
     return dict(color=method_colour(m), ls=LINE_STYLES.get(m, "-"), marker=MARKERS.get(m, "o"), ms=4,
                 lw=2.4 if m == "normxlogit" else 1.3, zorder=5 if m == "normxlogit" else 2)
 
+# %% ../../nbs/55_sanity.ipynb #fafad4aa
 def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None, model: str | None = None, legend: bool = True):
     """One curve per method over the cascade (x: stages randomised so far, from the head down), with confidence bands;
     each method in its registry colour, with a marker of its own and a dashed or dotted line where colours are close."""
@@ -238,6 +253,7 @@ def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None, m
     if legend: ax.legend(fontsize=9, ncol=2, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return ax
 
+# %% ../../nbs/55_sanity.ipynb #9f29b570
 def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
     """Adebayo et al.'s Figure 2 for one model: a panel per metric (two by two, about 9 inches wide, the legend in the
     fourth slot), a curve per method, 95% bootstrap bands."""
@@ -256,6 +272,7 @@ def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
     fig.tight_layout()
     return fig
 
+# %% ../../nbs/55_sanity.ipynb #7c74ab84
 def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
     "Method x stage heat map of the independent randomisation (each stage randomised alone), every cell labelled with its value."
     import matplotlib.pyplot as plt
@@ -275,6 +292,7 @@ def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_
     ax.figure.tight_layout()
     return ax
 
+# %% ../../nbs/55_sanity.ipynb #5e2f18d7
 def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
     "Spearman of NormXLogit with `l2norm`, `logat` and `random` on the trained model (`none`) and after each cascade stage."
     import matplotlib.pyplot as plt
@@ -295,6 +313,7 @@ def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs"
     ax.figure.tight_layout()
     return ax
 
+# %% ../../nbs/55_sanity.ipynb #77f4408d
 def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed", "spearman_abs", "topk_intersection")) -> pd.DataFrame | None:
     "Model x method table of one test's mean similarities with their 95% CIs ('0.12 [0.08, 0.16]'); None when the test was not run."
     d = S[(S.test == test) & S.metric.isin(metrics)]
@@ -304,6 +323,7 @@ def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed", "spearman_a
     t.columns = [metric_label(m) for m in t.columns]
     return t.fillna("–")
 
+# %% ../../nbs/55_sanity.ipynb #23257fde
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
     "Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a model has no such stage."
     f = F[(F.metric == "spearman_abs") & F.test.isin(["original", "cascade"])]
