@@ -30,12 +30,12 @@ from .common import (chunk_key, cache_root, open_store, run_chunks, results_path
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
            'VARIANTS', 'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'BENCH_MODELS',
-           'COMMITTED_N', 'BOOK_N', 'PAPER_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY', 'TINY_CPU_S', 'WHICH', 'main',
-           'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods', 'task_evidence',
-           'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options', 'explain_items',
-           'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key', 'run_agreement', 'summarize',
-           'run_benchmark', 'stored_n', 'read_benchmark', 'reproduce', 'estimate', 'Bf16Products', 'in_bfloat16',
-           'tie_counts']
+           'COMMITTED_N', 'BOOK_N', 'PAPER_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY', 'TINY_CPU_S', 'WHICH', 'RUN_OPTS',
+           'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
+           'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options',
+           'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key',
+           'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'reproduce', 'estimate',
+           'Bf16Products', 'in_bfloat16', 'tie_counts']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -638,13 +638,16 @@ def _table(a):
 # %% ../../nbs/53a_agreement_run.ipynb #d31f0ecf
 WHICH = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True), Opt("tasks", list(AGREEMENT_TASKS), "tasks", AGREEMENT_TASKS, str, True),
          Opt("n", [], "task=items or task=all, e.g. sva=1000 (default: BOOK_N)", kind=str, many=True))
+RUN_OPTS = (Opt("pool", [], "task=items or task=all (default: FULL_POOL)", kind=str, many=True),
+            Opt("methods", None, "methods", kind=str, many=True), Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True),
+            Opt("batch_size", 8, "items per batch"),
+            Opt("no_table", False, "leave table1.csv alone (for parallel runs; `table` writes it once at the end)"))
+SHARED = ("results", "cache", "device", "threads")
 main = command_line("agreement", "The decomposition-attribution benchmark (sva, ra, qa); resumable.", {
-    "run": Command("run (or resume) the benchmark; then results/agreement/table1.csv from every stored run", _run, (*WHICH,
-                   Opt("pool", [], "task=items or task=all (default: FULL_POOL)", kind=str, many=True), Opt("methods", None, "methods", kind=str, many=True),
-                   Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True), Opt("batch_size", 8, "items per batch"),
-                   Opt("no_table", False, "leave table1.csv alone (for parallel runs; `table` writes it once at the end)")),
-                   ("results", "cache", "device", "threads")),
-    "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each)", _table, WHICH, ("results",))})
+    "run": Command("run (or resume) the benchmark; then results/agreement/table1.csv from every stored run", _run,
+                   (*WHICH, *RUN_OPTS), SHARED),
+    "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each); the options of "
+                     "`run` are accepted and ignored, so one argument list serves both", _table, (*WHICH, *RUN_OPTS), SHARED)})
 
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per task),
