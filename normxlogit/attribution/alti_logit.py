@@ -4,6 +4,7 @@
 
 # %% ../../nbs/24_alti_logit.ipynb #784215c7
 from __future__ import annotations
+import dataclasses
 import torch
 from ..registry import register_method
 from ..model.batch import Batch
@@ -54,8 +55,21 @@ def _modules(ad):
 def _in_features(o):
     return o.in_features if hasattr(o, "in_features") else o.weight.shape[0]   # nn.Linear or transformers' Conv1D
 
-def _head_direction(batch, hT):
-    "u (b, k, d) and c (b, k) with score(head(h)) = u.h + c (checked at the real h, else NotImplementedError)."
+def _dtype(module): return next(module.parameters(), torch.zeros(())).dtype
+
+def _norm_stats(module, x, ref=None):
+    "`linear_norm(module, x)`; with `ref` (the same norm in a higher precision) computed there and cast back to x's dtype."
+    if ref is None: return linear_norm(module, x)
+    s, c, b = linear_norm(ref, x.to(_dtype(ref)))
+    return s.to(x.dtype), c, b.to(x.dtype)
+
+def _head_direction(batch, hT, reference=None):
+    """u (b, k, d) and c (b, k) with score(head(h)) = u.h + c (checked at the real h, else NotImplementedError); with
+    `reference` (an adapter of the same weights in a higher precision) read from it and cast back to hT's dtype."""
+    if reference is not None:
+        ref = dataclasses.replace(batch, adapter=reference, model=reference.model)
+        u, c = _head_direction(ref, hT.to(_dtype(reference.model)))
+        return u.to(hT.dtype), c.to(hT.dtype)
     ad = batch.adapter
     h = torch.zeros_like(hT).requires_grad_(True)
     with torch.enable_grad():
@@ -102,27 +116,32 @@ def capture(batch: Batch, parts=("v", "attn", "mlp")):
         raise RuntimeError("No attention weights returned with eager attention.")
     return out, saved
 
-def final_direction(batch: Batch, xL):
+def _final_norm(ad): return None if ad is None else getattr(ad.body, ad.family.final_norm)
+
+def final_direction(batch: Batch, xL, reference=None):
     """The explained scores as an affine function of the final norm's input at the explained positions:
-    `score = w . x_L[T] + (u . beta + c)`. Returns `(w, u, c, beta)` with w, u (b, k, d), c (b, k), beta (d,)."""
-    ad = batch.adapter
-    fnorm = getattr(ad.body, ad.family.final_norm)
+    `score = w . x_L[T] + (u . beta + c)`. Returns `(w, u, c, beta)` with w, u (b, k, d), c (b, k), beta (d,).
+    `reference`: the norm's statistics and the head's direction from this adapter (the same weights, higher precision)."""
+    fnorm = _final_norm(batch.adapter)
     bi = torch.arange(xL.shape[0], device=xL.device)
-    scale, center, beta = linear_norm(fnorm, xL[bi, batch.positions])                  # (b, d)
-    u, c = _head_direction(batch, fnorm(xL[bi, batch.positions]).detach())             # (b, k, d), (b, k)
+    scale, center, beta = _norm_stats(fnorm, xL[bi, batch.positions], _final_norm(reference))   # (b, d)
+    u, c = _head_direction(batch, fnorm(xL[bi, batch.positions]).detach(), reference)            # (b, k, d), (b, k)
     return _center(u * scale[:, None], center), u, c, beta
 
 # %% ../../nbs/24_alti_logit.ipynb #73cad806
 ROW_BLOCK_ELEMENTS = 2 ** 24        # elements of T_t(x_j) held at once (64 MB in float32): bounds ALTI's memory
 
 @torch.no_grad()                  # a forward decomposition: a graph through every layer would only cost memory and time
-def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
+def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -> dict:
     """Every term of the ALTI-Logit decomposition of the explained scores (b, k) of a pre-LN decoder.
 
     Returns a dict of tensors: `tokens` (b, k, L, s) $R^l_i$ (block $l$ tracked to input token $i$), `blocks` (b, k, L, s)
     $\\Delta^l_j$ (block $l$ by its direct source $j$, not tracked), `embedding` (b, k) the direct path of $x^0_T$,
     `mlp` (b, k, L), `attn_bias` (b, k, L), `bias` (b, k) (final-norm bias and head bias), `score` (b, k) the model's
-    score, and `alti` (L+1, b, s, s) the rollout matrices $M^l$. `check`: verify the hooked pieces add up."""
+    score, and `alti` (L+1, b, s, s) the rollout matrices $M^l$. `check`: verify the hooked pieces add up (to float32
+    rounding). `reference`: an adapter of the same weights in a higher precision, where the norms' statistics and the
+    head's direction are read (a bfloat16 model's norms refuse to be frozen at bfloat16 rounding; its RMSNorms compute
+    them in float32 anyway); pass `check=False` with it, since bfloat16 pieces add up only to bfloat16 rounding."""
     ad = batch.adapter
     if not ad.decoder:
         raise NotImplementedError(f"ALTI-Logit needs a pre-LayerNorm decoder; {type(ad.m).__name__} is a post-LN encoder "
@@ -130,13 +149,14 @@ def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
                                   f"Use ALTI or another method for BERT/RoBERTa/DeBERTa.")
     mods = _modules(ad)
     L = len(mods)
+    ref_norms = [m[4] for m in _modules(reference)] if reference is not None else [None] * L
     out, cache = capture(batch, ("v", "attn", "mlp"))
     att, hs = out.attentions, out.hidden_states
     b, s = batch.input_ids.shape
     bi = torch.arange(b, device=batch.device)
     T = batch.positions
     xL = cache["xL"]
-    w, u, c, beta = final_direction(batch, xL)                                   # effective direction at T
+    w, u, c, beta = final_direction(batch, xL, reference)                                   # effective direction at T
     dot = lambda v: torch.einsum("bkd,b...d->bk...", w, v)
     res = dict(tokens=[], blocks=[], mlp=[], attn_bias=[], alti=[])
     M = torch.eye(s, dtype=xL.dtype, device=xL.device).expand(b, s, s)
@@ -161,7 +181,7 @@ def alti_logit_decomposition(batch: Batch, check: bool = True) -> dict:
         bias_a = b_o.expand_as(a_real)
         post = lambda t, sc_: t                                                   # the frozen post-attention norm, if any
         if pan is not None:                                                       # Gemma: post-attention norm
-            sc, cen, be = linear_norm(pan, a_real)
+            sc, cen, be = _norm_stats(pan, a_real, ref_norms[l])
             post = lambda t, sc_: sc_ * _center(t, cen)
             bias_a = sc * _center(bias_a, cen) + be
         add = post(raw, sc if pan is not None else None) + bias_a                 # what the attention block adds
@@ -206,9 +226,10 @@ def total(dec: dict):
 @register_method("alti_logit", label="ALTI-Logit", colour="#8c564b", family="decomposition", layerwise=True, kinds=("classification", "regression", "causal_lm"),
                  reference="Ferrando et al. 2023; the decomposition-attributions paper (A Close Look at Decomposition-based Attributions for Transformer Language Models), App. B.1",
                  description="ALTI-Logit: attention-block logit contributions tracked to input tokens with ALTI (pre-LN decoders)")
-def alti_logit(batch: Batch, cumulative: bool = True):
-    "ALTI-Logit per input token (embedding of the explained token included); layer-wise, cumulative over layers by default."
-    dec = alti_logit_decomposition(batch)
+def alti_logit(batch: Batch, cumulative: bool = True, check: bool = True, reference=None):
+    """ALTI-Logit per input token (embedding of the explained token included); layer-wise, cumulative over layers by
+    default. `check`, `reference`: as in `alti_logit_decomposition` (a bfloat16 model: its float32 copy, `check=False`)."""
+    dec = alti_logit_decomposition(batch, check, reference)
     tok = dec["tokens"]                                                          # (b, k, L, s)
     emb = torch.zeros_like(tok[:, :, 0])
     emb[torch.arange(tok.shape[0]), :, batch.positions] = dec["embedding"]

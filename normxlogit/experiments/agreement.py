@@ -5,7 +5,6 @@
 # %% ../../nbs/53a_agreement_run.ipynb #1a78d834
 from __future__ import annotations
 import contextlib, copy, dataclasses, hashlib, json, math, sys, time, warnings
-from unittest import mock
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -21,7 +20,6 @@ from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..registry import takes_option
 from ..attribution.gradients import scores_from_embeddings
 from ..attribution.ig import completeness_table, pass_on_warnings
-from ..attribution import alti_logit as _al
 from ..metrics.plausibility import item_metrics
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv,
                                            write_json, write_record, run_record, cost_table, register_experiment, command_line, Command,
@@ -35,7 +33,7 @@ __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 
            'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options',
            'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key',
            'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'reproduce', 'estimate',
-           'Bf16Products', 'in_bfloat16', 'tie_counts']
+           'Bf16Products', 'bfloat16_options', 'tie_counts']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -714,15 +712,10 @@ class Bf16Products(TorchDispatchMode):
         return func(*args, **(kwargs or {}))
 
 # %% ../../nbs/53a_agreement_run.ipynb #ecd5c30e
-@contextlib.contextmanager
-def in_bfloat16(ad32):
-    """bfloat16 attributions: `Bf16Products`; ALTI-Logit's norms frozen from float32 statistics, its head direction from the
-    bfloat16 weights in float32 (`ad32`), its float32-tight self-checks of the decomposition left out."""
-    norm, dec, head = _al.linear_norm, _al.alti_logit_decomposition, _al._head_direction
-    def norm32(module, x): s, c, b = norm(copy.deepcopy(module).float(), x.float()); return s.to(x.dtype), c, b.to(x.dtype)
-    def head32(batch, h): u, c = head(dataclasses.replace(batch, adapter=ad32, model=ad32.model), h.float()); return u.to(h.dtype), c.to(h.dtype)
-    with mock.patch.object(_al, "linear_norm", norm32), mock.patch.object(_al, "_head_direction", head32), \
-         mock.patch.object(_al, "alti_logit_decomposition", lambda batch: dec(batch, check=False)), Bf16Products(): yield
+def bfloat16_options(method: str, ad32) -> dict:
+    """Options of `method` on a bfloat16 copy of a model whose weights in float32 are `ad32`: ALTI-Logit reads its norms'
+    statistics and its head's direction there and leaves out its float32-tight self-checks; the other methods need none."""
+    return dict(reference=ad32, check=False) if method == "alti_logit" else {}
 
 # %% ../../nbs/53a_agreement_run.ipynb #ea7d41e3
 def tie_counts(scores, evidence, keep) -> dict:

@@ -19,7 +19,8 @@ from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, 
                                           chunk_key, open_store, run_chunks)
 from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
                                               FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items,
-                                              method_options, method_batch_size, item_key, in_bfloat16, tie_counts)
+                                              method_options, method_batch_size, item_key, bfloat16_options, tie_counts)
+from .agreement import Bf16Products
 
 # %% auto #0
 __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'ACCURACY_CLAIM', 'PRECISION_TEXT', 'ACCURACY_TEXT',
@@ -675,15 +676,17 @@ def ties_file(results=True, kind="csv") -> Path:
     return results_path("agreement", f"qa_ties.{kind}", results=results)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #23acfe0e
-def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=True, results=True, n_pool=None, chunk_size=8,
+def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, results=True, n_pool=None, chunk_size=8,
              batch_size=8, device=None, verbose=True) -> pd.DataFrame:
     """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from `cache`) of
     each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by each method (contrastive,
-    default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the model, `in_bfloat16`). Chunks of
-    `chunk_size` items under `cache`, a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
+    default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the model, its products as `Bf16Products`,
+    its options `bfloat16_options`). Chunks of `chunk_size` items under `cache` (None: the committed chunks beside the
+    benchmark's, `results/agreement/chunks`, where a run resumes; True: the user's cache), a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
     method by method, both models' first method first. Writes the rows (`ties_file`) and a run record when something
     was computed or they are missing. Returns the rows (model, method, precision, then item order)."""
     from normxlogit.model.zoo import load_model
+    if cache is None: cache = results_path("agreement", "chunks")
     runs, rows, spent, computed = [], [], [], []
     for spec in models:
         name, model, tok = spec if isinstance(spec, tuple) else (spec, *load_model(spec, device=device))
@@ -699,8 +702,10 @@ def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=True, re
                             precision=p, options=method_options(m), batch_size=bs, chunk_size=chunk_size, items=item_key(seg))
             def compute(j, r=r, seg=seg, m=m, p=p, bs=bs):
                 sub = seg.iloc[j * chunk_size:(j + 1) * chunk_size]
-                with in_bfloat16(r["ad32"]) if p == "bfloat16" else contextlib.nullcontext():
-                    sc, _ = explain_items(r[p], r["tok"], sub, m, True, bs, options=method_options(m))
+                low = p == "bfloat16"                    # the key keeps the default options: these only make bfloat16 run
+                with Bf16Products() if low else contextlib.nullcontext():
+                    opts = method_options(m) | (bfloat16_options(m, r["ad32"]) if low else {})
+                    sc, _ = explain_items(r[p], r["tok"], sub, m, True, bs, options=opts)
                 return {}, dict(rows=[dict(model=r["name"], id=str(i.id), method=m, precision=p, **tie_counts(s, i.evidence, i.region & ~i.special))
                                       for i, s in zip(sub.itertuples(), sc)])
             run = run_chunks(open_store(cache, "agreement", f"ties-{r['name']}-{m}-{p}", key), -(-len(seg) // chunk_size), compute, progress=False)
