@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_generation.ipynb #9ce24654
 from __future__ import annotations
-import copy, html, json, time
+import bisect, copy, html, json, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -14,7 +14,8 @@ from .model.heads import get_adapter, HeadAdapter
 from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch, plan_batches, reserve_item_ids, MAX_TOKENS
 from .attribution.attention import eager_attention, rollout_matrices
 from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html, html_page
-from .core import register_format
+from fastcore.basics import patch
+from .core import register_format, sentence_spans
 
 # %% auto #0
 __all__ = ['ONE_PASS', 'ATTENTION', 'OWN_FORWARD', 'PER_STEP', 'TARGET_FREE', 'TOKEN_BUDGET', 'SEQUENCE_TOKENS', 'chat_prompt',
@@ -300,6 +301,49 @@ def load_generation(path) -> GenerationExplanation:
     if not isinstance(doc, dict) or doc.get("format") != "normxlogit.generation":
         raise ValueError(f"{path} is not a saved generation explanation (format 'normxlogit.generation')")
     return GenerationExplanation.from_dict(doc["items"][0])
+
+# %% ../nbs/08_generation.ipynb #c304f7aa
+@patch
+def prompt_offsets(self: GenerationExplanation, tokenizer) -> list:
+    """`(start, end)` character span in `prompt` of each prompt token (None for a special or chat-template token), from
+    `tokenizer`'s offsets; a ValueError if encoding the prompt again gives other tokens (another tokenizer)."""
+    if self.chat:
+        text = tokenizer.apply_chat_template([{"role": "user", "content": self.prompt}], tokenize=False, add_generation_prompt=True)
+        start = text.rfind(self.prompt)
+        if start < 0: raise ValueError("the chat template changed the prompt's text")
+    else: text, start = self.prompt, 0
+    enc = tokenizer(text, add_special_tokens=not self.chat, return_offsets_mapping=True)
+    if list(enc["input_ids"]) != list(self.ids[:self.n_prompt]): raise ValueError("encoding the prompt again gives other tokens")
+    end = start + len(self.prompt)
+    return [None if self.special[i] or not (a < end and b > start) else (max(a, start) - start, min(b, end) - start)
+            for i, (a, b) in enumerate(enc["offset_mapping"])]
+
+
+# %% ../nbs/08_generation.ipynb #04100702
+@patch
+def token_sentences(self: GenerationExplanation, tokenizer, spans=None) -> list:
+    """Per prompt token, the number of the character span of `prompt` it belongs to (None: none); `spans` default to the
+    prompt's sentences (`normxlogit.core.sentence_spans`). The rule is in the text above."""
+    spans = list(spans if spans is not None else sentence_spans(self.prompt))
+    starts, out = [a for a, _ in spans], []
+    for o in self.prompt_offsets(tokenizer):
+        if o is None: out.append(None); continue
+        piece = self.prompt[o[0]:o[1]]
+        a = o[0] + len(piece) - len(piece.lstrip()) if piece.strip() else o[0]
+        k = bisect.bisect_right(starts, a) - 1
+        out.append(None if k < 0 or (k == len(spans) - 1 and a >= spans[k][1] and piece.strip()) else k)
+    return out
+
+@patch
+def sentence_scores(self: GenerationExplanation, tokenizer, spans=None, layer: int = -1) -> tuple[list, np.ndarray]:
+    """`(spans, S)`: `S` `(n_generated, n_spans)`, each step's scores at `layer` summed over the prompt tokens of each
+    span (`token_sentences`; default spans: the prompt's sentences). Sums keep totals."""
+    spans = list(spans if spans is not None else sentence_spans(self.prompt))
+    S = np.zeros((self.n_generated, len(spans)), np.float64)
+    for i, k in enumerate(self.token_sentences(tokenizer, spans)):
+        if k is not None: S[:, k] += self.scores[:, layer, i]
+    return spans, S
+
 
 # %% ../nbs/08_generation.ipynb #348ee40a
 ONE_PASS = ("normxlogit", "logat", "l2norm")          # all steps from the hidden states of one forward pass

@@ -14,11 +14,10 @@ from .common import results_path, write_csv, write_json, machine_info, run_recor
 
 # %% auto #0
 __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'LENGTHS',
-           'RUNS', 'COLUMNS', 'PROBE', 'squad_document', 'document_prompt', 'prompt_offsets', 'token_spans',
-           'sentence_scores', 'answer_logprobs', 'delete_spans', 'document_example', 'document_paths',
-           'run_document_example', 'load_document_example', 'document_table', 'document_reading',
-           'plot_sentence_scores', 'document_ids', 'probe', 'csv_path', 'load_rows', 'measure', 'label', 'memory_table',
-           'goals', 'reading']
+           'RUNS', 'COLUMNS', 'PROBE', 'squad_document', 'document_prompt', 'answer_logprobs', 'delete_spans',
+           'document_example', 'document_paths', 'run_document_example', 'load_document_example', 'document_table',
+           'document_reading', 'plot_sentence_scores', 'document_ids', 'probe', 'csv_path', 'load_rows', 'measure',
+           'label', 'memory_table', 'goals', 'reading']
 
 # %% ../../nbs/61_long_documents.ipynb #2ac8e4fc
 DOC_ARTICLE, DOC_TOKENS = "Normans", 2000       # the SQuAD 2.0 dev article, and the document's token budget
@@ -48,48 +47,6 @@ def squad_document(tokenizer, article: str = DOC_ARTICLE, max_tokens: int = DOC_
 def document_prompt(document: str, question: str) -> str:
     "The user's message: the document, then the instruction and the question."
     return f"{document}\n\n{DOC_INSTRUCTION}\nQuestion: {question}"
-
-# %% ../../nbs/61_long_documents.ipynb #0b5b745b
-def prompt_offsets(tokenizer, g) -> list:
-    """`(start, end)` character span in `g.prompt` of each prompt token of the `GenerationExplanation` `g` (None for a
-    special or chat-template token), from the tokenizer's offsets; a ValueError if encoding again changes the tokens."""
-    if g.chat:
-        text = tokenizer.apply_chat_template([{"role": "user", "content": g.prompt}], tokenize=False,
-                                             add_generation_prompt=True)
-        start = text.rfind(g.prompt)
-        if start < 0: raise ValueError("the chat template changed the prompt's text")
-    else: text, start = g.prompt, 0
-    enc = tokenizer(text, add_special_tokens=not g.chat, return_offsets_mapping=True)
-    if list(enc["input_ids"]) != list(g.ids[:g.n_prompt]):
-        raise ValueError("encoding the prompt again gives other tokens")
-    end = start + len(g.prompt)
-    return [None if g.special[i] or not (a < end and b > start) else (max(a, start) - start, min(b, end) - start)
-            for i, (a, b) in enumerate(enc["offset_mapping"])]
-
-def token_spans(g, tokenizer, spans) -> list:
-    """For each prompt token of `g`, the number of the character span of `g.prompt` it belongs to (None: none): the span
-    in which its first non-blank character lies, for a blank token the span before it; tokens that are not
-    blank after the last span's end, tokens before the first span, and special tokens belong to none."""
-    import bisect
-    starts, out = [a for a, _ in spans], []
-    for o in prompt_offsets(tokenizer, g):
-        if o is None: out.append(None); continue
-        piece = g.prompt[o[0]:o[1]]
-        a = o[0] + len(piece) - len(piece.lstrip()) if piece.strip() else o[0]
-        k = bisect.bisect_right(starts, a) - 1
-        out.append(None if k < 0 or (k == len(spans) - 1 and a >= spans[k][1] and piece.strip()) else k)
-    return out
-
-def sentence_scores(g, tokenizer, spans=None, layer: int = -1) -> tuple[list, np.ndarray]:
-    """`(spans, S)`: `S` `(n_generated, n_spans)`, each step's scores (at `layer`) summed over the prompt tokens of each
-    character span of `g.prompt` (`token_spans`; default spans: its sentences, `normxlogit.core.sentence_spans`).
-    Summing preserves totals: over the prompt's sentences, a step's sentence scores add up to its token scores."""
-    from normxlogit.core import sentence_spans
-    spans = list(spans if spans is not None else sentence_spans(g.prompt))
-    S = np.zeros((g.n_generated, len(spans)), np.float64)
-    for i, k in enumerate(token_spans(g, tokenizer, spans)):
-        if k is not None: S[:, k] += g.scores[:, layer, i]
-    return spans, S
 
 # %% ../../nbs/61_long_documents.ipynb #290f9e96
 @torch.no_grad()
@@ -140,7 +97,7 @@ def document_example(model, tokenizer, document: str, question: str, methods=DOC
                                                                               question), answer).mean())
     full, rows, sent = lp([]), [], []
     for m in methods:
-        _, S = sentence_scores(exps[m], tokenizer, spans)
+        _, S = exps[m].sentence_scores(tokenizer, spans)
         sent += [dict(method=m, step=t, token=exps[m].target_texts[t], sentence=j, score=float(S[t, j]))
                  for t in range(n_ans) for j in range(len(spans))]
         order = np.argsort(-S[:n_ans].sum(0), kind="stable")
