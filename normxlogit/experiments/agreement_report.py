@@ -15,7 +15,7 @@ from ..model.heads import HeadAdapter, get_adapter
 from ..model.zoo import model_fingerprint
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
+from .common import (SYMBOLS, verdict_mark, verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
                                           chunk_key, open_store, run_chunks)
 from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
                                               FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items,
@@ -497,7 +497,7 @@ def findings_prose(summary) -> str:
     return "\n".join(lines)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #8806a9ff
-SYMBOL = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}
+SYMBOL = SYMBOLS      # the skeleton's one map (kept under this name for older notebooks)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #9f5c5bf7
 def findings_table(cells, t) -> pd.DataFrame:
@@ -506,7 +506,7 @@ def findings_table(cells, t) -> pd.DataFrame:
     a list with the 95% interval and Holm's p."""
     c = cells[cells.table == t]
     if len(c) and (c.method != "").all() and t != 1:
-        w = c.assign(m=c.method.map(method_name), cell=[f"{v:+.1f} {SYMBOL[x]}" for v, x in zip(c.value, c.verdict)])
+        w = c.assign(m=c.method.map(method_name), cell=[f"{v:+.1f} {verdict_mark(x)}" for v, x in zip(c.value, c.verdict)])
         w = w.pivot(index=["model", "task"], columns="m", values="cell")
         w = w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))), columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
         w.columns.name = None

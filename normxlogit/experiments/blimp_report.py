@@ -7,16 +7,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from ..evidence.extractors import NORMXLOGIT_PARADIGMS
-from .common import with_ci, count_verdicts, quiet
+from .common import with_ci, count_verdicts, quiet, verdict_mark
 from ..registry import method_colour
 from .blimp import (ORDER, PARADIGMS, SHORT, CLM_MODELS, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES, ABLATED, label, pooled,
                                           results_files, run_sizes, read_results)
 
 # %% auto #0
-__all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER_GREY', 'HIGHLIGHT', 'SYMBOL', 'CLAIM_LABELS',
-           'DEPTH_PART', 'PAPER_LEVELS', 'book_results', 'accuracy_table', 'items_prose', 'layer_mean',
-           'protocol_table', 'ablation_table', 'colour', 'best_other', 'plot_layers', 'plot_paradigms', 'claims_view',
-           'claims_prose', 'ahead_table', 'levels_table', 'spread_table', 'cost_prose']
+__all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER_GREY', 'HIGHLIGHT', 'CLAIM_LABELS', 'DEPTH_PART',
+           'PAPER_LEVELS', 'book_results', 'accuracy_table', 'items_prose', 'layer_mean', 'protocol_table',
+           'ablation_table', 'colour', 'best_other', 'plot_layers', 'plot_paradigms', 'claims_view', 'claims_prose',
+           'ahead_table', 'levels_table', 'spread_table', 'cost_prose']
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
 def book_results(results=True) -> tuple:
@@ -188,7 +188,6 @@ def plot_paradigms(frame: pd.DataFrame, metric: str, models=None, methods=("loga
     return fig
 
 # %% ../../nbs/52_blimp_alignment.ipynb #045fcc8b
-SYMBOL = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}
 CLAIM_LABELS = {   # the claims in short, as the tables' rows name them (`CLAIMS` states them in full)
     "nxl_best_paper": "NormXLogit > the paper's methods", "nxl_best_all": "NormXLogit > every method",
     "target_above_foil": "LogAt(Target) > LogAt(Foil)", "depth_trend": "with depth: Target up, Foil down",
@@ -210,7 +209,7 @@ def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
     interval excludes zero but the Holm-adjusted p does not reach 0.05; and the paper's difference where it gives one."""
     t = claims[claims.protocol == protocol]
     if t.empty: raise ValueError(f"no claims of protocol {protocol!r}")
-    cell = t.assign(cell=[f"{SYMBOL[r.verdict]} {_ci(r.value, r.lo, r.hi)}" + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
+    cell = t.assign(cell=[verdict_mark(r.verdict, _ci(r.value, r.lo, r.hi)) + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
                           for r in t.itertuples()])
     v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first")
     v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])[list(dict.fromkeys(t.model))].fillna("–")

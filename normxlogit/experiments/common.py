@@ -21,9 +21,9 @@ from .profiling import machine_info
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
            'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json',
            'write_record', 'run_record', 'quiet', 'others_load', 'wait_until_quiet', 'cost_table', 'verdict', 'with_ci',
-           'count_verdicts', 'normal_verdicts', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device',
-           'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations',
-           'reproduce', 'Opt', 'Command', 'CommandError', 'command_line']
+           'count_verdicts', 'normal_verdicts', 'verdict_mark', 'Experiment', 'register_experiment', 'load_experiments',
+           'pick_device', 'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir',
+           'destinations', 'reproduce', 'Opt', 'Command', 'CommandError', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -202,6 +202,13 @@ def normal_verdicts(verdicts) -> pd.Series:
     bad = sorted(set(v) - set(VERDICTS), key=str)
     if bad: raise ValueError(f"not a verdict: {bad}; the verdicts are {VERDICTS}")
     return v
+
+def verdict_mark(v, text: str = "") -> str:
+    """The one display of a verdict in a table cell: its symbol (`SYMBOLS`; older words mapped, other words refused),
+    then `text` after a space when given ('✓ +0.12 [0.05, 0.19]'); '–' for a missing verdict (None or NaN)."""
+    if v is None or (isinstance(v, float) and np.isnan(v)): return "–"
+    mark = SYMBOLS[normal_verdicts([v])[0]]
+    return f"{mark} {text}" if text else mark
 
 # %% ../../nbs/50_experiments.ipynb #a1fb789d
 @dataclass

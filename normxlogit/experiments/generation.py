@@ -17,7 +17,7 @@ from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
-                                           run_record, cost_table, verdict, with_ci, register_experiment, Claims)
+                                           run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
@@ -244,7 +244,7 @@ def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
     for m in [x for x in _order(S) if x != "random"]:
         d = S[S.method == m].set_index("k")
         rows.append({"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean":
-                     f"{with_ci(d.vs_random[k], d.vs_lo[k], d.vs_hi[k])} {'✓' if d.verdict[k] == 'holds' else '✗' if d.verdict[k] == 'does not hold' else '?'}"
+                     f"{with_ci(d.vs_random[k], d.vs_lo[k], d.vs_hi[k])} {verdict_mark(d.verdict[k])}"
                      for k in ks}})
     return pd.DataFrame(rows)
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from ..registry import method_colour, method_label
 from .sanity import METRICS, DECISIVE, MAX_NOT_CONVERGED, verdicts
+from .common import verdict_mark
 
 # %% auto #0
 __all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'short_verdict', 'verdict_table', 'convergence_notes',
@@ -16,7 +17,7 @@ __all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'sho
            'factor_table']
 
 # %% ../../nbs/55_sanity.ipynb #c87f7da3
-MARK = {"pass": "✓", "fail": "✗", "inconclusive": "?"}
+MARK = {"pass": verdict_mark("holds"), "fail": verdict_mark("does not hold"), "inconclusive": verdict_mark("inconclusive")}  # a pass is a claim that holds
 TEST_LABEL = {"cascade": "cascade", "random_target": "random target", "data": "data"}
 _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_target", "random target ρ"),
             ("random_target_abs", "random_target", "random target |ρ|"), ("data", "data", "data |ρ|"))
