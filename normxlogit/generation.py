@@ -308,12 +308,14 @@ def prompt_offsets(self: GenerationExplanation, tokenizer) -> list:
     """`(start, end)` character span in `prompt` of each prompt token (None for a special or chat-template token), from
     `tokenizer`'s offsets; a ValueError if encoding the prompt again gives other tokens (another tokenizer)."""
     if self.chat:
-        text = tokenizer.apply_chat_template([{"role": "user", "content": self.prompt}], tokenize=False, add_generation_prompt=True)
+        msg = [{"role": "user", "content": self.prompt}]
+        text = tokenizer.apply_chat_template(msg, tokenize=False, add_generation_prompt=True)
         start = text.rfind(self.prompt)
         if start < 0: raise ValueError("the chat template changed the prompt's text")
     else: text, start = self.prompt, 0
     enc = tokenizer(text, add_special_tokens=not self.chat, return_offsets_mapping=True)
-    if list(enc["input_ids"]) != list(self.ids[:self.n_prompt]): raise ValueError("encoding the prompt again gives other tokens")
+    if list(enc["input_ids"]) != list(self.ids[:self.n_prompt]):
+        raise ValueError("encoding the prompt again gives other tokens")
     end = start + len(self.prompt)
     return [None if self.special[i] or not (a < end and b > start) else (max(a, start) - start, min(b, end) - start)
             for i, (a, b) in enumerate(enc["offset_mapping"])]

@@ -58,7 +58,7 @@ def _in_features(o):
 def _dtype(module): return next(module.parameters(), torch.zeros(())).dtype
 
 def _norm_stats(module, x, ref=None):
-    "`linear_norm(module, x)`; with `ref` (the same norm in a higher precision) computed there and cast back to x's dtype."
+    "`linear_norm(module, x)`; with `ref` (the same norm, higher precision) computed there, cast back to x's dtype."
     if ref is None: return linear_norm(module, x)
     s, c, b = linear_norm(ref, x.to(_dtype(ref)))
     return s.to(x.dtype), c, b.to(x.dtype)
@@ -121,7 +121,7 @@ def _final_norm(ad): return None if ad is None else getattr(ad.body, ad.family.f
 def final_direction(batch: Batch, xL, reference=None):
     """The explained scores as an affine function of the final norm's input at the explained positions:
     `score = w . x_L[T] + (u . beta + c)`. Returns `(w, u, c, beta)` with w, u (b, k, d), c (b, k), beta (d,).
-    `reference`: the norm's statistics and the head's direction from this adapter (the same weights, higher precision)."""
+    `reference`: the norm's statistics and the head's direction from this adapter (same weights, higher precision)."""
     fnorm = _final_norm(batch.adapter)
     bi = torch.arange(xL.shape[0], device=xL.device)
     scale, center, beta = _norm_stats(fnorm, xL[bi, batch.positions], _final_norm(reference))   # (b, d)
@@ -228,7 +228,7 @@ def total(dec: dict):
                  description="ALTI-Logit: attention-block logit contributions tracked to input tokens with ALTI (pre-LN decoders)")
 def alti_logit(batch: Batch, cumulative: bool = True, check: bool = True, reference=None):
     """ALTI-Logit per input token (embedding of the explained token included); layer-wise, cumulative over layers by
-    default. `check`, `reference`: as in `alti_logit_decomposition` (a bfloat16 model: its float32 copy, `check=False`)."""
+    default. `check`, `reference`: as in `alti_logit_decomposition` (bfloat16 model: its float32 copy, `check=False`)."""
     dec = alti_logit_decomposition(batch, check, reference)
     tok = dec["tokens"]                                                          # (b, k, L, s)
     emb = torch.zeros_like(tok[:, :, 0])

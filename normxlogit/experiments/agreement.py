@@ -4,7 +4,7 @@
 
 # %% ../../nbs/53a_agreement_run.ipynb #1a78d834
 from __future__ import annotations
-import contextlib, copy, dataclasses, hashlib, json, math, sys, time, warnings
+import copy, dataclasses, hashlib, json, math, sys, time, warnings
 from pathlib import Path
 import numpy as np
 import pandas as pd

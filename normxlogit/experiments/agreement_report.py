@@ -15,7 +15,8 @@ from ..model.heads import HeadAdapter, get_adapter
 from ..model.zoo import model_fingerprint
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from .common import (SYMBOLS, verdict_mark, verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
+from .common import (SYMBOLS, verdict_mark)
+from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
                                           chunk_key, open_store, run_chunks)
 from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
                                               FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items,
@@ -506,7 +507,8 @@ def findings_table(cells, t) -> pd.DataFrame:
     a list with the 95% interval and Holm's p."""
     c = cells[cells.table == t]
     if len(c) and (c.method != "").all() and t != 1:
-        w = c.assign(m=c.method.map(method_name), cell=[f"{v:+.1f} {verdict_mark(x)}" for v, x in zip(c.value, c.verdict)])
+        cells = [f"{v:+.1f} {verdict_mark(x)}" for v, x in zip(c.value, c.verdict)]
+        w = c.assign(m=c.method.map(method_name), cell=cells)
         w = w.pivot(index=["model", "task"], columns="m", values="cell")
         w = w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))), columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
         w.columns.name = None
@@ -682,7 +684,8 @@ def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, re
     each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by each method (contrastive,
     default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the model, its products as `Bf16Products`,
     its options `bfloat16_options`). Chunks of `chunk_size` items under `cache` (None: the committed chunks beside the
-    benchmark's, `results/agreement/chunks`, where a run resumes; True: the user's cache), a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
+    benchmark's, `results/agreement/chunks`, where a run resumes; True: the user's cache),
+    a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
     method by method, both models' first method first. Writes the rows (`ties_file`) and a run record when something
     was computed or they are missing. Returns the rows (model, method, precision, then item order)."""
     from normxlogit.model.zoo import load_model
@@ -702,7 +705,7 @@ def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, re
                             precision=p, options=method_options(m), batch_size=bs, chunk_size=chunk_size, items=item_key(seg))
             def compute(j, r=r, seg=seg, m=m, p=p, bs=bs):
                 sub = seg.iloc[j * chunk_size:(j + 1) * chunk_size]
-                low = p == "bfloat16"                    # the key keeps the default options: these only make bfloat16 run
+                low = p == "bfloat16"     # the key keeps the default options: these only make bfloat16 run
                 with Bf16Products() if low else contextlib.nullcontext():
                     opts = method_options(m) | (bfloat16_options(m, r["ad32"]) if low else {})
                     sc, _ = explain_items(r[p], r["tok"], sub, m, True, bs, options=opts)

@@ -17,7 +17,8 @@ __all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'sho
            'factor_table']
 
 # %% ../../nbs/55_sanity.ipynb #c87f7da3
-MARK = {"pass": verdict_mark("holds"), "fail": verdict_mark("does not hold"), "inconclusive": verdict_mark("inconclusive")}  # a pass is a claim that holds
+MARK = {"pass": verdict_mark("holds"), "fail": verdict_mark("does not hold"),   # a pass is a claim that holds
+        "inconclusive": verdict_mark("inconclusive")}
 TEST_LABEL = {"cascade": "cascade", "random_target": "random target", "data": "data"}
 _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_target", "random target ρ"),
             ("random_target_abs", "random_target", "random target |ρ|"), ("data", "data", "data |ρ|"))
