@@ -12,13 +12,15 @@ from ..core import explain
 from ..generation import explain_generation, prefix_text
 from ..model.batch import input_lengths, plan_batches, MAX_TOKENS
 from ..model.zoo import load_model
+from ..model.heads import get_adapter
 from ..evidence.datasets import load_sst2, load_squad
 from .common import results_path, write_csv, write_json, run_record
 from ..metrics.stats import bootstrap_ci, paired_t, interval_verdict
 
 # %% auto #0
-__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'timed', 'plain_inference', 'forward_backward', 'sst2_texts',
-           'squad_sequences', 'measure_sst2', 'measure_generations', 'scale_files', 'measure_scale', 'read_scale',
+__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'timed', 'plain_inference', 'forward_backward',
+           'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts', 'measure_sst2', 'measure_squad',
+           'measure_generations', 'scale_files', 'measure_scale', 'squad_files', 'read_scale', 'read_squad',
            'round_ratios', 'goal_verdict']
 
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
@@ -26,6 +28,7 @@ COLUMNS = ["part", "model", "method", "round", "first", "seconds", "cpu_seconds"
            "real_tokens", "padded_tokens"]
 ROUNDS = 5                         # interleaved rounds of each part
 PROMPTS, PROMPT_TOKENS = 16, 64    # part (b): prompts of 64 tokens, each explained with its next 64 tokens
+SQUAD_CONTEXTS = 24                # part (c): SQuAD contexts on SmolLM2 (about 4,000 tokens)
 
 def _load1() -> float: return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else float("nan")
 
@@ -35,19 +38,30 @@ def timed(fn):
     r = fn()
     return r, time.perf_counter() - t0, time.process_time() - c0, l1
 
-def plain_inference(model, tokenizer, texts, batches):
-    "The model's logits for `texts`, batch by batch (`batches`: lists of indices): the tokenizer (right padding) and the model's own forward pass, nothing else."
-    with torch.no_grad():
-        return [model(**tokenizer([texts[i] for i in idx], padding=True, padding_side="right", return_tensors="pt")).logits for idx in batches]
+def _encode(tokenizer, texts, idx, last: bool):
+    """One batch as the baselines tokenise it: right padding; `last` (a causal LM's next token): left padding, with the
+    position ids an unpadded text has, and the logits of the last position only (`logits_to_keep=1`)."""
+    side = "left" if last else "right"
+    enc = tokenizer([texts[i] for i in idx], padding=True, padding_side=side, return_tensors="pt")
+    if not last: return enc, {}
+    return enc, dict(position_ids=(enc["attention_mask"].cumsum(-1) - 1).clamp_min(0), logits_to_keep=1)
 
-def forward_backward(model, tokenizer, texts, batches):
-    "Per batch, the gradient of the predicted classes' logits w.r.t. the word embeddings: one forward and one backward pass."
+def plain_inference(model, tokenizer, texts, batches, last: bool = False):
+    """The model's logits for `texts`, batch by batch (`batches`: lists of indices): the tokenizer and the model's own
+    forward pass, nothing else (`last`: a causal LM's next-token logits, what a user's next-token inference needs)."""
+    with torch.no_grad():
+        return [model(**enc, **kw).logits for enc, kw in (_encode(tokenizer, texts, idx, last) for idx in batches)]
+
+def forward_backward(model, tokenizer, texts, batches, last: bool = False):
+    """Per batch, the gradient of the predicted classes' logits (`last`: the predicted next tokens') w.r.t. the word
+    embeddings: one forward and one backward pass."""
     emb, out = model.get_input_embeddings(), []
     for idx in batches:
-        enc = tokenizer([texts[i] for i in idx], padding=True, padding_side="right", return_tensors="pt")
+        enc, kw = _encode(tokenizer, texts, idx, last)
         x = emb(enc.pop("input_ids")).detach().requires_grad_(True)
         with torch.enable_grad():
-            logits = model(inputs_embeds=x, **enc).logits
+            logits = model(inputs_embeds=x, **enc, **kw).logits
+            if last: logits = logits[:, -1]
             out.append(torch.autograd.grad(logits.max(-1).values.sum(), x)[0])
     return out
 
@@ -55,6 +69,10 @@ def sst2_texts(n: int | None = None) -> list:
     "The SST-2 dev sentences (all 872, or the first `n`)."
     s = load_sst2("dev").sentence.tolist()
     return s if n is None else s[:n]
+
+def squad_contexts(n: int = SQUAD_CONTEXTS) -> list:
+    "The first `n` distinct contexts of the local SQuAD 2.0 dev set."
+    return list(dict.fromkeys(load_squad().context))[:n]
 
 def squad_sequences(tokenizer, n: int = PROMPTS, F: int = PROMPT_TOKENS) -> tuple[list, list]:
     """`(prompts, continuations)`: the first `n` SQuAD passages of at least 2F tokens whose first F tokens are a text of
@@ -83,28 +101,45 @@ def _rounds(rounds, groups, base, rows, log):
                 rows.append(dict(base, method=name, round=r, first=k == 0, seconds=sec, cpu_seconds=cpu, load1=l1, **info(res)))
         log(f"{base['part']} round {r}: " + ", ".join(f"{x['method']} {x['seconds']:.2f}s" for x in rows[-sum(map(len, groups)):]))
 
-def measure_sst2(rounds: int = ROUNDS, n: int | None = None, log=print) -> tuple[list, pd.DataFrame]:
-    """Part (a): MiniLM (SST-2) on the SST-2 dev sentences, round by round: NormXLogit against plain batched inference of
-    the same batches (and NormXLogit with the old default, 8 texts per batch in input order), G×I against a forward and
-    backward pass of the same batches. Returns the rows and the batches (one row each)."""
-    model, tok = load_model("minilm-sst2")
-    texts = sst2_texts(n)
+def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS, log=print,
+                  old: bool = True) -> tuple[list, pd.DataFrame]:
+    """Round by round, on `texts` with `model_name`: NormXLogit against plain batched inference of the same batches
+    (and, with `old`, NormXLogit with the old default, 8 texts per batch in input order), G×I against a forward and
+    backward pass of the same batches (a causal LM: the next token's logits, `last`). Returns rows and batches."""
+    model, tok = load_model(model_name)
+    last = get_adapter(model).kind == "causal_lm"
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
     stats = lambda p: dict(n_items=len(p.lengths), n_batches=len(p.batches), real_tokens=p.real_tokens, padded_tokens=p.padded_tokens)
     def of(ex):
         assert ex.plan == plan, "explain ran other batches than the baselines"
         return stats(plan)
-    groups = [{"inference": (lambda: plain_inference(model, tok, texts, plan.batches), lambda res: stats(plan)),
-               "normxlogit": (lambda: explain(model, tok, texts, method="normxlogit"), of),
-               "normxlogit_old": (lambda: explain(model, tok, texts, method="normxlogit", batch_size=8, sort=False), lambda ex: stats(ex.plan))},
-              {"forward_backward": (lambda: forward_backward(model, tok, texts, plan.batches), lambda res: stats(plan)),
-               "gxi": (lambda: explain(model, tok, texts, method="gxi"), of)}]
+    first = {"inference": (lambda: plain_inference(model, tok, texts, plan.batches, last), lambda res: stats(plan)),
+             "normxlogit": (lambda: explain(model, tok, texts, method="normxlogit"), of)}
+    if old: first["normxlogit_old"] = (lambda: explain(model, tok, texts, method="normxlogit", batch_size=8, sort=False),
+                                       lambda ex: stats(ex.plan))
+    second = {"forward_backward": (lambda: forward_backward(model, tok, texts, plan.batches, last), lambda res: stats(plan)),
+              "gxi": (lambda: explain(model, tok, texts, method="gxi"), of)}
+    groups = [first, second]
     few = plan.batches[-1]                                           # warm-up (not recorded): the shortest batch
-    plain_inference(model, tok, texts, [few]); forward_backward(model, tok, texts, [few])
+    plain_inference(model, tok, texts, [few], last); forward_backward(model, tok, texts, [few], last)
     explain(model, tok, [texts[i] for i in few], method="normxlogit"); explain(model, tok, [texts[i] for i in few], method="gxi")
     rows = []
-    _rounds(rounds, groups, dict(part="sst2", model="minilm-sst2"), rows, log)
+    _rounds(rounds, groups, dict(part=part, model=model_name), rows, log)
     return rows, plan.to_frame()
+
+def measure_sst2(rounds: int = ROUNDS, n: int | None = None, log=print) -> tuple[list, pd.DataFrame]:
+    "Part (a): MiniLM (SST-2) on the SST-2 dev sentences (`measure_texts`, with the old default)."
+    return measure_texts("sst2", "minilm-sst2", sst2_texts(n), rounds, log)
+
+def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, threads: int = 1, log=print) -> dict:
+    """Part (c): SmolLM2 on the first `n` SQuAD contexts (`measure_texts`, next-token explanations), with `threads`
+    torch threads; writes its own files (`squad_files`): one row per timed call, the batches, the run record."""
+    rec = run_record("scale-squad", rounds=rounds, n_contexts=n, max_tokens=MAX_TOKENS)
+    run = lambda: measure_texts("squad", "smollm2-135m", squad_contexts(n), rounds, log, old=False)
+    (rows, batches), rec = _with_threads(threads, rec, run)
+    f = squad_files(results)
+    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches); write_json(f["record"], rec)
+    return f
 
 def measure_generations(rounds: int = ROUNDS, log=print) -> list:
     """Part (b): SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its next `PROMPT_TOKENS` tokens
@@ -133,27 +168,48 @@ def scale_files(results=True) -> dict:
     return {k: results_path("scale", f, results=results) for k, f in
             (("calls", "explain_at_scale.csv"), ("batches", "sst2_batches.csv"), ("record", "explain_at_scale.json"))}
 
-def measure_scale(results=True, rounds: int = ROUNDS, n: int | None = None, threads: int = 1, log=print) -> dict:
-    """Measure both parts in one run with `threads` torch threads, interleaved round by round, and write the files
-    (`scale_files`): one row per timed call, the SST-2 batches, and the run record (machine, load at the start and the
-    end, the CPU time of the whole measurement)."""
+def _with_threads(threads: int, rec: dict, fn):
+    "`(fn(), rec)` with `threads` torch threads; the CPU and wall time of the call and the load at its end go to `rec`."
     old = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
         t0, c0 = time.perf_counter(), time.process_time()
-        rec = run_record("scale", rounds=rounds, n_sst2=n or 872, prompts=PROMPTS, prompt_tokens=PROMPT_TOKENS, max_tokens=MAX_TOKENS)
-        rows, batches = measure_sst2(rounds, n, log)
-        rows += measure_generations(rounds, log)
+        out = fn()
         rec.update(cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.perf_counter() - t0, 1), load_end=_load1())
     finally: torch.set_num_threads(old)
+    return out, rec
+
+def measure_scale(results=True, rounds: int = ROUNDS, n: int | None = None, threads: int = 1, log=print) -> dict:
+    """Measure parts (a) and (b) in one run with `threads` torch threads, interleaved round by round, and write the
+    files
+    (`scale_files`): one row per timed call, the SST-2 batches, and the run record (machine, load at the start and the
+    end, the CPU time of the whole measurement)."""
+    rec = run_record("scale", rounds=rounds, n_sst2=n or 872, prompts=PROMPTS, prompt_tokens=PROMPT_TOKENS,
+                     max_tokens=MAX_TOKENS)
+    def both():
+        rows, batches = measure_sst2(rounds, n, log)
+        return rows + measure_generations(rounds, log), batches
+    (rows, batches), rec = _with_threads(threads, rec, both)
     f = scale_files(results)
     write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches); write_json(f["record"], rec)
     return f
+
+def squad_files(results=True) -> dict:
+    "The result files of part (c): the timed calls, the batches and the run record."
+    return {k: results_path("scale", f, results=results) for k, f in
+            (("calls", "squad_at_scale.csv"), ("batches", "squad_batches.csv"), ("record", "squad_at_scale.json"))}
 
 def read_scale(results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     "The timed calls, the SST-2 batches and the run record, as `measure_scale` wrote them."
     import json
     f = scale_files(results)
+    return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
+
+def read_squad(results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict] | None:
+    "Part (c)'s timed calls, batches and run record, as `measure_squad` wrote them (None before it has run)."
+    import json
+    f = squad_files(results)
+    if not f["calls"].exists(): return None
     return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
 
 # %% ../../nbs/60_scale_benchmark.ipynb #12b7d7ef
