@@ -4,7 +4,7 @@
 
 # %% ../../nbs/50_experiments.ipynb #41eedf26
 from __future__ import annotations
-import json, os, subprocess, sys, time
+import contextlib, gzip, json, os, subprocess, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -20,10 +20,11 @@ from .profiling import machine_info
 # %% auto #0
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
            'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json',
-           'write_record', 'run_record', 'quiet', 'others_load', 'wait_until_quiet', 'cost_table', 'verdict', 'with_ci',
-           'count_verdicts', 'normal_verdicts', 'verdict_mark', 'Experiment', 'register_experiment', 'load_experiments',
-           'pick_device', 'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir',
-           'destinations', 'reproduce', 'Opt', 'Command', 'CommandError', 'command_line']
+           'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
+           'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'normal_verdicts', 'verdict_mark', 'Experiment',
+           'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population', 'claim_table',
+           'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'Opt', 'Command',
+           'CommandError', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -130,6 +131,42 @@ def quiet(record: dict, per_core: float = 1.25) -> bool:
     m = record.get("machine", record)
     load, n = m.get("load_avg"), m.get("n_cpus") or 1
     return load is None or (isinstance(load, float) and np.isnan(load)) or load <= per_core * n
+
+# %% ../../nbs/50_experiments.ipynb #b9d60978
+@contextlib.contextmanager
+def locked(folder):
+    """An exclusive lock on `folder` (flock on the directory itself, no lock file) while the block runs; a no-op
+    where there is no flock. Not re-entrant: code that holds it calls `merge_rows(..., lock=False)`."""
+    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
+    try: import fcntl
+    except ImportError: fcntl = None
+    fd = os.open(folder, os.O_RDONLY) if fcntl else None
+    try:
+        if fcntl: fcntl.flock(fd, fcntl.LOCK_EX)
+        yield folder
+    finally:
+        if fd is not None: os.close(fd)                   # closing releases the lock
+
+def _row_keys(df: pd.DataFrame, key) -> list: return list(map(tuple, df[list(key)].astype(str).to_numpy()))
+
+def merge_rows(path, new, key=None, columns=None, lock: bool = True, **csv) -> pd.DataFrame:
+    """Add the rows `new` (a frame or dicts) to the table `path`: its rows that share the values of the `key` columns
+    with a row of `new` are replaced (`key` a dict {column: value}: its rows with those values, e.g. a whole model's),
+    the others keep their place, `new` follows (`key=None`: append). Columns: the
+    file's, then `new`'s others, or exactly `columns`. Written atomically under `locked` (unless `lock=False`), a '.gz'
+    path gzipped without a name or time. `csv`: `to_csv` options. Returns the whole table."""
+    path, new = Path(path), pd.DataFrame(new)
+    with locked(path.parent) if lock else contextlib.nullcontext():
+        old = pd.read_csv(path) if path.exists() else None
+        if old is not None and isinstance(key, dict): old = old[~(old[list(key)] == pd.Series(key)).all(axis=1)]
+        elif old is not None and key: old = old[[k not in set(_row_keys(new, key)) for k in _row_keys(old, key)]]
+        full = new if old is None else pd.concat([old, new], ignore_index=True)
+        if columns is not None: full = full.reindex(columns=list(columns))
+        if path.suffix != ".gz": write_csv(path, full, **csv)
+        else:
+            data = gzip.compress(full.to_csv(index=False, **csv).encode(), mtime=0)
+            atomic_write(path, lambda t: Path(t).write_bytes(data))
+    return full
 
 # %% ../../nbs/50_experiments.ipynb #a4a2f6c8
 def others_load(load_start, load_end=np.nan, cpu_s=np.nan, wall_s=np.nan) -> float:

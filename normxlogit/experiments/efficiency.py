@@ -6,19 +6,17 @@
 from __future__ import annotations
 import datetime, gc, json, os, subprocess, sys, threading, time, uuid, warnings
 from collections import deque
-from contextlib import contextmanager
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
 from ..model.batch import encode
 from ..model.heads import get_adapter, HeadAdapter
-from ..cache import atomic_write
 from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
 from .common import (results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
-                                           command_line, Command, Opt)
+                                           command_line, Command, Opt, merge_rows)
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
@@ -187,26 +185,10 @@ def read_rows(path, columns) -> pd.DataFrame:
     df = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=columns)
     return df.reindex(columns=list(df.columns) + [c for c in columns if c not in df.columns])
 
-# %% ../../nbs/56a_efficiency_run.ipynb #bdfa633b
-@contextmanager
-def _locked(folder):
-    "An exclusive lock on `folder` (flock on the directory itself: no lock file), so parallel runs never lose rows."
-    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    try: import fcntl
-    except ImportError: yield; return
-    fd = os.open(folder, os.O_RDONLY)
-    try: fcntl.flock(fd, fcntl.LOCK_EX); yield
-    finally: fcntl.flock(fd, fcntl.LOCK_UN); os.close(fd)
-
 # %% ../../nbs/56a_efficiency_run.ipynb #5d1c1bb8
 def append_rows(path, rows, columns) -> pd.DataFrame:
-    "Append `rows` (dicts or a frame) to the CSV `path` with the columns `columns`, atomically and under a lock; returns the whole file."
-    path = Path(path)
-    new = pd.DataFrame(rows).reindex(columns=columns)
-    with _locked(path.parent):
-        allrows = pd.concat([read_rows(path, columns), new], ignore_index=True) if path.exists() else new
-        atomic_write(path, lambda tmp: allrows.to_csv(tmp, index=False))
-    return allrows
+    "Append `rows` (dicts or a frame) with the columns `columns` to the CSV `path` (`merge_rows`); returns the whole file."
+    return merge_rows(path, pd.DataFrame(rows).reindex(columns=columns))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #fa84b3b0
 def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted, after=None) -> str | None:

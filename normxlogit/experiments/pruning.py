@@ -4,14 +4,13 @@
 
 # %% ../../nbs/54_head_pruning.ipynb #3b46a8b0
 from __future__ import annotations
-import contextlib, fcntl, gzip, json, os, time, warnings
+import contextlib, json, os, time, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
 from ..paths import results_dir
-from ..cache import atomic_write
 from ..model.batch import encode, explained_positions
 from ..model.heads import HeadAdapter, get_adapter
 from ..model.zoo import model_fingerprint
@@ -20,7 +19,7 @@ from ..attribution.head_relevance import head_relevance, head_shape, mask_heads,
 from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
                                            run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
-                                           command_line, Command, Opt, Claims)
+                                           command_line, Command, Opt, Claims, locked, merge_rows)
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
@@ -182,26 +181,6 @@ class PruningRun:
     info: dict
     record: dict = field(default_factory=dict)
 
-# %% ../../nbs/54_head_pruning.ipynb #f0041b67
-@contextlib.contextmanager
-def _locked(folder):
-    "Hold an exclusive lock on `folder` (runs of other tasks may write the same files at the same time)."
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder, os.O_RDONLY)
-    try: fcntl.flock(fd, fcntl.LOCK_EX); yield folder
-    finally: os.close(fd)                                 # closing releases the lock
-
-# %% ../../nbs/54_head_pruning.ipynb #555cec93
-def _replace_rows(path, new, columns, model, task, **kw):
-    """Write `new` into the CSV `path`, replacing earlier rows of the same model, task and methods (other rows stay).
-    A `.gz` path is gzipped without a name or time in its header: the same rows give the same bytes."""
-    old = pd.read_csv(path) if path.exists() else None
-    keep = [] if old is None else [old[~((old.model == model) & (old.task == task) & old.method.isin(set(new.method)))]]
-    full = pd.concat([*keep, new], ignore_index=True)[columns]
-    if path.suffix != ".gz": return write_csv(path, full, **kw)
-    data = gzip.compress(full.to_csv(index=False, **kw).encode(), mtime=0)
-    return atomic_write(path, lambda t: Path(t).write_bytes(data))
-
 # %% ../../nbs/54_head_pruning.ipynb #b5a9d56c
 def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=POOLINGS, n_random=10, step=1,
                 max_pruned=None, n_pool=None, contrastive=True, cache=True, results=True, chunk_size=50,
@@ -316,9 +295,9 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
                            cpu_per_item_config=round(cpu["curves"] / info["item_configs"], 4) if info["item_configs"] else None,
                            stores=sorted(set(info["stores"]))), "machine": machine}
     if results is not None and results is not False:
-        with _locked(results_path("agreement", results=results)) as out:
-            _replace_rows(out / "pruning.csv", frame, COLUMNS, model_name, task, float_format="%.6g")
-            _replace_rows(out / "pruning_items.csv.gz", per_item, ITEM_COLUMNS, model_name, task, float_format="%.6g")
+        with locked(results_path("agreement", results=results)) as out:     # one lock for both tables and the record
+            for name, rows, cols in (("pruning.csv", frame, COLUMNS), ("pruning_items.csv.gz", per_item, ITEM_COLUMNS)):
+                merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
             write_record(out / f"pruning_{model_name}_{task}.json", record, info["computed"])   # untouched when nothing was computed
         info["written"] = out / "pruning.csv"
     return PruningRun(frame, curves_df, per_item, relevance, items, counts, info, record)

@@ -20,7 +20,7 @@ from ..paths import models_dir, cache_dir
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
 from .common import (chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
-                                           cost_table, register_experiment, verdict, command_line, Command, Opt)
+                                           cost_table, register_experiment, verdict, command_line, Command, Opt, merge_rows)
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'ONE_MODEL', 'main',
@@ -445,14 +445,6 @@ def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int
     return run_sanity(model, tokenizer, texts, methods, ("random_target",), other_targets=targets, method_options=options,
                       seed=seed, chunk_size=bs, cache=False, progress=False, n_boot=10).items
 
-# %% ../../nbs/55a_sanity_run.ipynb #f95d7075
-def _merge_csv(path, df: pd.DataFrame, model: str):
-    "Replace the rows of `model` in the CSV `path` (other models' rows are kept)."
-    path = Path(path)
-    old = pd.read_csv(path) if path.exists() else None
-    if old is not None: df = pd.concat([old[old.model != model], df], ignore_index=True)
-    write_csv(path, df)
-
 # %% ../../nbs/55a_sanity_run.ipynb #f93fb9ce
 def write_sanity(result: SanityResult, out=None) -> Path:
     """Write a run to the folder `out` (default `results/sanity`): `randomisation.csv` (columns `CSV_COLUMNS`, this model's
@@ -460,9 +452,9 @@ def write_sanity(result: SanityResult, out=None) -> Path:
     `items/<model>_factors.csv.gz` (from which the confidence intervals are recomputed)."""
     out = results_path("sanity", results=True if out is None else out)
     m = result.info["model"]
-    _merge_csv(out / "randomisation.csv", result.table(), m)
-    _merge_csv(out / "factors.csv", result.factors.reindex(columns=CSV_COLUMNS), m)   # empty without NormXLogit
-    _merge_csv(out / "skipped.csv", result.skipped, m)
+    merge_rows(out / "randomisation.csv", result.table(), key={"model": m})
+    merge_rows(out / "factors.csv", result.factors.reindex(columns=CSV_COLUMNS), key={"model": m})   # empty without NormXLogit
+    merge_rows(out / "skipped.csv", result.skipped, key={"model": m})
     write_csv(out / "items" / f"{model_slug(m)}.csv.gz", result.items, compression="gzip")
     write_csv(out / "items" / f"{model_slug(m)}_factors.csv.gz", result.factors_items, compression="gzip")
     runs = load_runs(out)
