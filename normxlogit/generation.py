@@ -14,14 +14,14 @@ from .model.heads import get_adapter, HeadAdapter
 from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch, plan_batches, reserve_item_ids, MAX_TOKENS
 from .attribution.attention import eager_attention, rollout_matrices
 from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html, html_page
-from fastcore.basics import patch
 from .core import register_format, sentence_spans
 
 # %% auto #0
 __all__ = ['ONE_PASS', 'ATTENTION', 'OWN_FORWARD', 'PER_STEP', 'TARGET_FREE', 'TOKEN_BUDGET', 'SEQUENCE_TOKENS', 'chat_prompt',
            'prompt_ids', 'greedy_continuation', 'continuation_ids', 'prefix_text', 'step_scores',
-           'GenerationExplanation', 'load_generation', 'GenerationExplanations', 'explain_generation',
-           'add_generation_arguments', 'generation_page', 'generation_cli']
+           'GenerationExplanation', 'load_generation', 'prompt_offsets', 'token_sentences', 'sentence_scores',
+           'GenerationExplanations', 'explain_generation', 'add_generation_arguments', 'generation_page',
+           'generation_cli']
 
 # %% ../nbs/08_generation.ipynb #2e730486
 def _check_prompt(prompt):
@@ -303,7 +303,12 @@ def load_generation(path) -> GenerationExplanation:
     return GenerationExplanation.from_dict(doc["items"][0])
 
 # %% ../nbs/08_generation.ipynb #c304f7aa
-@patch
+def _attach(f):
+    "Make `f` a method of `GenerationExplanation` too (it is defined here, beside its explanation, after the class)."
+    setattr(GenerationExplanation, f.__name__, f)
+    return f
+
+@_attach
 def prompt_offsets(self: GenerationExplanation, tokenizer) -> list:
     """`(start, end)` character span in `prompt` of each prompt token (None for a special or chat-template token), from
     `tokenizer`'s offsets; a ValueError if encoding the prompt again gives other tokens (another tokenizer)."""
@@ -322,7 +327,7 @@ def prompt_offsets(self: GenerationExplanation, tokenizer) -> list:
 
 
 # %% ../nbs/08_generation.ipynb #04100702
-@patch
+@_attach
 def token_sentences(self: GenerationExplanation, tokenizer, spans=None) -> list:
     """Per prompt token, the number of the character span of `prompt` it belongs to (None: none); `spans` default to the
     prompt's sentences (`normxlogit.core.sentence_spans`). The rule is in the text above."""
@@ -336,7 +341,7 @@ def token_sentences(self: GenerationExplanation, tokenizer, spans=None) -> list:
         out.append(None if k < 0 or (k == len(spans) - 1 and a >= spans[k][1] and piece.strip()) else k)
     return out
 
-@patch
+@_attach
 def sentence_scores(self: GenerationExplanation, tokenizer, spans=None, layer: int = -1) -> tuple[list, np.ndarray]:
     """`(spans, S)`: `S` `(n_generated, n_spans)`, each step's scores at `layer` summed over the prompt tokens of each
     span (`token_sentences`; default spans: the prompt's sentences). Sums keep totals."""

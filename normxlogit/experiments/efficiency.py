@@ -187,7 +187,7 @@ def read_rows(path, columns) -> pd.DataFrame:
 
 # %% ../../nbs/56a_efficiency_run.ipynb #5d1c1bb8
 def append_rows(path, rows, columns) -> pd.DataFrame:
-    "Append `rows` (dicts or a frame) with the columns `columns` to the CSV `path` (`merge_rows`); returns the whole file."
+    "Append `rows` (dicts or a frame) with the columns `columns` to the CSV `path` (`merge_rows`); returns the table."
     return merge_rows(path, pd.DataFrame(rows).reindex(columns=columns))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #fa84b3b0

@@ -20,7 +20,8 @@ from ..paths import models_dir, cache_dir
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
 from .common import (chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
-                                           cost_table, register_experiment, verdict, command_line, Command, Opt, merge_rows)
+                                           cost_table, register_experiment, verdict, command_line, Command, Opt,
+                                           merge_rows)
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'ONE_MODEL', 'main',
@@ -453,7 +454,8 @@ def write_sanity(result: SanityResult, out=None) -> Path:
     out = results_path("sanity", results=True if out is None else out)
     m = result.info["model"]
     merge_rows(out / "randomisation.csv", result.table(), key={"model": m})
-    merge_rows(out / "factors.csv", result.factors.reindex(columns=CSV_COLUMNS), key={"model": m})   # empty without NormXLogit
+    factors = result.factors.reindex(columns=CSV_COLUMNS)                      # empty without NormXLogit
+    merge_rows(out / "factors.csv", factors, key={"model": m})
     merge_rows(out / "skipped.csv", result.skipped, key={"model": m})
     write_csv(out / "items" / f"{model_slug(m)}.csv.gz", result.items, compression="gzip")
     write_csv(out / "items" / f"{model_slug(m)}_factors.csv.gz", result.factors_items, compression="gzip")
