@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import torch
 from ..core import model_name
-from .common import results_path, write_csv, write_json, machine_info, run_record
+from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows
 
 # %% auto #0
 __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'LENGTHS',
@@ -294,8 +294,7 @@ def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, result
             r = w["result"] or dict(tokens=n, peak_gib=round(w["peak_seen_gib"], 3))
             row = dict(model=model_name, method=method, checkpointed=ck, **r, load_avg=mi.get("load_avg"),
                        cpu_model=mi.get("cpu_model"), stopped=w["stopped"], started=time.strftime("%Y-%m-%dT%H:%M:%S"))
-            rows = pd.concat([rows, pd.DataFrame([row])], ignore_index=True)
-            write_csv(csv_path(results), rows.reindex(columns=COLUMNS))
+            rows = merge_rows(csv_path(results), [row], columns=COLUMNS)     # appended under the folder lock
             out(f"{method}{' (checkpointed)' if ck else ''} at {n} tokens: {row['peak_gib']} GiB, {row.get('wall_s')} s {w['stopped']}")
     return rows
 
