@@ -18,10 +18,10 @@ from .common import results_path, write_csv, write_json, run_record
 from ..metrics.stats import bootstrap_ci, paired_t, interval_verdict
 
 # %% auto #0
-__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'timed', 'plain_inference', 'forward_backward',
-           'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts', 'measure_sst2', 'measure_squad',
-           'measure_generations', 'scale_files', 'measure_scale', 'squad_files', 'read_scale', 'read_squad',
-           'round_ratios', 'goal_verdict']
+__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'timed', 'plain_inference',
+           'forward_backward', 'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts', 'measure_sst2',
+           'measure_squad', 'measure_generations', 'scale_files', 'measure_scale', 'read_scale', 'round_ratios',
+           'goal_verdict']
 
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
 COLUMNS = ["part", "model", "method", "round", "first", "seconds", "cpu_seconds", "load1", "n_items", "n_batches",
@@ -133,13 +133,11 @@ def measure_sst2(rounds: int = ROUNDS, n: int | None = None, log=print) -> tuple
 
 def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, threads: int = 1, log=print) -> dict:
     """Part (c): SmolLM2 on the first `n` SQuAD contexts (`measure_texts`, next-token explanations), with `threads`
-    torch threads; writes its own files (`squad_files`): one row per timed call, the batches, the run record."""
+    torch threads; writes its files (`scale_files('squad')`): one row per timed call, the batches, the run record."""
     rec = run_record("scale-squad", rounds=rounds, n_contexts=n, max_tokens=MAX_TOKENS)
     run = lambda: measure_texts("squad", "smollm2-135m", squad_contexts(n), rounds, log, old=False)
     (rows, batches), rec = _with_threads(threads, rec, run)
-    f = squad_files(results)
-    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches); write_json(f["record"], rec)
-    return f
+    return _write_part(scale_files("squad", results), rows, batches, rec)
 
 def measure_generations(rounds: int = ROUNDS, log=print) -> list:
     """Part (b): SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its next `PROMPT_TOKENS` tokens
@@ -163,10 +161,20 @@ def measure_generations(rounds: int = ROUNDS, log=print) -> list:
     _rounds(rounds, groups, dict(part="generation", model="smollm2-135m"), rows, log)
     return rows
 
-def scale_files(results=True) -> dict:
-    "The result files of this chapter: the timed calls, the SST-2 batches and the run record."
-    return {k: results_path("scale", f, results=results) for k, f in
-            (("calls", "explain_at_scale.csv"), ("batches", "sst2_batches.csv"), ("record", "explain_at_scale.json"))}
+PART_FILES = {"sst2": ("explain_at_scale.csv", "sst2_batches.csv", "explain_at_scale.json"),     # parts (a) and (b)
+              "squad": ("squad_at_scale.csv", "squad_batches.csv", "squad_at_scale.json")}       # part (c)
+
+def scale_files(part: str = "sst2", results=True) -> dict:
+    """The result files of a run of this chapter: its timed calls, its batches and its run record; `part` one of
+    `PART_FILES` ('sst2': parts (a) and (b), written by `measure_scale`; 'squad': part (c), by `measure_squad`)."""
+    if part not in PART_FILES: raise ValueError(f"part must be one of {sorted(PART_FILES)}, not {part!r}")
+    names = zip(("calls", "batches", "record"), PART_FILES[part])
+    return {k: results_path("scale", f, results=results) for k, f in names}
+
+def _write_part(f: dict, rows: list, batches: pd.DataFrame, rec: dict) -> dict:
+    "Write a run's timed calls, batches and record to its files `f` (`scale_files`); returns `f`."
+    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches); write_json(f["record"], rec)
+    return f
 
 def _with_threads(threads: int, rec: dict, fn):
     "`(fn(), rec)` with `threads` torch threads; the CPU and wall time of the call and the load at its end go to `rec`."
@@ -190,25 +198,12 @@ def measure_scale(results=True, rounds: int = ROUNDS, n: int | None = None, thre
         rows, batches = measure_sst2(rounds, n, log)
         return rows + measure_generations(rounds, log), batches
     (rows, batches), rec = _with_threads(threads, rec, both)
-    f = scale_files(results)
-    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches); write_json(f["record"], rec)
-    return f
+    return _write_part(scale_files("sst2", results), rows, batches, rec)
 
-def squad_files(results=True) -> dict:
-    "The result files of part (c): the timed calls, the batches and the run record."
-    return {k: results_path("scale", f, results=results) for k, f in
-            (("calls", "squad_at_scale.csv"), ("batches", "squad_batches.csv"), ("record", "squad_at_scale.json"))}
-
-def read_scale(results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    "The timed calls, the SST-2 batches and the run record, as `measure_scale` wrote them."
+def read_scale(part: str = "sst2", results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict] | None:
+    "A part's timed calls, batches and run record (`scale_files`), as its run wrote them; None before it has run."
     import json
-    f = scale_files(results)
-    return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
-
-def read_squad(results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict] | None:
-    "Part (c)'s timed calls, batches and run record, as `measure_squad` wrote them (None before it has run)."
-    import json
-    f = squad_files(results)
+    f = scale_files(part, results)
     if not f["calls"].exists(): return None
     return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
 
