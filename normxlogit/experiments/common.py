@@ -11,7 +11,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 from .._version import __version__
-from ..cache import ChunkStore, Chunk, timed_chunk, atomic_write
+from ..cache import ChunkStore, Chunk, timed_chunk, atomic_write, load_entry
 from ..paths import cache_dir, results_dir, repo_root
 from ..testing import small_run
 from ..metrics.stats import interval_verdict, VERDICTS
@@ -21,10 +21,10 @@ from .profiling import machine_info
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
            'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json',
            'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
-           'cost_table', 'verdict', 'with_ci', 'count_verdicts', 'normal_verdicts', 'verdict_mark', 'Experiment',
-           'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population', 'claim_table',
-           'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'Opt', 'Command',
-           'CommandError', 'command_line']
+           'cost_table', 'chunk_rate', 'verdict', 'with_ci', 'count_verdicts', 'normal_verdicts', 'verdict_mark',
+           'Experiment', 'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population',
+           'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'Opt',
+           'Command', 'CommandError', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -209,6 +209,16 @@ def cost_table(rows) -> pd.DataFrame:
     out = pd.concat([df, pd.DataFrame([total])], ignore_index=True)
     out["cpu_h"] = out.cpu_h.round(3)
     return out
+
+# %% ../../nbs/50_experiments.ipynb #f6c36ca7
+def chunk_rate(roots, name: str, units_per_chunk: float = 1) -> float:
+    """CPU seconds per unit that the stored chunks took (the `cpu_s` that `timed_chunk` records): every chunk of every
+    store `name-*` under the folders `roots` (missing folders skipped), each of `units_per_chunk` units; NaN when none
+    is stored. An estimate then rests on what earlier runs measured, not on a typed guess."""
+    metas = [load_entry(p) for r in roots for p in sorted(Path(r).glob(f"{name}-*/chunk-*.npz"))]
+    cpu = [m[1]["cpu_s"] for m in metas if m is not None and m[1].get("cpu_s") is not None]
+    return float(np.sum(cpu)) / (len(cpu) * units_per_chunk) if cpu else float("nan")
+
 
 # %% ../../nbs/50_experiments.ipynb #3758a9db
 def verdict(lo: float, hi: float, p_adjusted: float | None = None, alpha: float = 0.05) -> str:
