@@ -15,7 +15,7 @@ from ..model.heads import HeadAdapter, get_adapter
 from ..model.zoo import model_fingerprint
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from .common import (SYMBOLS, verdict_mark)
+from .common import (dashed, SYMBOLS, verdict_mark)
 from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
                                           chunk_key, open_store, run_chunks)
 from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
@@ -229,7 +229,7 @@ def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=Tr
 # %% ../../nbs/53_agreement_benchmark.ipynb #9a923be2
 def show_table(wide) -> pd.DataFrame:
     "A `paper_table` for display: integers, '–' where a number is missing (not reported, or a method a model does not run)."
-    return wide.apply(lambda c: c.map(lambda v: "–" if pd.isna(v) else f"{v:.0f}"))
+    return dashed(wide, 0)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #c6ef4112
 MARGIN = 0.02          # 2 PG points (PG as a share): the project's margin for "better or equivalent" and "equivalent"
@@ -512,7 +512,7 @@ def findings_table(cells, t) -> pd.DataFrame:
         w = w.pivot(index=["model", "task"], columns="m", values="cell")
         w = w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))), columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
         w.columns.name = None
-        return w.fillna("–")
+        return dashed(w)
     return pd.DataFrame({"finding": c.claim.str.replace(" (PG)", "", regex=False), "model": c.model, "task": c.task,
                          "best": [method_name(m) if m else "–" for m in c.method], "n": c.n,
                          "difference, points [95% CI]": [with_ci(v, lo, hi, digits=1) for v, lo, hi in zip(c.value, c.lo, c.hi)],

@@ -23,7 +23,7 @@ from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
-from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
+from .common import (dashed, chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
                                            run_record, cost_table, verdict, register_experiment, pick_device,
                                            command_line, Command, Opt, Claims)
 
@@ -695,7 +695,7 @@ def _run(a):
 # %% ../../nbs/52a_blimp_run.ipynb #d9727950
 def _estimate(a):
     est = estimate(a.scale)
-    print(est.astype(object).where(est.notna(), "–").to_string(index=False))
+    print(dashed(est).to_string(index=False))
 
 # %% ../../nbs/52a_blimp_run.ipynb #29c61128
 main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {

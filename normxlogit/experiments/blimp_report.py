@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from ..evidence.extractors import NORMXLOGIT_PARADIGMS
-from .common import with_ci, count_verdicts, quiet, verdict_mark
+from .common import with_ci, count_verdicts, quiet, verdict_mark, dashed
 from ..registry import method_colour
 from .blimp import (ORDER, PARADIGMS, SHORT, CLM_MODELS, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES, ABLATED, label, pooled,
                                           results_files, run_sizes, read_results)
@@ -33,7 +33,7 @@ def _names(items) -> str:
 # %% ../../nbs/52_blimp_alignment.ipynb #662d4321
 def _shown(t: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     "Numbers as the tables show them (`digits` decimals), '–' for a missing value."
-    return t.map(lambda x: "–" if pd.isna(x) else f"{x:.{digits}f}")
+    return dashed(t, digits)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #5c97b2ce
 def accuracy_table(counts: pd.DataFrame) -> pd.DataFrame:
@@ -212,7 +212,8 @@ def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
     cell = t.assign(cell=[verdict_mark(r.verdict, _ci(r.value, r.lo, r.hi)) + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
                           for r in t.itertuples()])
     v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first")
-    v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])[list(dict.fromkeys(t.model))].fillna("–")
+    v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])[list(dict.fromkeys(t.model))]
+    v = dashed(v)
     v.columns.name = None
     v["paper"] = [PAPER_VALUES.get(k, "") for k in v.index]
     v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in v.index], names=["claim", "metric"])
@@ -271,7 +272,8 @@ def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
                  proto=t.protocol.map({"ours": "ours", "authors": "authors'"}))
     v = t.pivot_table(index=["claim", "metric"], columns=["model", "proto"], values="cell", aggfunc="first")
     v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])
-    v = v.reindex(columns=[(m, p) for m in dict.fromkeys(t.model) for p in ("ours", "authors'") if (m, p) in v.columns]).fillna("–")
+    v = v.reindex(columns=[(m, p) for m in dict.fromkeys(t.model) for p in ("ours", "authors'") if (m, p) in v.columns])
+    v = dashed(v)
     v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in v.index], names=["claim", "metric"])
     v.columns.names = [None, None]
     return v

@@ -21,10 +21,10 @@ from .profiling import machine_info
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
            'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json',
            'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
-           'cost_table', 'chunk_rate', 'verdict', 'with_ci', 'count_verdicts', 'normal_verdicts', 'verdict_mark',
-           'Experiment', 'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population',
-           'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'Opt',
-           'Command', 'CommandError', 'command_line']
+           'cost_table', 'chunk_rate', 'verdict', 'with_ci', 'dashed', 'count_verdicts', 'normal_verdicts',
+           'verdict_mark', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device', 'Claims',
+           'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce',
+           'Opt', 'Command', 'CommandError', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -231,6 +231,20 @@ def with_ci(value: float, lo: float, hi: float, digits: int = 3) -> str:
     if value is None or (isinstance(value, float) and np.isnan(value)): return "–"
     return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
+# %% ../../nbs/50_experiments.ipynb #3135a142
+def _missing(v) -> bool:
+    return v is None or v is pd.NA or v is pd.NaT or (isinstance(v, (float, np.floating)) and np.isnan(v))
+
+def dashed(df: pd.DataFrame, fmt: int | str | None = None) -> pd.DataFrame:
+    """The one table formatter of the book: every missing cell (None, NaN, NA) as '–', never NaN on a page; float
+    cells with `fmt` (an int: that many decimals; a string: `str.format`, e.g. '{:.4g}'; None: as they are), the other
+    cells as they are. Returns an object frame (so `to_string` shows each cell as given)."""
+    fmt = f"{{:.{fmt}f}}" if isinstance(fmt, int) else fmt
+    cell = lambda v: "–" if _missing(v) else fmt.format(v) if fmt and isinstance(v, (float, np.floating)) else v
+    out = df.astype(object)
+    return out.apply(lambda c: pd.Series([cell(v) for v in c], index=c.index, dtype=object))
+
+
 # %% ../../nbs/50_experiments.ipynb #5627495b
 def count_verdicts(verdicts) -> str:
     "'3 hold, 1 does not hold, 2 inconclusive' (only the kinds present; 'none' when empty)."
@@ -394,7 +408,8 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
         if e.reproduce is None: raise ValueError(f"experiment {n!r} cannot be reproduced from the command line")
         if e.estimate is not None:
             est = e.estimate(scale)
-            out(f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread\n{est.astype(object).fillna('–').to_string(index=False)}")
+            head = f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread"
+            out(f"{head}\n{dashed(est).to_string(index=False)}")
         if estimate_only: continue
         res, ch, into_book = destinations(n, scale, results, cache, several=len(names) > 1)
         if not into_book: out(f"   {n}: results into {res} (not the book's results/)")
@@ -467,7 +482,7 @@ def _settle(a, name: str):
 def _estimate(name: str, scale: str) -> None:
     e = EXPERIMENTS.get(name)
     if e is None or e.estimate is None: raise CommandError(f"experiment {name!r} registers no estimate")
-    print(e.estimate(scale).astype(object).fillna("–").to_string(index=False), flush=True)
+    print(dashed(e.estimate(scale)).to_string(index=False), flush=True)
 
 # %% ../../nbs/50_experiments.ipynb #c441143f
 def _shared_commands(name: str) -> dict:

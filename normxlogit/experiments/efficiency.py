@@ -16,7 +16,7 @@ from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
 from .common import (results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
-                                           command_line, Command, Opt, merge_rows)
+                                           command_line, Command, Opt, merge_rows, dashed)
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
@@ -592,7 +592,7 @@ METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_ME
 def _options(a): return json.loads(a.options) if a.options else None
 
 # %% ../../nbs/56a_efficiency_run.ipynb #3ae119aa
-def _show(df): print(df.astype(object).fillna("–").to_string(index=False), flush=True)
+def _show(df): print(dashed(df).to_string(index=False), flush=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #fb97ff15
 def _time(a):

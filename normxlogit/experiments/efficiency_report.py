@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from ..registry import method_label
 from ..plot import ratio_span
-from .common import with_ci
+from .common import with_ci, dashed
 from .efficiency import (TABLE_METHODS, PAPER_METHODS, BASELINES, BASELINE_LABELS, memory_summary,
                                                load_named, goals_table, latest_row, round_ratios, ratio_interval,
                                                goal_verdict, run_quiet, others_load)
@@ -64,8 +64,7 @@ def _order(cols):
 # %% ../../nbs/56_efficiency.ipynb #b22103a9
 def shown(df: pd.DataFrame, fmt: str = "{:.2f}", labels: bool = True) -> pd.DataFrame:
     "A table for the page: numbers formatted with `fmt`, missing cells as '–', methods by their labels."
-    out = df.map(lambda v: "–" if v is None or (isinstance(v, (float, np.floating)) and np.isnan(v))
-                 else fmt.format(v) if isinstance(v, (float, np.floating)) else v)
+    out = dashed(df, fmt)
     return out.rename(columns=method_name, index=lambda i: method_name(i) if isinstance(i, str) else i) if labels else out
 
 # %% ../../nbs/56_efficiency.ipynb #2129da7c

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from ..registry import method_label, method_colour
 from ..metrics.stats import bootstrap_weights, holm, paired_t, wald_test
-from .common import verdict, results_path, write_csv
+from .common import verdict, results_path, write_csv, dashed
 
 TASK_LABELS = {"sst2": "SST-2", "mnli": "MNLI", "qnli": "QNLI", "stsb": "STS-B"}
 REGRESSION_TASKS = ("stsb",)
@@ -58,8 +58,7 @@ METRIC_NAMES = {"aopc": "AOPC", "accuracy": "accuracy under perturbation", "pear
 
 def show(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     "A frame for display: floats to `digits` decimals and every missing value as '–' (never NaN on the page)."
-    return df.apply(lambda c: c.map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}") if pd.api.types.is_float_dtype(c)
-                    else c.astype(object).where(c.notna(), "–"))
+    return dashed(df, digits)
 
 # %% ../../nbs/51_experiment1.ipynb #ea957980
 def _label(model: str) -> str:

@@ -17,7 +17,7 @@ from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
-                                           run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims)
+                                           run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims, dashed)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
@@ -386,7 +386,7 @@ def _summary(a):
     print(reading(S, R["record"], R["prompts"]))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #f8bca44e
-def _estimate(a): print(estimate(a.scale).astype(object).fillna("–").to_string(index=False))
+def _estimate(a): print(dashed(estimate(a.scale)).to_string(index=False))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #59f87a9d
 RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),

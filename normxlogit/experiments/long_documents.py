@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import torch
 from ..core import model_name
-from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows
+from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows, dashed
 
 # %% auto #0
 __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'LENGTHS',
@@ -311,7 +311,7 @@ def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
     w = t.pivot_table(index="run", columns="tokens", values=value, aggfunc="last")
     w.columns = [f"{c:,} tokens" for c in w.columns]
     order = [label(m, c) for m, c in RUNS if label(m, c) in w.index]
-    return w.loc[order].map(lambda v: "–" if pd.isna(v) else f"{v:.2f}")
+    return dashed(w.loc[order], 2)
 
 # %% ../../nbs/61_long_documents.ipynb #7bf1a31e
 def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1) -> pd.DataFrame:

@@ -19,7 +19,7 @@ from ..cache import ChunkStore, key_hash, load_entry
 from ..paths import models_dir, cache_dir
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
-from .common import (chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
+from .common import (dashed, chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
                                            cost_table, register_experiment, verdict, command_line, Command, Opt,
                                            merge_rows)
 
@@ -614,7 +614,7 @@ def _estimate(a):
     nv = n_variants(get_adapter(mdl).num_layers, a.layer_step, bool(permuted or a.permuted), "random_target" in tests)
     est = estimate_cost(mdl, tok, it["texts"], methods, a.n_full, nv, {"ig": {"n_steps": a.ig_steps}})
     print(f"{a.model} on {task}: {nv} model variants x {a.n_full} items (timed on {len(it['texts'])} items)")
-    print(est.astype(object).fillna("–").to_string(index=False), flush=True)
+    print(dashed(est).to_string(index=False), flush=True)
 
 # %% ../../nbs/55a_sanity_run.ipynb #4aa43ef6
 def _methods_tests(a):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from ..registry import method_colour, method_label
 from .sanity import METRICS, DECISIVE, MAX_NOT_CONVERGED, verdicts
-from .common import verdict_mark
+from .common import verdict_mark, dashed
 
 # %% auto #0
 __all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'short_verdict', 'verdict_table', 'convergence_notes',
@@ -323,14 +323,14 @@ def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed", "spearman_a
     d = d.assign(cell=[f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in zip(d.value, d.ci_low, d.ci_high)], method=d.method.map(method_label))
     t = d.pivot_table(index=["model", "method"], columns="metric", values="cell", aggfunc="first", sort=False)[list(metrics)]
     t.columns = [metric_label(m) for m in t.columns]
-    return t.fillna("–")
+    return dashed(t)
 
 # %% ../../nbs/55_sanity.ipynb #23257fde
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
     "Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a model has no such stage."
     f = F[(F.metric == "spearman_abs") & F.test.isin(["original", "cascade"])]
     t = f.pivot_table(index=["model", "method"], columns="randomised", values="value", sort=False).round(2)
-    t = t.astype(object).where(t.notna(), "–")
+    t = dashed(t)
     t.index = t.index.set_levels(t.index.levels[1].map(lambda m: f"vs {method_label(m)}"), level=1)
     t.columns = pd.Index([stage_label(c) for c in t.columns], name="randomised down to")
     return t
