@@ -65,7 +65,7 @@ def test_experiment_specific_results(tmp_path):
     e = tmp_path / "eff"
     _reproduce("efficiency", e)
     t = pd.read_csv(e / "time.csv")
-    assert set(t.model) == {"tiny:bert", "tiny:llama:causal_lm"} and t.run_cpu_s.notna().all() and t.load_avg_end.notna().all()
+    assert set(t.model) == {"tiny-bert-classification", "tiny-llama"} and t.run_cpu_s.notna().all() and t.load_avg_end.notna().all()
     assert t.groupby(["model", "length"]).run_id.nunique().eq(1).all()     # one run per model and length
     s = tmp_path / "san"
     _reproduce("sanity", s)

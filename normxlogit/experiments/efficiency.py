@@ -12,6 +12,7 @@ import pandas as pd
 import torch
 from ..model.batch import encode
 from ..model.heads import get_adapter, HeadAdapter
+from ..model.zoo import load_model
 from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
@@ -20,7 +21,7 @@ from .common import (results_path, cost_table, register_experiment, quiet, verdi
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
-           'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT', 'load_named',
+           'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT',
            'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
            'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'run_time', 'run_quiet',
            'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'watch_child', 'probe_command', 'run_probe',
@@ -36,19 +37,6 @@ BASELINE_LABELS = {"forward": "forward", "forward_last": "forward (last logits)"
 # %% ../../nbs/56a_efficiency_run.ipynb #4f7481eb
 def _sync(device):
     if torch.device(device).type == "cuda": torch.cuda.synchronize(device)
-
-# %% ../../nbs/56a_efficiency_run.ipynb #f2f7a09f
-def load_named(name: str, device=None):
-    """`(model, tokenizer)` for a model name: 'tiny:ARCH' or 'tiny:ARCH:HEAD' (`normxlogit.model.zoo.tiny_model`, seed 0; for
-    checks and demos), else `normxlogit.model.zoo.load_model` (offline names such as 'smollm2-135m', fine-tuned names such as
-    'minilm-sst2', local paths, hub ids)."""
-    from normxlogit.model.zoo import load_model, tiny_model
-    if name.startswith("tiny:"):
-        parts = name.split(":")
-        if len(parts) not in (2, 3): raise ValueError(f"tiny model names are 'tiny:ARCH' or 'tiny:ARCH:HEAD', got {name!r}")
-        m, t = tiny_model(parts[1], parts[2] if len(parts) == 3 else "classification")
-        return (m.to(device) if device else m), t
-    return load_model(name, device=device)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c81dcfec
 def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
@@ -284,7 +272,7 @@ def probe(model_name: str, method: str, length: int, batch: int, options=None, d
     GPU the measure is `torch.cuda.max_memory_allocated` over the run (CUDA out-of-memory is caught and reported)."""
     if threads: torch.set_num_threads(int(threads))
     t_load = time.perf_counter()
-    model, tok = load_named(model_name, device)
+    model, tok = load_model(model_name, device=device)
     dev = next(model.parameters()).device
     opts = {**method_options(method, model), **(options or {})}
     texts = fixed_length_texts(tok, length, batch)
@@ -463,7 +451,7 @@ def run_memory(model_name: str, methods=None, length: int = 512, budget_gib: flo
     to `memory.csv` as soon as it is taken; a rerun reuses rows already there (a complete probe, or one whose partial
     peak is over this budget) with the same options, and probes only the rest. Returns `memory_summary` of this
     model's rows."""
-    model, _ = load_named(model_name, "cpu")
+    model, _ = load_model(model_name, device="cpu")
     methods = supported_methods(model, TABLE_METHODS if methods is None else methods)
     methods = [m for m in methods if m != "forward_last"]
     opts = {m: options_json(model, m, options) for m in methods}
@@ -560,7 +548,7 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
     peak memory of NormXLogit, 'forward' (and 'forward_last' on causal LMs) at `batch` x `length` (a probe is killed
     above `cap_gib`, which protects the machine), and NormXLogit's time at batch 1 beside the forward baselines.
     Returns this model's rows of `goals_table`."""
-    model, tok = load_named(model_name, device)
+    model, tok = load_model(model_name, device=device)
     methods = [m for m in ("normxlogit", "forward", "forward_last") if m in supported_methods(model, ["normxlogit"])]
     decoder = "forward_last" in methods
     run_time(model, tok, model_name, [length], ["normxlogit"], 1, repeats, 1, results=results, progress=progress)
@@ -585,7 +573,8 @@ def _ints(s): return [int(x) for x in str(s).split(",") if x.strip()]
 def _names(s): return None if s is None else [x.strip() for x in s.split(",") if x.strip()]
 
 # %% ../../nbs/56a_efficiency_run.ipynb #09f00b56
-MODEL_OPTS = (Opt("model", None, "a name for normxlogit.model.zoo.load_model, or tiny:ARCH[:HEAD]", kind=str, required=True),
+MODEL_OPTS = (Opt("model", None, "a name for normxlogit.model.zoo.load_model (tiny: tiny-ARCH[-HEAD])", kind=str,
+                  required=True),
               Opt("options", None, "JSON {method: {option: value}} on top of method_options", kind=str))
 METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_METHODS)})", kind=str)
 
@@ -597,7 +586,7 @@ def _show(df): print(dashed(df).to_string(index=False), flush=True)
 # %% ../../nbs/56a_efficiency_run.ipynb #fb97ff15
 def _time(a):
     "Table 4: time per instance at each length, then the runs and the medians."
-    model, tok = load_named(a.model, a.device)
+    model, tok = load_model(a.model, device=a.device)
     rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, _options(a), a.results,
                     wait_quiet=a.wait_quiet, after=a.timed_after)
     rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
@@ -645,8 +634,9 @@ main.parser = _main.parser
 
 # %% ../../nbs/56a_efficiency_run.ipynb #2578d9d1
 SCALE_RUNS = {   # what `reproduce` measures at each scale: Table 4 (time), Table 5 (memory), the efficiency goals
-    "tiny": dict(models=["tiny:bert", "tiny:llama:causal_lm"], methods=["normxlogit", "gxi"], lengths=[16], repeats=1,
-                 memory=["tiny:bert"], memory_methods=["normxlogit"], length=16, budget_gib=64.0, max_batch=2, goals={}),
+    "tiny": dict(models=["tiny-bert-classification", "tiny-llama"], methods=["normxlogit", "gxi"], lengths=[16],
+                 repeats=1, memory=["tiny-bert-classification"], memory_methods=["normxlogit"], length=16,
+                 budget_gib=64.0, max_batch=2, goals={}),
     "book": dict(models=["minilm-sst2", "smollm2-135m"], methods=None, lengths=[40, 120, 360, 512], repeats=5,
                  memory=["minilm-sst2", "smollm2-135m"], memory_methods=None, length=512, budget_gib=8.0, max_batch=4096,
                  goals={"minilm-sst2": 256, "smollm2-135m": 16}, wait_quiet=600),
@@ -669,7 +659,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     n = lambda f, cols: len(read_rows(f(folder), cols))
     t0, m0 = n(time_csv, TIME_COLUMNS), n(memory_csv, MEMORY_COLUMNS)
     for name in cfg["models"]:
-        model, tok = load_named(name, device)
+        model, tok = load_model(name, device=device)
         run_time(model, tok, name, cfg["lengths"], cfg["methods"], repeats=cfg["repeats"], results=folder, progress=not tiny,
                  wait_quiet=cfg.get("wait_quiet", 0))
         del model; gc.collect()

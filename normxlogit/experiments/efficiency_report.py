@@ -8,10 +8,11 @@ import json
 import numpy as np
 import pandas as pd
 from ..registry import method_label
+from ..model.zoo import load_model
 from ..plot import ratio_span
 from .common import with_ci, dashed
 from .efficiency import (TABLE_METHODS, PAPER_METHODS, BASELINES, BASELINE_LABELS, memory_summary,
-                                               load_named, goals_table, latest_row, round_ratios, ratio_interval,
+                                               goals_table, latest_row, round_ratios, ratio_interval,
                                                goal_verdict, run_quiet, others_load)
 
 # %% auto #0
@@ -525,6 +526,6 @@ def efficiency_reading(time_rows, memory_rows, models, budget, mem_length) -> st
     for name in models:
         out += [time_reading(time_rows, name, fg), memory_reading(memory_rows, name, budget, mem_length, time_rows)]
         if time_rows[time_rows.model == name].method.isin(["alti", "decompx"]).any():
-            out.append(bounds_reading(time_rows, name, load_named(name, "cpu")[0].config))
+            out.append(bounds_reading(time_rows, name, load_model(name, device="cpu")[0].config))
     out.append(goals_reading(time_rows, memory_rows))
     return "\n\n".join(x for x in out if x)

@@ -19,7 +19,7 @@ from .heads import get_adapter
 # %% auto #0
 __all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_DECODERS', 'TINY_ARCHS', 'TINY_PREFIX', 'KEY_NAMES', 'offline_name',
            'offline_models', 'offline_path', 'load_model', 'load_finetuned', 'finetuned_table', 'tiny_model',
-           'tiny_arch', 'load_tiny', 'key_name', 'model_fingerprint']
+           'tiny_parts', 'tiny_arch', 'load_tiny', 'key_name', 'model_fingerprint']
 
 # %% ../../nbs/12_zoo.ipynb #6707bfad
 HEAD_TYPES = KINDS + ("base",)   # the head kinds of `normxlogit.model.heads`, plus the bare body
@@ -304,22 +304,35 @@ def tiny_model(arch: str, head: str = "classification", num_labels: int = 2, see
 # %% ../../nbs/12_zoo.ipynb #e6701c7e
 TINY_PREFIX = "tiny-"
 
+def tiny_parts(name) -> tuple | None:
+    """`(arch, head)` of a tiny model name 'tiny-<arch>' or 'tiny-<arch>-<head>' ('tiny-bert-classification' ->
+    ('bert', 'classification'); head None when the name gives none); None for any other name or an existing path."""
+    if not isinstance(name, str) or not name.startswith(TINY_PREFIX) or Path(name).exists(): return None
+    rest = name[len(TINY_PREFIX):]
+    if rest in TINY_ARCHS: return rest, None
+    for h in HEAD_TYPES:
+        if rest.endswith("-" + h) and rest[:-len(h) - 1] in TINY_ARCHS: return rest[:-len(h) - 1], h
+    raise ValueError(f"unknown tiny model {name!r}; choices: {sorted(TINY_PREFIX + a for a in TINY_ARCHS)}, "
+                     f"each optionally followed by '-<head>' with a head of {HEAD_TYPES}")
+
 def tiny_arch(name) -> str | None:
     "The architecture a tiny model name stands for ('tiny-llama' -> 'llama'); None for any other name or an existing path."
-    if not isinstance(name, str) or not name.startswith(TINY_PREFIX) or Path(name).exists(): return None
-    arch = name[len(TINY_PREFIX):]
-    if arch not in TINY_ARCHS: raise ValueError(f"unknown tiny model {name!r}; choices: {sorted(TINY_PREFIX + a for a in TINY_ARCHS)}")
-    return arch
+    parts = tiny_parts(name)
+    return parts and parts[0]
 
 def load_tiny(name: str, head: str = "auto", num_labels: int | None = None, dtype=torch.float32,
               attn_implementation: str | None = None, device: str | None = None):
-    """`(model, tokenizer)` of the tiny random model `name` ('tiny-<arch>'), the one spelling every experiment uses.
-    `head='auto'`: a causal-LM head on decoders, a masked-LM head on encoders."""
-    arch = tiny_arch(name)
-    if arch is None: raise ValueError(f"not a tiny model name: {name!r}")
-    if head == "auto": head = "causal_lm" if arch in TINY_DECODERS else "masked_lm"
+    """`(model, tokenizer)` of the tiny random model `name` ('tiny-<arch>' or 'tiny-<arch>-<head>'), the one spelling
+    every experiment uses. `head='auto'`: the name's head, else a causal-LM head on decoders and a masked-LM head on
+    encoders; a head given both ways must agree."""
+    parts = tiny_parts(name)
+    if parts is None: raise ValueError(f"not a tiny model name: {name!r}")
+    arch, named = parts
+    if named and head not in ("auto", named): raise ValueError(f"{name!r} names the head {named!r}, not {head!r}")
+    if head == "auto": head = named or ("causal_lm" if arch in TINY_DECODERS else "masked_lm")
     m, t = tiny_model(arch, head, num_labels or 2, dtype=dtype, attn_implementation=attn_implementation)
     return m.to(device or ("cuda" if torch.cuda.is_available() else "cpu")).eval(), t
+
 
 # %% ../../nbs/12_zoo.ipynb #adbb7245
 # The name under which each offline copy entered the chunk keys of the committed results: the folder it had on the
