@@ -677,6 +677,12 @@ def ties_file(results=True, kind="csv") -> Path:
     "The rows of `run_ties`, `results/agreement/qa_ties.csv`, or its run record (`kind='json'`)."
     return results_path("agreement", f"qa_ties.{kind}", results=results)
 
+def _ties_differ(path: Path, rows: pd.DataFrame) -> bool:
+    "Is the stored table missing, or for other (model, method, precision, item) rows than `rows`?"
+    if not path.exists(): return True
+    key = lambda d: sorted(zip(d.model, d.method, d.precision, d.id.astype(str)))
+    return key(pd.read_csv(path, dtype={"id": str})) != key(rows)
+
 # %% ../../nbs/53_agreement_benchmark.ipynb #23acfe0e
 def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, results=True, n_pool=None, chunk_size=8,
              batch_size=8, device=None, verbose=True) -> pd.DataFrame:
@@ -718,7 +724,8 @@ def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, re
             if verbose and run.computed: print(f"  ties {r['name']} from item {a} {m} {p}: {run.computed} chunks, {run.cpu_s:.0f} CPU s", flush=True)
     out, rank = pd.DataFrame(rows), {x: i for i, x in enumerate([r["name"] for r in runs] + list(methods) + list(PRECISIONS))}
     out = out.iloc[np.lexsort([out[c].map(rank) for c in ("precision", "method", "model")])].reset_index(drop=True)
-    if results and (computed or not ties_file(results).exists()): write_csv(ties_file(results), out, float_format="%.6g")
+    changed = results and (bool(computed) or _ties_differ(ties_file(results), out))   # e.g. after results=False runs
+    if changed: write_csv(ties_file(results), out, float_format="%.6g")
     if results: write_record(ties_file(results, "json"), run_record("agreement-ties", cpu_s=sum(spent), chunks=len(spent),
-                             n={r["name"]: len(r["used"]) for r in runs}, methods=list(methods)), computed)
+                             n={r["name"]: len(r["used"]) for r in runs}, methods=list(methods)), changed)
     return out
