@@ -10,14 +10,17 @@ import numpy as np
 import pandas as pd
 import torch
 from ..core import model_name
+from ..cache import key_hash
 from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows, dashed
 
 # %% auto #0
 __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'LENGTHS',
-           'RUNS', 'COLUMNS', 'PROBE', 'squad_document', 'document_prompt', 'answer_logprobs', 'delete_spans',
-           'document_example', 'document_paths', 'run_document_example', 'load_document_example', 'document_table',
-           'document_reading', 'plot_sentence_scores', 'document_ids', 'probe', 'csv_path', 'load_rows', 'measure',
-           'label', 'memory_table', 'goals', 'reading']
+           'RUNS', 'PEER_RUNS', 'COLUMNS', 'PROBE', 'REPEAT_TOKENS', 'REPEATS', 'ARENA_ENV', 'squad_document',
+           'document_prompt', 'answer_logprobs', 'delete_spans', 'document_example', 'document_paths',
+           'run_document_example', 'load_document_example', 'document_table', 'document_reading',
+           'plot_sentence_scores', 'document_ids', 'probe', 'inseq_step', 'csv_path', 'load_rows', 'measure',
+           'probe_row', 'peer_python', 'peer_root', 'label', 'memory_table', 'goals', 'reading', 'repeats_path',
+           'measure_repeats', 'repeat_reading', 'load_repeats', 'repeat_text', 'spread_text', 'peer_text']
 
 # %% ../../nbs/61_long_documents.ipynb #2ac8e4fc
 DOC_ARTICLE, DOC_TOKENS = "Normans", 2000       # the SQuAD 2.0 dev article, and the document's token budget
@@ -230,6 +233,7 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
 LENGTHS = (1024, 2048, 4096, 8192)
 RUNS = (("forward_all", False), ("forward_last", False), ("normxlogit", False), ("gxi", False), ("gxi", True),
         ("attnlrp", True), ("grad_l2", True))
+PEER_RUNS = (("inseq:input_x_gradient", False),)    # inseq 0.7.1 on the same documents (its own venv: `peer_python`)
 COLUMNS = ["model", "method", "checkpointed", "tokens", "peak_gib", "base_gib", "wall_s", "cpu_s", "load_avg", "cpu_model",
            "stopped", "started"]
 
@@ -254,18 +258,27 @@ def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
     m, t = load_model(model_name, device="cpu")
     ids = document_ids(t, n)
     text = t.decode(ids)
-    fwd = method.startswith("forward")
-    warm = "normxlogit" if fwd else method
-    explain(m, t, "A short text to warm up.", method=warm)
+    fwd, peer = method.startswith("forward"), method.startswith("inseq:")
+    if peer: step = inseq_step(m, t, method.split(":", 1)[1]); step("A short text to", "A short text to warm up")
+    else: explain(m, t, "A short text to warm up.", method="normxlogit" if fwd else method)
     reset_peak_rss(); base = rss_gib()
     t0, c0 = time.perf_counter(), time.process_time()
-    if fwd:
+    if peer: step(t.decode(ids[:-1]), text)          # the document's last token from the n - 1 before it: one step
+    elif fwd:
         with torch.no_grad(): m(torch.tensor([ids]), **({"logits_to_keep": 1} if method == "forward_last" else {}))
     elif checkpoint:
         with checkpointed(m): explain(m, t, text, method=method)
     else: explain(m, t, text, method=method)
     return dict(tokens=len(ids), base_gib=round(base, 3), peak_gib=round(peak_rss_gib(), 3),
                 wall_s=round(time.perf_counter() - t0, 2), cpu_s=round(time.process_time() - c0, 2))
+
+def inseq_step(model, tokenizer, method: str):
+    """inseq's attribution `method` (e.g. 'input_x_gradient') as a call `(input_text, generated_text)` that attributes
+    the generated text's new tokens to the input's, target the logit (the peer run of the table; it needs inseq,
+    installed apart: `bash tools/inseq_env.sh build`)."""
+    import inseq
+    im = inseq.load_model(model, method, tokenizer=tokenizer)
+    return lambda a, b: im.attribute(a, b, attributed_fn="logit", show_progress=False)
 
 PROBE = ("import sys, json; from normxlogit.experiments.long_documents import probe; print('READY {}'); "
          "print(json.dumps(probe(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == '1')))")
@@ -278,30 +291,56 @@ def load_rows(results=True) -> pd.DataFrame:
     return pd.read_csv(p) if p.exists() else pd.DataFrame(columns=COLUMNS)
 
 def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, results=True, budget_gib: float = 20.0,
-            time_limit: float = 1800, out=print) -> pd.DataFrame:
+            time_limit: float = 1800, python=None, out=print) -> pd.DataFrame:
     """Every (method, checkpointed, length) of `runs` x `lengths` not yet in the results CSV, each in a fresh process
     (`watch_child`: killed above `budget_gib` or after `time_limit` s, then `stopped` says so and the peak is a lower
-    bound); each row is written as soon as it is measured, so a killed run loses one measurement."""
-    from normxlogit.experiments.efficiency import watch_child
+    bound); each row is written as soon as it is measured, so a killed run loses one measurement. `python`: the
+    interpreter of the child (default: this one, and `peer_python()` for the peer's `PEER_RUNS`)."""
     rows = load_rows(results)
     done = {(r.method, bool(r.checkpointed), int(r.tokens)) for r in rows.itertuples()}
     for n in lengths:
         for method, ck in runs:
             if (method, ck, n) in done: continue
-            mi = machine_info("cpu", gmacs=False)
-            w = watch_child([sys.executable, "-c", PROBE, model_name, method, str(n), "1" if ck else "0"],
-                            budget_gib=budget_gib, time_limit=time_limit, env={"TOKENIZERS_PARALLELISM": "false"})
-            r = w["result"] or dict(tokens=n, peak_gib=round(w["peak_seen_gib"], 3))
-            row = dict(model=model_name, method=method, checkpointed=ck, **r, load_avg=mi.get("load_avg"),
-                       cpu_model=mi.get("cpu_model"), stopped=w["stopped"], started=time.strftime("%Y-%m-%dT%H:%M:%S"))
+            row = probe_row(model_name, method, n, ck, budget_gib, time_limit, python)
             rows = merge_rows(csv_path(results), [row], columns=COLUMNS)     # appended under the folder lock
-            out(f"{method}{' (checkpointed)' if ck else ''} at {n} tokens: {row['peak_gib']} GiB, {row.get('wall_s')} s {w['stopped']}")
+            out(f"{label(method, ck)} at {n} tokens: {row['peak_gib']} GiB, {row.get('wall_s')} s {row['stopped']}")
     return rows
+
+def probe_row(model_name: str, method: str, n: int, ck: bool, budget_gib: float = 20.0,
+              time_limit: float = 1800, python=None, env=None) -> dict:
+    """One measurement in a fresh process (`probe`, watched by `watch_child`: killed above `budget_gib` or after
+    `time_limit` s, then `stopped` says so and the peak is a lower bound), as a row of `COLUMNS`; `env`: more
+    environment variables for the child."""
+    from normxlogit.experiments.efficiency import watch_child
+    mi = machine_info("cpu", gmacs=False)
+    python = python or (peer_python() if method.startswith("inseq:") else None)      # a peer runs in its own venv
+    env = {"TOKENIZERS_PARALLELISM": "false", **(env or {})} | ({"PYTHONPATH": str(peer_root())} if python else {})
+    w = watch_child([str(python or sys.executable), "-c", PROBE, model_name, method, str(n), "1" if ck else "0"],
+                    budget_gib=budget_gib, time_limit=time_limit, env=env)
+    r = w["result"] or dict(tokens=n, peak_gib=round(w["peak_seen_gib"], 3))
+    return dict(model=model_name, method=method, checkpointed=ck, **r, load_avg=mi.get("load_avg"),
+                cpu_model=mi.get("cpu_model"), stopped=w["stopped"], started=time.strftime("%Y-%m-%dT%H:%M:%S"))
+
+def peer_python() -> Path:
+    "The interpreter of the inseq venv (`$INSEQ_ENV`, default `inseqenv` in the temp folder; `tools/inseq_env.sh`)."
+    import tempfile
+    py = Path(os.environ.get("INSEQ_ENV") or Path(tempfile.gettempdir()) / "inseqenv") / "bin" / "python"
+    if not py.exists():
+        raise FileNotFoundError(f"no inseq venv at {py.parent.parent}: run `bash tools/inseq_env.sh build`")
+    return py
+
+def peer_root() -> Path:
+    "The repository checkout the peer's child imports normxlogit from (its venv has inseq, not this package)."
+    from normxlogit.paths import repo_root
+    if repo_root() is None: raise RuntimeError("the peer runs import normxlogit from a repository checkout; none found")
+    return repo_root()
 
 # %% ../../nbs/61_long_documents.ipynb #c37a0f67
 def label(method: str, ck) -> str:
     from normxlogit.registry import method_label
-    name = {"forward_all": "forward (all logits)", "forward_last": "forward (last logits)"}.get(method) or method_label(method)
+    peer = method.split(":", 1)[1].replace("_", " ") if method.startswith("inseq:") else None
+    name = {"forward_all": "forward (all logits)", "forward_last": "forward (last logits)"}.get(method) or (
+        f"inseq {peer}" if peer else method_label(method))
     return name + (", checkpointed" if ck else "")
 
 def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
@@ -310,7 +349,7 @@ def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
     t = rows.assign(run=[label(m, c) for m, c in zip(rows.method, rows.checkpointed)])
     w = t.pivot_table(index="run", columns="tokens", values=value, aggfunc="last")
     w.columns = [f"{c:,} tokens" for c in w.columns]
-    order = [label(m, c) for m, c in RUNS if label(m, c) in w.index]
+    order = [label(m, c) for m, c in RUNS + PEER_RUNS if label(m, c) in w.index]
     return dashed(w.loc[order], 2)
 
 # %% ../../nbs/61_long_documents.ipynb #7bf1a31e
@@ -351,3 +390,101 @@ def reading(rows: pd.DataFrame) -> str:
     if n < max(LENGTHS): parts.append(f"Not measured yet: {', '.join(f'{x:,}' for x in LENGTHS if x > n)} tokens, where the issue "
                                       f"sets the 6 GiB goal; `measure()` resumes there.")
     return " ".join(parts)
+
+# %% ../../nbs/61_long_documents.ipynb #8a5b84a4
+REPEAT_TOKENS, REPEATS = 8192, 5       # the length where one run each left NormXLogit's memory goal unmet, and rounds
+
+ARENA_ENV = {"MALLOC_ARENA_MAX": "1"}   # the ablation: glibc's malloc with one arena instead of one per thread
+
+def repeats_path(results=True, env=None) -> Path:
+    "The repeated rounds' file; the ablation with `ARENA_ENV` has its own."
+    name = "long_documents_repeats" + ("_arena1" if env == ARENA_ENV else "" if not env else "_" + key_hash(env, 8))
+    return results_path("scale", name + ".csv", results=results)
+
+def measure_repeats(model_name: str = "smollm2-135m", n: int = REPEAT_TOKENS, methods=("forward_last", "normxlogit"),
+                    repeats: int = REPEATS, results=True, env=None, out=print) -> pd.DataFrame:
+    """`repeats` rounds at `n` tokens; in each round every method of `methods` runs once, in turn, each in a fresh
+    process (`probe_row`, with the environment variables `env`). Each row is written as soon as it is measured;
+    rounds in the file are not run again."""
+    p = repeats_path(results, env)
+    done = set(zip(pd.read_csv(p)["round"], pd.read_csv(p).method)) if p.exists() else set()
+    for k in range(repeats):
+        for m in methods:
+            if (k, m) in done: continue
+            row = dict(round=k, **probe_row(model_name, m, n, False, env=env))
+            merge_rows(p, [row], columns=["round", *COLUMNS])
+            out(f"round {k}: {m} at {row['tokens']} tokens: {row['peak_gib']} GiB {row['stopped']}")
+    return pd.read_csv(p)
+
+
+# %% ../../nbs/61_long_documents.ipynb #47f83daa
+def repeat_reading(rep: pd.DataFrame, ratio: float = 1.1) -> dict:
+    """NormXLogit's peak over the last-logits forward pass's, round by round (both ran in the same round, one after the
+    other): the median of the per-round ratios with the smallest and largest as its interval (`ratio_interval`: it
+    holds the median ratio with probability 1 - 2/2^n), each method's peaks, and the goal's verdict on that interval."""
+    from normxlogit.experiments.efficiency import ratio_interval, goal_verdict
+    ok = rep[rep.stopped.fillna("") == ""]
+    w = ok.pivot_table(index="round", columns="method", values="peak_gib").dropna()
+    med, lo, hi, cover = ratio_interval(w.normxlogit / w.forward_last)
+    return dict(rounds=len(w), ratio=med, lo=lo, hi=hi, coverage=cover, verdict=goal_verdict(lo, hi, ratio),
+                peaks={m: (w[m].median(), w[m].min(), w[m].max()) for m in ("forward_last", "normxlogit")})
+
+
+# %% ../../nbs/61_long_documents.ipynb #a61rep01
+def load_repeats(results=True, env=None) -> pd.DataFrame | None:
+    p = repeats_path(results, env)
+    return pd.read_csv(p) if p.exists() else None
+
+def repeat_text(rep: pd.DataFrame | None, single: pd.DataFrame | None = None, title: str = "Repeated") -> str:
+    """The repeated measurement in words (`repeat_reading`) under a bold `title`, beside the single run of the table
+    (`single`: its rows; None: not compared)."""
+    if rep is None or rep.empty:
+        return f"{title}: not measured yet (`measure_repeats`, {REPEATS} rounds at {REPEAT_TOKENS:,} tokens)."
+    x, n = repeat_reading(rep), int(rep.tokens.max())
+    pk = lambda m: "{:.2f} GiB ({:.2f}-{:.2f})".format(*x["peaks"][m])
+    s = (f"**{title} at {n:,} tokens.** A peak of resident memory is one draw: in {x['rounds']} rounds (the "
+         f"last-logits forward pass, then NormXLogit, each in a fresh process) the forward pass peaked at "
+         f"{pk('forward_last')} and NormXLogit at {pk('normxlogit')} (median, range). NormXLogit's peak over the "
+         f"forward pass's in the same round: median {x['ratio']:.2f}x [{x['lo']:.2f}, {x['hi']:.2f}] (the smallest "
+         f"and largest of the rounds, an interval that holds the median with probability {x['coverage']:.2f}): the "
+         f"goal of at most 1.1x is **{x['verdict']}** at {n:,} tokens.")
+    one = None if single is None else single[(single.tokens == n) & single.method.isin(["normxlogit", "forward_last"])]
+    if one is not None and one.method.nunique() == 2:
+        v = one.groupby("method").peak_gib.last()
+        s += (f" The table's single run ({v['normxlogit']:.2f} against {v['forward_last']:.2f} GiB, "
+              f"{v['normxlogit'] / v['forward_last']:.2f}x) is one draw; the rounds, not it, decide the goal.")
+    return s
+
+
+# %% ../../nbs/61_long_documents.ipynb #a61sprd1
+def spread_text(rep: pd.DataFrame | None, ablation: pd.DataFrame | None) -> str:
+    "Does the spread of the peaks shrink with one malloc arena? Each method's range of peaks, in both runs of rounds."
+    if rep is None or ablation is None or rep.empty or ablation.empty: return ""
+    rng = lambda d, m: float(np.ptp(d[(d.method == m) & (d.stopped.fillna("") == "")].peak_gib))
+    r = {m: (rng(rep, m), rng(ablation, m)) for m in ("forward_last", "normxlogit")}
+    parts = "; ".join(f"{label(m, False)} {a:.2f} GiB, with one arena {b:.2f} GiB" for m, (a, b) in r.items())
+    both = all(b < a / 2 for a, b in r.values())
+    end = ("it shrinks to less than half for both calls, which points at the arenas."
+           if both else "it does not shrink to less than half for both calls, so these rounds do not settle where the "
+           "spread comes from; the goal is read from the default rounds as they are.")
+    return f"The range of each call's peaks over its rounds: {parts}; {end}"
+
+
+# %% ../../nbs/61_long_documents.ipynb #a61peer1
+def peer_text(rows: pd.DataFrame) -> str:
+    "inseq's rows in words: per length its peak and seconds beside ours for G×I (plain and checkpointed)."
+    p = rows[rows.method.astype(str).str.startswith("inseq:")]
+    if p.empty: return "inseq is not measured yet: `measure(runs=PEER_RUNS)` (after `bash tools/inseq_env.sh build`)."
+    get = lambda n, ck: rows[(rows.method == "gxi") & (rows.checkpointed.astype(bool) == ck) & (rows.tokens == n)]
+    parts = []
+    for r in p.itertuples():
+        plain, ck = get(r.tokens, False), get(r.tokens, True)
+        if isinstance(r.stopped, str) and r.stopped:
+            parts.append(f"{r.tokens:,} tokens: stopped ({r.stopped}) after reaching {r.peak_gib:.2f} GiB"); continue
+        rel = (f" ({r.peak_gib / plain.peak_gib.iloc[-1]:.2f}x our plain G×I's peak, "
+               f"{r.peak_gib / ck.peak_gib.iloc[-1]:.2f}x our checkpointed one's)" if len(plain) and len(ck) else "")
+        parts.append(f"{r.tokens:,} tokens: {r.peak_gib:.2f} GiB in {r.wall_s:.0f} s{rel}")
+    return (f"**inseq on the same documents** ({label(p.method.iloc[0], False)}, inseq 0.7.1 in its own venv, one "
+            f"generation step: the document's last token from the ones before it; each in a fresh process): "
+            + "; ".join(parts) + ".")
+
