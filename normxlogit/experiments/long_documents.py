@@ -14,13 +14,15 @@ from ..cache import key_hash
 from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows, dashed
 
 # %% auto #0
-__all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'LENGTHS',
-           'RUNS', 'PEER_RUNS', 'COLUMNS', 'PROBE', 'REPEAT_TOKENS', 'REPEATS', 'ARENA_ENV', 'squad_document',
-           'document_prompt', 'answer_logprobs', 'delete_spans', 'document_example', 'document_paths',
-           'run_document_example', 'load_document_example', 'document_table', 'document_reading',
-           'plot_sentence_scores', 'document_ids', 'probe', 'inseq_step', 'csv_path', 'load_rows', 'measure',
-           'probe_row', 'peer_python', 'peer_root', 'label', 'memory_table', 'goals', 'reading', 'repeats_path',
-           'measure_repeats', 'repeat_reading', 'load_repeats', 'repeat_text', 'spread_text', 'peer_text']
+__all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'MULTI_TOKENS',
+           'MULTI_N', 'MULTI_SEEDS', 'LENGTHS', 'RUNS', 'PEER_RUNS', 'COLUMNS', 'PROBE', 'REPEAT_TOKENS', 'REPEATS',
+           'ARENA_ENV', 'squad_document', 'document_prompt', 'answer_logprobs', 'delete_spans', 'document_example',
+           'document_paths', 'run_document_example', 'load_document_example', 'document_table', 'document_reading',
+           'plot_sentence_scores', 'squad_articles', 'pack_paragraphs', 'article_document', 'multi_documents',
+           'documents_paths', 'run_documents', 'load_documents', 'documents_table', 'documents_reading', 'document_ids',
+           'probe', 'inseq_step', 'csv_path', 'load_rows', 'measure', 'probe_row', 'peer_python', 'peer_root', 'label',
+           'memory_table', 'goals', 'reading', 'repeats_path', 'measure_repeats', 'repeat_reading', 'load_repeats',
+           'repeat_text', 'spread_text', 'peer_text']
 
 # %% ../../nbs/61_long_documents.ipynb #2ac8e4fc
 DOC_ARTICLE, DOC_TOKENS = "Normans", 2000       # the SQuAD 2.0 dev article, and the document's token budget
@@ -228,6 +230,153 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
     ax.set_xlabel("sentence of the document"); ax.set_ylabel("")
     ax.tick_params(axis="y", rotation=0)
     return ax
+
+# %% ../../nbs/61_long_documents.ipynb #d015884e
+MULTI_TOKENS, MULTI_N, MULTI_SEEDS = 4000, 12, 5   # each document's token budget, documents planned, random draws per k
+
+def squad_articles(data=None) -> list:
+    "The articles of the SQuAD 2.0 dev set, in file order."
+    from normxlogit.paths import data_dir
+    return json.loads((Path(data or data_dir()) / "squad_v2" / "cs224n_dev-v2.0.json").read_text())["data"]
+
+def pack_paragraphs(tokenizer, article: dict, max_tokens: int) -> list:
+    "The first paragraphs of `article` (dicts of SQuAD) whose contexts fit in `max_tokens` tokens together (at least one)."
+    paras, n = [], 0
+    for p in article["paragraphs"]:
+        k = len(tokenizer(p["context"], add_special_tokens=False)["input_ids"])
+        if paras and n + k > max_tokens: break
+        paras.append(p); n += k
+    return paras
+
+# %% ../../nbs/61_long_documents.ipynb #d6d8680c
+def article_document(tokenizer, article: dict, max_tokens: int, seed: int) -> dict | None:
+    """One document of `article`: its first paragraphs within `max_tokens` (None when they hold less than 90 % of it),
+    joined by blank lines, and one answerable question drawn with `seed` from a paragraph drawn among them, with where
+    its gold answer starts in the text."""
+    paras = pack_paragraphs(tokenizer, article, max_tokens)
+    text = "\n\n".join(p["context"] for p in paras)
+    if len(tokenizer(text, add_special_tokens=False)["input_ids"]) < 0.9 * max_tokens: return None
+    rng = np.random.default_rng(seed)
+    for j in rng.permutation(len(paras)):
+        qs = [q for q in paras[j]["qas"] if q["answers"]]
+        if not qs: continue
+        q = qs[int(rng.integers(len(qs)))]
+        start = sum(len(p["context"]) + 2 for p in paras[:j]) + q["answers"][0]["answer_start"]
+        return dict(article=article["title"], text=text, question=q["question"], answer_start=start,
+                    gold=q["answers"][0]["text"], n_paragraphs=len(paras))
+    return None
+
+def multi_documents(tokenizer, n: int = MULTI_N, max_tokens: int = MULTI_TOKENS, data=None) -> list:
+    "`n` documents of `max_tokens` tokens from the first SQuAD 2.0 dev articles long enough (`article_document`, seed i)."
+    docs = []
+    for i, a in enumerate(squad_articles(data)):
+        d = article_document(tokenizer, a, max_tokens, seed=i)
+        if d is not None: docs.append(d)
+        if len(docs) == n: return docs
+    raise ValueError(f"only {len(docs)} SQuAD 2.0 dev articles hold {max_tokens} tokens; asked for {n}")
+
+# %% ../../nbs/61_long_documents.ipynb #aa03caaa
+def documents_paths(results=True) -> dict:
+    "The files of the many-documents run: the deletion rows of every document, and one record per document."
+    return dict(rows=results_path("scale", "documents.csv", results=results),
+                record=results_path("scale", "documents.json", results=results),
+                chunks=results_path("scale", "documents_chunks", results=results))
+
+def _document_chunk(model, tokenizer, doc: dict, seeds: int) -> tuple:
+    "One document's deletion test as a chunk: the sentence scores as an array, the rows and the record as meta."
+    r = document_example(model, tokenizer, doc["text"], doc["question"], seeds=seeds, answer_start=doc["answer_start"],
+                         out=lambda *a: None)
+    s = r["sentences"]
+    S = np.stack([d.pivot(index="step", columns="sentence", values="score").to_numpy() for _, d in
+                  s.groupby("method", sort=False)])
+    rec = dict(r["record"], article=doc["article"], gold=doc["gold"], n_paragraphs=doc["n_paragraphs"])
+    g = rec["answer_sentence"]
+    tot = {m: S[i].sum(0) for i, m in enumerate(s.method.unique())}
+    rec["gold_rank"] = {m: None if g is None else int((v > v[g]).sum()) + 1 for m, v in tot.items()}
+    return dict(scores=S), dict(rows=r["rows"].to_dict("list"), record=rec)
+
+# %% ../../nbs/61_long_documents.ipynb #430be515
+def _write_documents(p: dict, run, model_name: str, tokens: int) -> pd.DataFrame:
+    rows = pd.concat([pd.DataFrame(c.meta["rows"]).assign(doc=j) for j, c in enumerate(run.chunks)], ignore_index=True)
+    recs = [dict(c.meta["record"], doc=j, cpu_s=c.cpu_s) for j, c in enumerate(run.chunks)]
+    write_json(p["record"], dict(model=model_name, tokens=tokens, seeds=MULTI_SEEDS, documents=recs))
+    write_csv(p["rows"], rows.round(6))
+    return rows
+
+def run_documents(model_name: str = "smollm2-135m", n: int = MULTI_N, tokens: int = MULTI_TOKENS, results=True,
+                  loaded=None, progress: bool = True) -> pd.DataFrame:
+    """The deletion test of `document_example` on the first `n` documents of `multi_documents` (`tokens` each,
+    `MULTI_SEEDS` random draws per k), one chunk per document under `documents_paths(results)['chunks']`, and the files
+    rewritten after each document, so that a killed run keeps every finished one and a re-run computes nothing. Returns
+    the rows (column `doc`). `loaded`: `(model, tokenizer)` (else the model is loaded when a document is missing)."""
+    from tqdm.auto import tqdm
+    from normxlogit.cache import ChunkStore
+    from normxlogit.model.zoo import load_model
+    from .common import chunk_key, run_chunks
+    p = documents_paths(results)
+    key = chunk_key("scale", model=model_name, tokens=tokens, methods=list(DOC_METHODS), ks=list(DOC_KS),
+                    seeds=MULTI_SEEDS, max_new_tokens=10)
+    store, got = ChunkStore(p["chunks"], f"documents-{model_name}", key), dict(mt=loaded)
+    def compute(j):
+        if got["mt"] is None: got["mt"] = load_model(model_name, device="cpu")
+        m, t = got["mt"]
+        return _document_chunk(m, t, multi_documents(t, n, tokens)[j], MULTI_SEEDS)
+    for upto in tqdm(range(1, n + 1), desc="documents", disable=not progress, leave=False):
+        run = run_chunks(store, upto, compute, progress=False)
+        if run.computed or not p["rows"].exists(): _write_documents(p, run, model_name, tokens)
+    return pd.read_csv(p["rows"]).query("doc < @n").reset_index(drop=True) if n else pd.DataFrame()
+
+# %% ../../nbs/61_long_documents.ipynb #d2a500a9
+def load_documents(results=True) -> dict | None:
+    "`dict(rows, record)` of the many-documents run (None before it has run)."
+    p = documents_paths(results)
+    if not p["rows"].exists(): return None
+    return dict(rows=pd.read_csv(p["rows"]), record=json.loads(p["record"].read_text()))
+
+def documents_table(M: dict) -> pd.DataFrame:
+    """Per method and k, over the documents: the mean drop of the answer's log-probability when the method's top-k
+    sentences are deleted, minus the mean drop of random k sentences in the same document, with its 95 % t interval
+    and the verdict of 'deletes more than random' (`verdict`; one document has no interval: '–', inconclusive)."""
+    from normxlogit.metrics.stats import paired_t
+    from normxlogit.registry import method_label
+    from .common import verdict
+    r = M["rows"]
+    rnd = r[r.method == "random"].groupby(["doc", "k"])["drop"].mean()
+    out = []
+    for (m, k), d in r[r.method != "random"].groupby(["method", "k"], sort=False):
+        d = d.set_index("doc")["drop"]
+        t = paired_t(d.to_numpy(), rnd.xs(k, level="k").reindex(d.index).to_numpy())
+        ci = f"{t['diff']:.3f} [{t['lo']:.3f}, {t['hi']:.3f}]" if t["n"] > 1 else f"{t['diff']:.3f} [–]"
+        out.append({"method": method_label(m), "k": int(k), "documents": t["n"], "drop": round(float(d.mean()), 3),
+                    "random drop": round(float(rnd.xs(k, level="k").reindex(d.index).mean()), 3),
+                    "difference [95 % CI]": ci,
+                    "deletes more than random": verdict(t["lo"], t["hi"]) if t["n"] > 1 else "inconclusive"})
+    return pd.DataFrame(out)
+
+# %% ../../nbs/61_long_documents.ipynb #b44ec3fc
+def documents_reading(M: dict | None) -> str:
+    "The many-documents run in words, from its files: how many documents, how long, where the gold sentence ranks."
+    from normxlogit.registry import method_label
+    from scipy.stats import binomtest
+    if M is None: return "Not run yet: run `run_documents()`."
+    recs = M["record"]["documents"]
+    n, toks = len(recs), [d["prompt_tokens"] for d in recs]
+    with_gold = [d for d in recs if d["answer_sentence"] is not None]
+    if not with_gold: return f"{n} documents, none with its gold answer inside the document."
+    def firsts(m):
+        k = sum(d["gold_rank"][m] == 1 for d in with_gold)
+        ci = binomtest(k, len(with_gold)).proportion_ci(0.95)
+        lo, hi = ci.low, ci.high
+        return f"{method_label(m)} {k} [{100 * lo:.0f}-{100 * hi:.0f} %]"
+    return (f"**{n} of the {MULTI_N} planned documents** ({M['record']['tokens']:,}-token budget: {min(toks):,} to "
+            f"{max(toks):,} prompt tokens in the chat template, {min(d['n_sentences'] for d in recs)} to "
+            f"{max(d['n_sentences'] for d in recs)} sentences; one question each, drawn from one of the document's "
+            f"paragraphs; {M['record']['seeds']} random draws per k). The sentence holding the gold answer ranks first "
+            f"(scores summed over the answer tokens) in this many of the {len(with_gold)} documents: "
+            + ", ".join(firsts(m) for m in DOC_METHODS) + " (exact 95 % binomial intervals); chance is 1 in "
+            f"{np.mean([d['n_sentences'] for d in recs]):.0f}. CPU per document: median "
+            f"{np.median([d['cpu_s'] for d in recs]) / 60:.1f} min. More documents are the cure for wide intervals: "
+            f"the run resumes where it stopped.")
 
 # %% ../../nbs/61_long_documents.ipynb #a69c0d8f
 LENGTHS = (1024, 2048, 4096, 8192)
