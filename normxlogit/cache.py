@@ -11,7 +11,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['FORMAT', 'key_hash', 'atomic_write', 'remove_stale_tmp', 'save_entry', 'load_entry', 'ChunkStore', 'Chunk',
-           'timed_chunk']
+           'timed_chunk', 'find_stores']
 
 # %% ../nbs/01_cache.ipynb #e3ba1ab4
 FORMAT = 1   # bump when the layout of an entry changes: older entries are then recomputed
@@ -63,22 +63,25 @@ def save_entry(path, arrays: dict, meta: dict) -> Path:
         with open(tmp, "wb") as f: np.savez_compressed(f, __meta__=blob, **{k: np.asarray(v) for k, v in arrays.items()})
     return atomic_write(path, write)
 
-def load_entry(path, expect_key: dict | None = None):
+def load_entry(path, expect_key: dict | None = None, with_arrays: bool = True):
     """`(arrays, meta)` of an entry, or None if it is missing or unreadable (then one warning line says why, and the
-    caller recomputes it). With `expect_key`, an entry whose `meta['key']` differs counts as unreadable."""
+    caller recomputes it). With `expect_key`, an entry whose `meta['key']` differs counts as unreadable.
+    `with_arrays=False` reads the meta alone (the arrays come back as `{}`)."""
     path = Path(path)
     if not path.exists(): return None
     try:
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             doc = json.loads(bytes(z["__meta__"]).decode())
-            arrays = {k: z[k] for k in z.files if k != "__meta__"}
+            arrays = {k: z[k] for k in z.files if k != "__meta__"} if with_arrays else {}
         if doc.get("format") != FORMAT: raise ValueError(f"format {doc.get('format')} (this library writes {FORMAT})")
         meta = doc["meta"]
-        if expect_key is not None and json.loads(json.dumps(meta.get("key"), sort_keys=True, default=str)) != json.loads(json.dumps(expect_key, sort_keys=True, default=str)):
+        norm = lambda x: json.loads(json.dumps(x, sort_keys=True, default=str))
+        if expect_key is not None and norm(meta.get("key")) != norm(expect_key):
             raise ValueError("it was written for another key")
         return arrays, meta
     except Exception as e:
-        warnings.warn(f"normxlogit cache: ignoring unreadable entry {path.name} ({type(e).__name__}: {str(e)[:120]}); recomputing it",
+        why = f"{type(e).__name__}: {str(e)[:120]}"
+        warnings.warn(f"normxlogit cache: ignoring unreadable entry {path.name} ({why}); recomputing it",
                       stacklevel=2)
         return None
 
@@ -91,7 +94,8 @@ class ChunkStore:
         self.dir.mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(self.dir)
         kj = self.dir / "key.json"
-        if not kj.exists(): atomic_write(kj, lambda t: Path(t).write_text(json.dumps(self.key, indent=1, sort_keys=True)))
+        text = json.dumps(self.key, indent=1, sort_keys=True)
+        if not kj.exists(): atomic_write(kj, lambda t: Path(t).write_text(text))
 
     def path(self, i: int) -> Path: return self.dir / f"chunk-{i:06d}.npz"
     def has(self, i: int) -> bool: return self.path(i).exists()
@@ -103,6 +107,38 @@ class ChunkStore:
     def done(self) -> list[int]:
         "Indices of the chunks on disk (not yet checked for readability)."
         return sorted(int(p.stem.split("-")[1]) for p in self.dir.glob("chunk-*.npz"))
+    @classmethod
+    def at(cls, folder) -> ChunkStore:
+        "The existing store in `folder`, with the key of its `key.json` (nothing is written)."
+        folder = Path(folder)
+        if not (folder / "key.json").is_file():
+            raise FileNotFoundError(f"{folder.name} is not a chunk store (no key.json)")
+        st = cls.__new__(cls)
+        st.key, st.dir = json.loads((folder / "key.json").read_text()), folder
+        return st
+    def chunks(self):
+        "`(i, arrays, meta)` of every readable chunk, in order (an unreadable one is skipped, with a warning)."
+        for i in self.done():
+            got = self.get(i)
+            if got is not None: yield i, got[0], got[1]
+    def status(self, needed: int | None = None) -> dict:
+        """The store at a glance: `folder`, readable `chunks`, `found` of chunks 0..needed-1 (all stored when
+        `needed` is None), the `cpu_s` they recorded and how many are `untimed`."""
+        metas = [g[1] for i in self.done() if (g := load_entry(self.path(i), self.key, with_arrays=False)) is not None]
+        cpu = [m["cpu_s"] for m in metas if m.get("cpu_s") is not None]
+        found = len(self.done()) if needed is None else sum(self.has(j) for j in range(needed))
+        return dict(folder=self.dir.name, chunks=len(metas), found=found, needed=needed, cpu_s=float(np.sum(cpu)),
+                    untimed=len(metas) - len(cpu))
+    def drop(self, i: int | None = None) -> int:
+        "Remove chunk `i` (or, when None, the whole store with its key); returns how many chunks went."
+        import shutil
+        if i is not None:
+            gone = self.has(i)
+            self.path(i).unlink(missing_ok=True)
+            return int(gone)
+        n = len(self.done())
+        shutil.rmtree(self.dir, ignore_errors=True)
+        return n
     def __repr__(self): return f"ChunkStore({self.dir.name}, {len(self.done())} chunks)"
 
 # %% ../nbs/01_cache.ipynb #15831b43
@@ -125,3 +161,14 @@ def timed_chunk(store: ChunkStore | None, i: int, compute) -> Chunk:
     cpu, wall = round(time.process_time() - c0, 3), round(time.time() - t0, 3)
     if store is not None: store.put(i, arrays, dict(meta, cpu_s=cpu, wall_s=wall))
     return Chunk(arrays, meta, cpu, wall, True)
+
+# %% ../nbs/01_cache.ipynb #612fdf60
+def find_stores(root, prefix: str, where=None) -> list[ChunkStore]:
+    """The stores under `root` whose folder name starts with `prefix` (and whose key passes `where(key)`, when given),
+    sorted by folder name; a missing root has none, a folder without a readable `key.json` is not a store."""
+    out = []
+    for d in sorted(Path(root).glob(f"{prefix}*")) if Path(root).is_dir() else []:
+        try: st = ChunkStore.at(d)
+        except (OSError, ValueError): continue                 # not a store, or one being written
+        if where is None or where(st.key): out.append(st)
+    return out

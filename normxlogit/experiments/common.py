@@ -11,7 +11,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 from .._version import __version__
-from ..cache import ChunkStore, Chunk, timed_chunk, atomic_write, load_entry
+from ..cache import ChunkStore, Chunk, timed_chunk, atomic_write, find_stores
 from ..paths import cache_dir, results_dir, repo_root
 from ..testing import small_run
 from ..metrics.stats import interval_verdict, VERDICTS
@@ -215,9 +215,9 @@ def chunk_rate(roots, name: str, units_per_chunk: float = 1) -> float:
     """CPU seconds per unit that the stored chunks took (the `cpu_s` that `timed_chunk` records): every chunk of every
     store `name-*` under the folders `roots` (missing folders skipped), each of `units_per_chunk` units; NaN when none
     is stored. An estimate then rests on what earlier runs measured, not on a typed guess."""
-    metas = [load_entry(p) for r in roots for p in sorted(Path(r).glob(f"{name}-*/chunk-*.npz"))]
-    cpu = [m[1]["cpu_s"] for m in metas if m is not None and m[1].get("cpu_s") is not None]
-    return float(np.sum(cpu)) / (len(cpu) * units_per_chunk) if cpu else float("nan")
+    st = [s.status() for r in roots for s in find_stores(r, f"{name}-")]
+    timed = sum(s["chunks"] - s["untimed"] for s in st)
+    return sum(s["cpu_s"] for s in st) / (timed * units_per_chunk) if timed else float("nan")
 
 
 # %% ../../nbs/50_experiments.ipynb #3758a9db

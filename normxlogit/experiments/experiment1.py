@@ -8,7 +8,7 @@ import functools, json, tempfile, time
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..cache import key_hash
+from ..cache import key_hash, ChunkStore, find_stores
 from ..evidence.datasets import task_data
 from ..metrics.faithfulness_run import run_faithfulness
 from ..model.zoo import load_model, model_fingerprint
@@ -142,13 +142,10 @@ def run_cell(model, tok, name: str, task: str, method: str, n: int, out, cache=N
 # %% ../../nbs/51a_experiment1_run.ipynb #917a56aa
 def drop_chunks(cache, name: str, task: str, method: str, n_items: int) -> int:
     "Remove the chunk folder of one finished run (its rows are in the CSV) from `cache`; returns how many were removed."
-    import shutil
-    gone = 0
-    for kj in Path(cache).glob(f"faith-{method}-*/key.json"):
-        k = json.loads(kj.read_text())
-        if k.get("model") == name and k.get("dataset") == f"{task}-heldout" and len(k.get("rows", [])) == n_items:
-            shutil.rmtree(kj.parent); gone += 1
-    return gone
+    mine = lambda k: (k.get("model"), k.get("dataset"), len(k.get("rows", []))) == (name, f"{task}-heldout", n_items)
+    stores = find_stores(cache, f"faith-{method}-", where=mine)
+    for s in stores: s.drop()
+    return len(stores)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #88c6095e
 def log_run(rec: dict, results=True) -> Path:
@@ -204,7 +201,7 @@ def committed_chunks(results=True, device=None) -> pd.DataFrame:
         mine = faith_key(name, fps[name], task, method, planned_rows(task, len(k["rows"])), method_options(method, dec), k["protocol"])
         mine = json.loads(json.dumps(mine, sort_keys=True, default=str))       # as `ChunkStore` stores a key
         rows.append(dict(folder=str(kj.parent.relative_to(root)), model=name, task=task, method=method, n=len(k["rows"]),
-                         chunks=len(list(kj.parent.glob("chunk-*.npz"))), key_matches=mine == k,
+                         chunks=len(ChunkStore.at(kj.parent).done()), key_matches=mine == k,
                          hash_matches=kj.parent.name == f"faith-{method}-{key_hash(mine)}"))
     return pd.DataFrame(rows, columns=["folder", "model", "task", "method", "n", "chunks", "key_matches", "hash_matches"])
 

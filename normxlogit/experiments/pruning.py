@@ -340,18 +340,18 @@ def random_runs(model: str, task: str, record: dict, grid=None, root=None) -> pd
     `results_dir('pruning')/chunks`; nothing is computed or written): the `n_random` orders of seeds `seed, seed + 1, ...`
     of the run `record` (its JSON), matched by order (and `grid`, when given). Rows as `PruningRun.curves`: `model, task,
     method ('random'), pooling ('-'), seed, heads_pruned, accuracy`; empty when the chunks are not there."""
-    from ..cache import load_entry
+    from ..cache import find_stores
     root = results_dir("pruning") / "chunks" if root is None else Path(root)
     s = record["settings"]
     want = {tuple(int(i) for i in random_order(record["heads"], 1, s["seed"] + r)): s["seed"] + r for r in range(s["n_random"])}
     rows = []
-    for d in sorted(root.glob(f"{model}-{task}-curve-*")):
-        key = json.loads((d / "key.json").read_text())
+    for st in find_stores(root, f"{model}-{task}-curve-"):
+        key = st.key
         seed = next((sd for o, sd in want.items() if o[:len(key["order"])] == tuple(key["order"])), None)
         if seed is None or (grid is not None and list(key["grid"]) != list(grid)): continue
-        parts = [load_entry(c, expect_key=key) for c in sorted(d.glob("chunk-*.npz"))]
-        if not parts or any(p is None for p in parts): continue
-        acc = (np.concatenate([p[0]["margins"] for p in parts], 1) > 0).mean(1)
+        parts = [a for _, a, _ in st.chunks()]
+        if not parts or len(parts) < len(st.done()): continue
+        acc = (np.concatenate([p["margins"] for p in parts], 1) > 0).mean(1)
         rows += [dict(model=model, task=task, method="random", pooling="-", seed=seed, heads_pruned=g, accuracy=float(a))
                  for g, a in zip(key["grid"], acc)]
     out = pd.DataFrame(rows, columns=["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"])

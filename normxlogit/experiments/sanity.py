@@ -4,7 +4,7 @@
 
 # %% ../../nbs/55a_sanity_run.ipynb #5a21b106
 from __future__ import annotations
-import copy, json, math, time, warnings
+import copy, math, time, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -15,7 +15,7 @@ from ..model.heads import get_adapter, HeadAdapter
 from ..core import explain, model_name as _model_name
 from ..model.batch import predict
 from ..registry import METHODS, get_method
-from ..cache import ChunkStore, key_hash, load_entry
+from ..cache import ChunkStore, key_hash, find_stores
 from ..paths import models_dir, cache_dir
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
@@ -505,16 +505,12 @@ def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) ->
     root = Path(cache) if cache is not None else results_path("sanity", "chunks")
     rows = []
     for m in methods:
-        dirs = sorted(root.glob(f"{store_name(model_name, m)}-*"))
-        keys = {d: json.loads((d / "key.json").read_text()) for d in dirs if (d / "key.json").exists()}
-        other = [k for k in keys.values() if k.get("target") == "other"]
+        stores = find_stores(root, f"{store_name(model_name, m)}-")
+        other = [s.key for s in stores if s.key.get("target") == "other"]
         trained_fp = other[0]["weights"] if other else None   # the random-target variant uses the trained weights
-        for d, k in keys.items():
-            n = bad = 0; rho = []
-            for f in sorted(d.glob("chunk-*.npz")):
-                got = load_entry(f)
-                if got is None: continue
-                arrays, meta = got
+        for st in stores:
+            k, n, bad, rho = st.key, 0, 0, []
+            for _, arrays, meta in st.chunks():
                 bad += int(meta.get("not_converged") or 0)
                 i = 0
                 while f"v{i}" in arrays:
@@ -711,7 +707,7 @@ def chunk_status(info: dict, model, permuted=None, cache=None) -> pd.DataFrame:
             d = root / f"{store_name(info['model'], m)}-{key_hash(key)}"
             rows.append(dict(model=info["model"], method=m, randomised="+".join(rstages) or "none", target=tkind,
                              weights=weights, folder=d.name, needed=needed,
-                             found=sum((d / f"chunk-{j:06d}.npz").exists() for j in range(needed))))
+                             found=sum(map(ChunkStore.at(d).has, range(needed))) if d.is_dir() else 0))
     return pd.DataFrame(rows)
 
 EXPERIMENT = register_experiment("sanity", "Sanity checks of every method: model-parameter randomisation "
