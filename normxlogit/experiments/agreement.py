@@ -21,7 +21,8 @@ from ..registry import takes_option
 from ..attribution.gradients import scores_from_embeddings
 from ..attribution.ig import completeness_table, pass_on_warnings
 from ..metrics.plausibility import item_metrics
-from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv,
+from .common import (chunk_key, cache_root, open_store, fold_stores, run_chunks, results_path,
+                                           write_csv,
                                            write_json, write_record, run_record, cost_table, register_experiment, command_line, Command,
                                            CommandError, Opt, Claims)
 
@@ -32,8 +33,8 @@ __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 
            'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
            'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options',
            'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key',
-           'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'reproduce', 'estimate',
-           'Bf16Products', 'bfloat16_options', 'tie_counts']
+           'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce',
+           'estimate', 'Bf16Products', 'bfloat16_options', 'tie_counts']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -600,6 +601,25 @@ def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=T
     return dict(frame=pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=ROW_COLUMNS), counts=counts,
                 excluded=excluded, ig_gaps=ig, missing=missing, timing=pd.DataFrame(timing), records=records, n=got_n,
                 table1=summarize(frames, counts, ig))
+
+# %% ../../nbs/53a_agreement_run.ipynb #e1f59afe
+def fold_chunks(results=True, cache=None) -> pd.DataFrame:
+    """Drop the chunk stores (`cache`, default `results/agreement/chunks`) of every (model, task, method, variant) whose
+    items all have rows in the largest item file of its model and task (`stored_n`); one row per dropped store."""
+    import ast
+    held = {}
+    def finished(k):
+        if k.get("experiment") != "agreement" or "method" not in k: return False
+        mt = k["model"], k["task"]
+        if mt not in held:
+            n = stored_n(*mt, results=results)
+            f = results_file(*mt, n, results)
+            d = pd.read_csv(f, dtype={"id": str}, usecols=["id", "method", "variant"]) if n != 0 else None
+            held[mt] = {} if d is None else {mv: set(g.id) for mv, g in d.groupby(["method", "variant"])}
+        its = ast.literal_eval(k["items"]) if isinstance(k["items"], str) else k["items"]
+        return {str(i[0]) for i in its} <= held[mt].get((k["method"], k["variant"]), set())
+    root = results_path("agreement", "chunks", results=results) if cache is None else Path(cache)
+    return fold_stores(root, "", finished)
 
 # %% ../../nbs/53a_agreement_run.ipynb #8360e51c
 TINY = dict(n={"sva": 2, "ra": 2, "qa": 1}, pools={"sva": 12, "ra": 12, "qa": 4},

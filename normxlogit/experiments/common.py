@@ -21,10 +21,10 @@ from .profiling import machine_info
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
            'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json',
            'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
-           'cost_table', 'chunk_rate', 'verdict', 'with_ci', 'dashed', 'count_verdicts', 'normal_verdicts',
-           'verdict_mark', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device', 'Claims',
-           'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce',
-           'Opt', 'Command', 'CommandError', 'command_line']
+           'cost_table', 'chunk_rate', 'fold_stores', 'verdict', 'with_ci', 'dashed', 'count_verdicts',
+           'normal_verdicts', 'verdict_mark', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device',
+           'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations',
+           'reproduce', 'Opt', 'Command', 'CommandError', 'chunk_table', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -219,6 +219,13 @@ def chunk_rate(roots, name: str, units_per_chunk: float = 1) -> float:
     timed = sum(s["chunks"] - s["untimed"] for s in st)
     return sum(s["cpu_s"] for s in st) / (timed * units_per_chunk) if timed else float("nan")
 
+
+# %% ../../nbs/50_experiments.ipynb #6efa74c4
+def fold_stores(root, prefix: str, finished) -> pd.DataFrame:
+    """Drop the chunk stores under `root` (folder names starting with `prefix`) for which `finished(key)` is true;
+    one row per dropped store (`folder`, `chunks`)."""
+    gone = [(s.dir.name, s.drop()) for s in find_stores(root, prefix, where=finished)]
+    return pd.DataFrame(gone, columns=["folder", "chunks"])
 
 # %% ../../nbs/50_experiments.ipynb #3758a9db
 def verdict(lo: float, hi: float, p_adjusted: float | None = None, alpha: float = 0.05) -> str:
@@ -484,14 +491,31 @@ def _estimate(name: str, scale: str) -> None:
     if e is None or e.estimate is None: raise CommandError(f"experiment {name!r} registers no estimate")
     print(dashed(e.estimate(scale)).to_string(index=False), flush=True)
 
+# %% ../../nbs/50_experiments.ipynb #86d5f85f
+def chunk_table(root) -> pd.DataFrame:
+    """One row per chunk store under `root` (`find_stores`): its `folder`, the `experiment` its key names, readable
+    `chunks`, the CPU hours they recorded (`cpu_h`) and how many are `untimed`; empty when there is none."""
+    cols = ["folder", "experiment", "chunks", "cpu_h", "untimed"]
+    rows = [(s.dir.name, s.key.get("experiment", "–"), st["chunks"], round(st["cpu_s"] / 3600, 3), st["untimed"])
+            for s in find_stores(root, "") for st in [s.status()]]
+    return pd.DataFrame(rows, columns=cols)
+
+def _chunks(name: str, cache) -> None:
+    root = Path(cache) if cache else results_path(name, "chunks")
+    t = chunk_table(root)
+    print(t.to_string(index=False) if len(t) else f"no chunk stores under {root.parent.name}/{root.name}/", flush=True)
+
 # %% ../../nbs/50_experiments.ipynb #c441143f
 def _shared_commands(name: str) -> dict:
-    "The commands every experiment has: `estimate` (its registered estimate) and `reproduce` (this experiment alone)."
+    """The commands every experiment has: `estimate` (its registered estimate), `reproduce` (this experiment alone) and
+    `chunks` (its chunk stores, `chunk_table`)."""
     return {"estimate": Command("the CPU cost of a scale, from the committed run records (writes nothing)",
                                 lambda a: _estimate(name, a.scale), (), ("scale",)),
             "reproduce": Command("`normxlogit reproduce NAME`: this experiment from scratch, resumably, at a scale",
                                  lambda a: reproduce([name], a.scale, a.device) and None,
-                                 (), ("scale", "device"))}
+                                 (), ("scale", "device")),
+            "chunks": Command("its chunk stores (default `results/NAME/chunks`): chunks, CPU hours recorded",
+                              lambda a: _chunks(name, a.chunk_dir), (Opt("chunk_dir", "", "a chunk folder"),))}
 
 # %% ../../nbs/50_experiments.ipynb #0eb79f04
 def command_line(name: str, description: str, commands: dict) -> Callable:
