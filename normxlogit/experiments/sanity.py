@@ -6,6 +6,7 @@
 from __future__ import annotations
 import copy, math, time, warnings
 from dataclasses import dataclass
+from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -278,6 +279,119 @@ def _explain_chunk(model, tok, texts, targets, method, opts, seed):
     bad = sum(not e.options.get("completeness", {}).get("converged", True) for e in ex)
     return [np.asarray(e.vector, np.float64) for e in ex], [np.asarray(e.special, bool) for e in ex], bad
 
+# %% ../../nbs/55a_sanity_run.ipynb #b63038a7
+def _checked(texts, tests, methods, permuted, chunk_size) -> tuple:
+    "`run_sanity`'s `(texts, tests, methods)`, checked and as lists (the 'data' test added when `permuted` is given)."
+    if texts is None or isinstance(texts, str) or len(texts) == 0: raise ValueError("texts must be a non-empty list of inputs")
+    if isinstance(tests, str): tests = (tests,)
+    tests = tuple(dict.fromkeys(tuple(tests) + (("data",) if permuted is not None else ())))
+    bad = [t for t in tests if t not in TESTS]
+    if bad: raise ValueError(f"unknown tests {bad}; choose from {TESTS}")
+    if "data" in tests and permuted is None: raise ValueError("the 'data' test needs permuted= (a model trained on permuted labels)")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    methods = list(METHODS) if methods is None else [methods] if isinstance(methods, str) else list(methods)
+    if not methods: raise ValueError("no methods given")
+    for m in methods: get_method(m)
+    return list(texts), tests, methods
+
+def _targets(ad, tokenizer, texts, tests, targets, other_targets, labels) -> tuple:
+    "`(targets, other_targets)`: as given (lengths checked) or `default_targets` where missing and needed."
+    n = len(texts)
+    for name, v in (("targets", targets), ("other_targets", other_targets), ("labels", labels)):
+        if v is not None and len(v) != n: raise ValueError(f"{name} has {len(v)} entries for {n} texts")
+    if targets is None or (other_targets is None and "random_target" in tests):
+        t0, o0 = default_targets(ad, tokenizer, texts)
+        targets = t0 if targets is None else list(targets)
+        other_targets = o0 if other_targets is None else list(other_targets)
+    return targets, other_targets
+
+def _permuted(permuted, ad, info) -> tuple:
+    "`(model, tokenizer)` of the permuted-label model (a name or a pair; `(None, None)` without one), noted in `info`."
+    if permuted is None: return None, None
+    if isinstance(permuted, str): pmodel, ptok = load_model(permuted, device=next(ad.m.parameters()).device)
+    else: pmodel, ptok = permuted
+    info["permuted"] = permuted if isinstance(permuted, str) else _model_name(pmodel)
+    if stage_names(pmodel) != stage_names(ad):
+        raise ValueError("the permuted-label model must have the architecture of the model")
+    return pmodel, ptok
+
+# %% ../../nbs/55a_sanity_run.ipynb #17e9c228
+def _vectors(run: dict, comps, methods, progress: bool) -> tuple:
+    """Every computation's explanations in chunks (`_ItemChunks`) from what `run_sanity` resolved (`run`): `(vec,
+    active, skipped, cpu, unconverged, computed)`, `vec[computation, method]` a list of `(vector, special)` per item."""
+    r = SimpleNamespace(**run)
+    ad, n, mname, root = r.ad, len(r.texts), r.mname, r.root
+    starts = list(range(0, n, r.chunk_size))
+    ends = [min(s + r.chunk_size, n) for s in starts]
+    items = {k: [key_hash(dict(texts=r.texts[s:e], targets=None if tg is None else [int(x) for x in tg[s:e]]), 40)
+                 for s, e in zip(starts, ends)] for k, tg in (("target", r.targets), ("other", r.other))}
+    active, skipped, cpu, unconv, computed = list(methods), {}, {}, {}, 0
+    for m in methods:
+        if ad.kind not in get_method(m).kinds:
+            skipped[m] = f"{m} supports heads {get_method(m).kinds}, not {ad.kind!r}"; active.remove(m)
+    vec = {}                                                       # (computation, method) -> list of (vector, special)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(comps) * len(active), desc=f"sanity {mname} ({n} items)", unit="method x model")
+    for c in comps:
+        rstages, tkind, weights = c
+        tg, iks, built = r.targets if tkind == "target" else r.other, items[tkind], {}
+        def variant():                                             # the model variant, built when a chunk needs it
+            if "m" not in built:
+                own = r.pmodel if weights == "permuted" else ad.model
+                built["m"] = own if not rstages else randomise(ad, rstages, seed=r.seed)
+            return built["m"]
+        for m in list(active):
+            key = chunk_key(None, model=mname, seed=r.seed, chunk_size=r.chunk_size, method=m, options=r.opts[m],
+                            randomised=list(rstages), weights=r.fps[weights], target=tkind)
+            store = _ItemChunks(root, store_name(mname, m), key, iks) if root is not None else None
+            at = {}
+            def compute(j, m=m, key=key):
+                at["j"] = j
+                s, e = starts[j], ends[j]
+                rs = int(key_hash(dict(key, items=iks[j])), 16) % 2**31   # `random`: a fresh seed per model variant and chunk
+                v, sp, bad = _explain_chunk(variant(), r.ptok if weights == "permuted" else r.tokenizer, r.texts[s:e],
+                                            None if tg is None else tg[s:e], m, r.opts[m], rs)
+                return ({**{f"v{i}": x for i, x in enumerate(v)}, **{f"s{i}": x for i, x in enumerate(sp)}},
+                        dict(n=e - s, items=iks[j], not_converged=bad))
+            try: got = run_chunks(store, len(starts), compute, progress=False)
+            except (NotImplementedError, ValueError, TypeError) as err:
+                if c != comps[0] or at.get("j") != 0: raise
+                skipped[m] = f"{type(err).__name__}: {err}"; active.remove(m)       # the method does not apply to this model
+                if bar is not None: bar.update(1)
+                continue
+            computed += got.computed
+            cpu[m] = cpu.get(m, 0.0) + got.cpu_s_stored
+            bad = sum(int(ch.meta.get("not_converged") or 0) for ch in got.chunks)
+            if bad: unconv[m] = unconv.get(m, 0) + bad
+            vec[c, m] = [(ch.arrays[f"v{i}"], ch.arrays[f"s{i}"]) for ch in got.chunks
+                         for i in range(int(ch.meta["n"]))]
+            if bar is not None: bar.update(1)
+        built.clear()
+    if bar is not None: bar.close()
+    return vec, active, skipped, cpu, unconv, computed
+
+# %% ../../nbs/55a_sanity_run.ipynb #e81ae9eb
+def _comparisons(vec, variants, comps, active, mname) -> tuple:
+    """`(items, factors)`: per variant and method, each item's `similarity` of the original explanation and the
+    variant's; and NormXLogit against its factors (l2norm, logat, random) on every model variant."""
+    def compare(a, b, method, test, randomised):
+        rows = []
+        for i, ((x, sx), (y, _)) in enumerate(zip(a, b)):
+            met = similarity(x, y, sx) if len(x) == len(y) else dict.fromkeys(METRICS, np.nan)
+            rows.append(dict(model=mname, method=method, test=test, randomised=randomised, item=i, **met))
+        return rows
+    rows = [r for test, rnd, c in variants for m in active for r in compare(vec[comps[0], m], vec[c, m], m, test, rnd)]
+    cols = ["model", "method", "test", "randomised", "item", *METRICS]
+    frows = []
+    if "normxlogit" in active:                                     # NormXLogit against its factors, on every model variant
+        for test, rnd, c in [("original", "none", comps[0])] + variants:
+            for other in ("l2norm", "logat", "random"):
+                if other in active: frows += compare(vec[c, "normxlogit"], vec[c, other], other, test, rnd)
+    return pd.DataFrame(rows, columns=cols), pd.DataFrame(frows, columns=cols)
+
 # %% ../../nbs/55a_sanity_run.ipynb #89ab642b
 def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade", "independent", "random_target"), *,
                model_name: str | None = None, targets=None, other_targets=None, labels=None, permuted=None, stages=None,
@@ -294,118 +408,36 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
     method_options: `{method: {option: value}}` over `DEFAULT_OPTIONS`. A method whose head kind or architecture is not
     supported (its first chunk raises NotImplementedError / ValueError / TypeError) is skipped, with the reason.
 
-    Each computation (a model variant x method x chunk of `chunk_size` items) is stored as soon as it is done
-    (`common.run_chunks`) when `cache` is True (folder `cache_dir()/sanity`) or a folder: a killed run continues where it
-    stopped, with identical results, and an error stops the run (a rerun resumes). A chunk also records its items, so a
-    larger run on a longer list that starts with the same items (a larger `n` of `sanity_items`) reuses the smaller
-    run's chunks. Explanations are compared over the original explanation's non-special tokens (`similarity`)."""
+    Each computation (model variant x method x chunk of `chunk_size` items) is stored when done (`_vectors`) when
+    `cache` is True (`cache_dir()/sanity`) or a folder: a killed run resumes with identical results; a chunk records its
+    items, so a longer list starting with the same items reuses it. Compared on non-special tokens (`similarity`)."""
     if isinstance(model, str):
         model_name = model_name or model
         model, tokenizer = load_model(model)
     if tokenizer is None: raise ValueError("pass the tokenizer (or a model name)")
-    if texts is None or isinstance(texts, str) or len(texts) == 0: raise ValueError("texts must be a non-empty list of inputs")
-    texts = list(texts)
-    n = len(texts)
-    if isinstance(tests, str): tests = (tests,)
-    tests = tuple(dict.fromkeys(tuple(tests) + (("data",) if permuted is not None else ())))
-    bad = [t for t in tests if t not in TESTS]
-    if bad: raise ValueError(f"unknown tests {bad}; choose from {TESTS}")
-    if "data" in tests and permuted is None: raise ValueError("the 'data' test needs permuted= (a model trained on permuted labels)")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
-    methods = list(METHODS) if methods is None else [methods] if isinstance(methods, str) else list(methods)
-    if not methods: raise ValueError("no methods given")
-    for m in methods: get_method(m)
-    opts = {m: dict(DEFAULT_OPTIONS.get(m, {}), **(method_options or {}).get(m, {})) for m in methods}
+    texts, tests, methods = _checked(texts, tests, methods, permuted, chunk_size)
+    n, opts = len(texts), {m: dict(DEFAULT_OPTIONS.get(m, {}), **(method_options or {}).get(m, {})) for m in methods}
     ad = get_adapter(model)                                        # resolved once; handed down
     mname = model_name or _model_name(model)
     full = stage_names(ad)
     stages = select_stages(ad, layer_step) if stages is None else list(stages)
     unknown = [s for s in stages if s not in full]
     if unknown: raise ValueError(f"unknown stages {unknown}; choose from {full}")
-    for name, v in (("targets", targets), ("other_targets", other_targets), ("labels", labels)):
-        if v is not None and len(v) != n: raise ValueError(f"{name} has {len(v)} entries for {n} texts")
-    if targets is None or (other_targets is None and "random_target" in tests):
-        t0, o0 = default_targets(ad, tokenizer, texts)
-        targets = t0 if targets is None else list(targets)
-        other_targets = o0 if other_targets is None else list(other_targets)
+    targets, other_targets = _targets(ad, tokenizer, texts, tests, targets, other_targets, labels)
     info = dict(model=mname, kind=ad.kind, n=n, tests=list(tests), stages=stages, seed=seed, chunk_size=chunk_size,
                 options=opts, library=__version__)
     if "random_target" in tests and other_targets is None: info["random_target"] = "skipped: a regressor has a single output"
-    pmodel = ptok = None
-    if permuted is not None:
-        if isinstance(permuted, str): pmodel, ptok = load_model(permuted, device=next(ad.m.parameters()).device); info["permuted"] = permuted
-        else: pmodel, ptok = permuted; info["permuted"] = _model_name(pmodel)
-        if stage_names(pmodel) != full: raise ValueError("the permuted-label model must have the architecture of the model")
+    pmodel, ptok = _permuted(permuted, ad, info)
     variants, comps = _plan(ad, stages, tests, other_targets is not None)
     root = cache_root(cache, "sanity")
     fps = dict(trained=model_fingerprint(model), permuted=model_fingerprint(pmodel) if pmodel is not None else None)
-    starts = list(range(0, n, chunk_size))
-    ends = [min(s + chunk_size, n) for s in starts]
-    items = {k: [key_hash(dict(texts=texts[s:e], targets=None if tg is None else [int(x) for x in tg[s:e]]), 40)
-                 for s, e in zip(starts, ends)] for k, tg in (("target", targets), ("other", other_targets))}
-    active, skipped, cpu, unconv, computed = list(methods), {}, {}, {}, 0
-    for m in methods:
-        if ad.kind not in get_method(m).kinds:
-            skipped[m] = f"{m} supports heads {get_method(m).kinds}, not {ad.kind!r}"; active.remove(m)
-    vec = {}                                                       # (computation, method) -> list of (vector, special)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(comps) * len(active), desc=f"sanity {mname} ({n} items)", unit="method x model")
-    for c in comps:
-        rstages, tkind, weights = c
-        tg, iks, built = targets if tkind == "target" else other_targets, items[tkind], {}
-        def variant():                                             # the model variant, built when a chunk needs it
-            if "m" not in built:
-                built["m"] = (pmodel if weights == "permuted" else ad.model) if not rstages else randomise(ad, rstages, seed=seed)
-            return built["m"]
-        for m in list(active):
-            key = chunk_key(None, model=mname, seed=seed, chunk_size=chunk_size, method=m, options=opts[m],
-                            randomised=list(rstages), weights=fps[weights], target=tkind)
-            store = _ItemChunks(root, store_name(mname, m), key, iks) if root is not None else None
-            at = {}
-            def compute(j, m=m, key=key):
-                at["j"] = j
-                s, e = starts[j], ends[j]
-                rs = int(key_hash(dict(key, items=iks[j])), 16) % 2**31   # `random`: a fresh seed per model variant and chunk
-                v, sp, bad = _explain_chunk(variant(), ptok if weights == "permuted" else tokenizer, texts[s:e],
-                                            None if tg is None else tg[s:e], m, opts[m], rs)
-                return ({**{f"v{i}": x for i, x in enumerate(v)}, **{f"s{i}": x for i, x in enumerate(sp)}},
-                        dict(n=e - s, items=iks[j], not_converged=bad))
-            try: run = run_chunks(store, len(starts), compute, progress=False)
-            except (NotImplementedError, ValueError, TypeError) as err:
-                if c != comps[0] or at.get("j") != 0: raise
-                skipped[m] = f"{type(err).__name__}: {err}"; active.remove(m)       # the method does not apply to this model
-                if bar is not None: bar.update(1)
-                continue
-            computed += run.computed
-            cpu[m] = cpu.get(m, 0.0) + run.cpu_s_stored
-            bad = sum(int(ch.meta.get("not_converged") or 0) for ch in run.chunks)
-            if bad: unconv[m] = unconv.get(m, 0) + bad
-            vec[c, m] = [(ch.arrays[f"v{i}"], ch.arrays[f"s{i}"]) for ch in run.chunks for i in range(int(ch.meta["n"]))]
-            if bar is not None: bar.update(1)
-        built.clear()
-    if bar is not None: bar.close()
+    run = dict(ad=ad, tokenizer=tokenizer, ptok=ptok, pmodel=pmodel, texts=texts, targets=targets, other=other_targets,
+               mname=mname, seed=seed, chunk_size=chunk_size, opts=opts, fps=fps, root=root)
+    vec, active, skipped, cpu, unconv, computed = _vectors(run, comps, methods, progress)
     info.update(methods=active, computations=len(comps), not_converged=unconv,
                 cpu_s_per_item_pass={m: round(cpu.get(m, 0.0) / (n * len(comps)), 4) for m in active})
-    def compare(a, b, method, test, randomised):
-        rows = []
-        for i, ((x, sx), (y, _)) in enumerate(zip(a, b)):
-            met = similarity(x, y, sx) if len(x) == len(y) else dict.fromkeys(METRICS, np.nan)
-            rows.append(dict(model=mname, method=method, test=test, randomised=randomised, item=i, **met))
-        return rows
-    rows = [r for test, rnd, c in variants for m in active for r in compare(vec[comps[0], m], vec[c, m], m, test, rnd)]
-    cols = ["model", "method", "test", "randomised", "item", *METRICS]
-    items_df = pd.DataFrame(rows, columns=cols)
-    frows = []
-    if "normxlogit" in active:                                     # NormXLogit against its factors, on every model variant
-        for test, rnd, c in [("original", "none", comps[0])] + variants:
-            for other in ("l2norm", "logat", "random"):
-                if other in active: frows += compare(vec[c, "normxlogit"], vec[c, other], other, test, rnd)
-    factors_items = pd.DataFrame(frows, columns=cols)
-    if pmodel is not None:
-        info["data"] = _data_info(ad.model, pmodel, tokenizer, texts, labels)
+    items_df, factors_items = _comparisons(vec, variants, comps, active, mname)
+    if pmodel is not None: info["data"] = _data_info(ad.model, pmodel, tokenizer, texts, labels)
     skipped_df = pd.DataFrame([dict(model=mname, method=m, reason=r) for m, r in skipped.items()], columns=["model", "method", "reason"])
     return SanityResult(items_df, similarity_summary(items_df, mname, n_boot), factors_items,
                         similarity_summary(factors_items, mname, n_boot), skipped_df, info, computed)
