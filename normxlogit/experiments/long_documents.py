@@ -354,29 +354,35 @@ def documents_table(M: dict) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 # %% ../../nbs/61_long_documents.ipynb #b44ec3fc
+def _span(values, fmt="{:,}") -> str:
+    "'a' when every value is a, else 'a to b' (smallest to largest)."
+    lo, hi = min(values), max(values)
+    return fmt.format(lo) if lo == hi else f"{fmt.format(lo)} to {fmt.format(hi)}"
+
 def documents_reading(M: dict | None) -> str:
     "The many-documents run in words, from its files: how many documents, how long, where the gold sentence ranks."
-    from normxlogit.registry import method_label
     from scipy.stats import binomtest
+    from normxlogit.registry import method_label
     if M is None: return "Not run yet: run `run_documents()`."
     recs = M["record"]["documents"]
-    n, toks = len(recs), [d["prompt_tokens"] for d in recs]
-    with_gold = [d for d in recs if d["answer_sentence"] is not None]
-    if not with_gold: return f"{n} documents, none with its gold answer inside the document."
-    def firsts(m):
-        k = sum(d["gold_rank"][m] == 1 for d in with_gold)
-        ci = binomtest(k, len(with_gold)).proportion_ci(0.95)
-        lo, hi = ci.low, ci.high
-        return f"{method_label(m)} {k} [{100 * lo:.0f}-{100 * hi:.0f} %]"
-    return (f"**{n} of the {MULTI_N} planned documents** ({M['record']['tokens']:,}-token budget: {min(toks):,} to "
-            f"{max(toks):,} prompt tokens in the chat template, {min(d['n_sentences'] for d in recs)} to "
-            f"{max(d['n_sentences'] for d in recs)} sentences; one question each, drawn from one of the document's "
-            f"paragraphs; {M['record']['seeds']} random draws per k). The sentence holding the gold answer ranks first "
-            f"(scores summed over the answer tokens) in this many of the {len(with_gold)} documents: "
-            + ", ".join(firsts(m) for m in DOC_METHODS) + " (exact 95 % binomial intervals); chance is 1 in "
-            f"{np.mean([d['n_sentences'] for d in recs]):.0f}. CPU per document: median "
-            f"{np.median([d['cpu_s'] for d in recs]) / 60:.1f} min. More documents are the cure for wide intervals: "
-            f"the run resumes where it stopped.")
+    gold = [d for d in recs if d["answer_sentence"] is not None]
+    if not gold: return f"{len(recs)} documents, none with its gold answer inside the document."
+    def ranks(m):
+        r = [d["gold_rank"][m] for d in gold]
+        k, ci = sum(x == 1 for x in r), binomtest(sum(x == 1 for x in r), len(r)).proportion_ci(0.95)
+        return (f"{method_label(m)} median rank {np.median(r):.0f}, first in {k} of {len(r)} "
+                f"[{100 * ci.low:.0f}-{100 * ci.high:.0f} %]")
+    cpu = lambda k: np.median([d["cpu_s_explain"][k] for d in recs])
+    return (f"**{len(recs)} of the {MULTI_N} planned documents** ({M['record']['tokens']:,}-token budget: "
+            f"{_span([d['prompt_tokens'] for d in recs])} prompt tokens in the chat template, "
+            f"{_span([d['n_sentences'] for d in recs])} sentences; one question each, drawn from one of the "
+            f"document's paragraphs; {M['record']['seeds']} random draws per k). Where the gold answer's sentence "
+            f"ranks among the document's sentences (scores summed over the answer tokens; exact 95 % binomial "
+            f"intervals): " + "; ".join(ranks(m) for m in DOC_METHODS) + f". CPU per document: median "
+            f"{np.median([d['cpu_s'] for d in recs]) / 60:.0f} min (explaining: "
+            + ", ".join(f"{method_label(m)} {cpu(m):.0f} s" for m in DOC_METHODS)
+            + f"; the deletion forwards {np.median([d['cpu_s_deletion'] for d in recs]):.0f} s). With so few documents "
+            f"the intervals are wide: more documents are the cure, and the run resumes where it stopped.")
 
 # %% ../../nbs/61_long_documents.ipynb #a69c0d8f
 LENGTHS = (1024, 2048, 4096, 8192)
