@@ -118,6 +118,82 @@ def threshold_reading(T: pd.DataFrame, base: str = "threshold 0.5") -> str:
         out.append(f"* At {col}, {len(moved)} of {len(T)} verdicts move ({'; '.join(per)}).")
     return "\n".join(out)
 
+# %% ../../nbs/55_sanity.ipynb #af35c9f5
+def _model_lines(v, info: dict, threshold: float) -> list:
+    "One model's summary sentence, then its failing and inconclusive tests with the decisive ρ and CI."
+    mod = v.model.iloc[0]
+    word = v.short.map(lambda x: "pass†" if x.startswith("pass (") else x.split(" ")[0])
+    names = lambda w: ", ".join(r.method + (" " + r.short.split(" ", 1)[1] if "(" in r.short else "") for r in v[word == w].itertuples())
+    head = (f"**{mod}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
+            f"{len(info.get('stages', []))} stages): {int((word == 'pass').sum())} of {len(v)} methods pass every test"
+            + (f" ({names('pass')})" if (word == "pass").any() else ""))
+    for w, what in (("pass†", "pass every test that is evaluable"),
+                    ("mirror", "mirror on the random-target test and pass the other tests"),
+                    ("fail", "fail at least one"), ("inconclusive", f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
+                    ("not", "not evaluable †")):
+        if (word == w).any(): head += f"; {int((word == w).sum())} {what} ({names(w)})"
+    out = [head + "."]
+    for t, what in (("cascade", "the cascade (|ρ| with only the embeddings left)"),
+                    ("random_target", "the random-target test"), ("data", "the data randomisation test (|ρ|)")):
+        if f"{t}_outcome" not in v: continue
+        for o, label in (("fail", "Fail"), ("inconclusive", "Inconclusive on")):
+            bad = v[v[f"{t}_outcome"] == o]
+            if bad.empty: continue
+            if t == "random_target":
+                cells = [f"{r.method} (ρ {_ci3(r.random_target, r.random_target_lo, r.random_target_hi)}, |ρ| "
+                         f"{_ci3(r.random_target_abs, r.random_target_abs_lo, r.random_target_abs_hi)})" for r in bad.itertuples()]
+            else: cells = [f"{r.method} ({_ci3(getattr(r, t), getattr(r, t + '_lo'), getattr(r, t + '_hi'))})" for r in bad.itertuples()]
+            out.append(f"* {label} {what}: " + ", ".join(cells) + ".")
+    return out
+
+def _random_target_lines(v, threshold: float) -> list:
+    "The mirrors and the passes of the random-target test, under both statistics."
+    if "random_target_outcome" not in v: return []
+    mir, ok = v[v.random_target_outcome == "mirror"], v[(v.random_target_outcome == "pass") & (v.method != "random")]
+    out = []
+    if len(mir): out.append(
+        f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} (below "
+        f"{threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a fail under |ρ|): the "
+        "other target's explanation ranks the same tokens first, with the opposite sign.")
+    if len(ok): out.append(
+        f"* Pass the random-target test under both statistics: {', '.join(ok.method)} (signed ρ {_rng(ok.random_target)}, "
+        f"|ρ| {_rng(ok.random_target_abs)}).")
+    return out
+
+# %% ../../nbs/55_sanity.ipynb #50e58366
+def _baseline_lines(s) -> list:
+    "`l2norm` under the cascade and `random` over every test, from one model's summary rows `s`."
+    out = []
+    cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
+    l2 = cas[cas.method == "l2norm"].set_index("randomised")
+    if len(l2):
+        above = l2.drop(index="embeddings", errors="ignore")
+        lo = above.value.min()
+        txt = f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are randomised"
+        if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
+        out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's norm factor).")
+    rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
+    if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
+    return out
+
+def _factor_lines(s, f) -> list:
+    "NormXLogit against its two factors (`f`: one model's factor rows), on the trained model and with every layer random."
+    orig = f[f.test == "original"].set_index("method")
+    if not {"l2norm", "logat"} <= set(orig.index): return []
+    cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
+    layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
+    deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
+    nx = cas[cas.method == "normxlogit"].set_index("randomised")
+    txt = (f"* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with the embedding "
+           f"norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
+    if "random" in orig.index: txt += f" (with `random`: {orig.loc['random'].value:.2f})"
+    if deep is not None and deep in nx.index:
+        fd = f[(f.test == "cascade") & (f.randomised == deep)].set_index("method")
+        txt += (f". With the head and every layer randomised ({deep}), NormXLogit's ρ to its trained self is "
+                f"{_ci(nx.loc[deep])}")
+        if "l2norm" in fd.index: txt += f", and its ρ to the (untouched) norm is {_ci(fd.loc['l2norm'])}"
+    return [txt + "."]
+
 # %% ../../nbs/55_sanity.ipynb #7f4dafb4
 def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | None = None) -> str:
     """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by hand):
@@ -128,65 +204,9 @@ def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | 
     V = V.assign(short=[short_verdict(r) for _, r in V.iterrows()])
     out = []
     for mod, v in V.groupby("model", sort=False):
-        info = R["runs"].get(mod, {})
-        word = v.short.map(lambda x: "pass†" if x.startswith("pass (") else x.split(" ")[0])
-        names = lambda w: ", ".join(r.method + (" " + r.short.split(" ", 1)[1] if "(" in r.short else "") for r in v[word == w].itertuples())
-        head = (f"**{mod}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
-                f"{len(info.get('stages', []))} stages): {int((word == 'pass').sum())} of {len(v)} methods pass every test"
-                + (f" ({names('pass')})" if (word == "pass").any() else ""))
-        for w, what in (("pass†", "pass every test that is evaluable"),
-                        ("mirror", "mirror on the random-target test and pass the other tests"),
-                        ("fail", "fail at least one"), ("inconclusive", f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
-                        ("not", "not evaluable †")):
-            if (word == w).any(): head += f"; {int((word == w).sum())} {what} ({names(w)})"
-        out.append(head + ".")
-        for t, what in (("cascade", "the cascade (|ρ| with only the embeddings left)"),
-                        ("random_target", "the random-target test"), ("data", "the data randomisation test (|ρ|)")):
-            if f"{t}_outcome" not in v: continue
-            for o, label in (("fail", "Fail"), ("inconclusive", "Inconclusive on")):
-                bad = v[v[f"{t}_outcome"] == o]
-                if bad.empty: continue
-                if t == "random_target":
-                    cells = [f"{r.method} (ρ {_ci3(r.random_target, r.random_target_lo, r.random_target_hi)}, |ρ| "
-                             f"{_ci3(r.random_target_abs, r.random_target_abs_lo, r.random_target_abs_hi)})" for r in bad.itertuples()]
-                else: cells = [f"{r.method} ({_ci3(getattr(r, t), getattr(r, t + '_lo'), getattr(r, t + '_hi'))})" for r in bad.itertuples()]
-                out.append(f"* {label} {what}: " + ", ".join(cells) + ".")
-        if "random_target_outcome" in v:
-            mir, ok = v[v.random_target_outcome == "mirror"], v[(v.random_target_outcome == "pass") & (v.method != "random")]
-            if len(mir): out.append(
-                f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} (below "
-                f"{threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a fail under |ρ|): the "
-                "other target's explanation ranks the same tokens first, with the opposite sign.")
-            if len(ok): out.append(
-                f"* Pass the random-target test under both statistics: {', '.join(ok.method)} (signed ρ {_rng(ok.random_target)}, "
-                f"|ρ| {_rng(ok.random_target_abs)}).")
-        s = S[S.model == mod]
-        cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
-        l2 = cas[cas.method == "l2norm"].set_index("randomised")
-        if len(l2):
-            above = l2.drop(index="embeddings", errors="ignore")
-            lo = above.value.min()
-            txt = f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are randomised"
-            if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
-            out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's norm factor).")
-        rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
-        if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
-        f = Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
-        orig = f[f.test == "original"].set_index("method")
-        if {"l2norm", "logat"} <= set(orig.index):
-            layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
-            deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
-            nx = cas[cas.method == "normxlogit"].set_index("randomised")
-            txt = (f"* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with the embedding "
-                   f"norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
-            if "random" in orig.index: txt += f" (with `random`: {orig.loc['random'].value:.2f})"
-            if deep is not None and deep in nx.index:
-                fd = f[(f.test == "cascade") & (f.randomised == deep)].set_index("method")
-                txt += (f". With the head and every layer randomised ({deep}), NormXLogit's ρ to its trained self is "
-                        f"{_ci(nx.loc[deep])}")
-                if "l2norm" in fd.index: txt += f", and its ρ to the (untouched) norm is {_ci(fd.loc['l2norm'])}"
-            out.append(txt + ".")
-        out.append("")
+        s, f = S[S.model == mod], Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
+        out += [*_model_lines(v, R["runs"].get(mod, {}), threshold), *_random_target_lines(v, threshold),
+                *_baseline_lines(s), *_factor_lines(s, f), ""]
     return "\n".join(out).strip()
 
 # %% ../../nbs/55_sanity.ipynb #0135784b
