@@ -34,20 +34,14 @@ def squad_document(tokenizer, article: str = DOC_ARTICLE, max_tokens: int = DOC_
                    data=None) -> dict:
     """The first paragraphs of a SQuAD 2.0 dev `article` that fit in `max_tokens` tokens, joined by blank lines
     (`text`), and where the gold answer of `question` starts in it (`answer_start`, -1 if its paragraph is left out)."""
-    from normxlogit.paths import data_dir
-    arts = json.loads((Path(data or data_dir()) / "squad_v2" / "cs224n_dev-v2.0.json").read_text())["data"]
-    a = next((x for x in arts if x["title"] == article), None)
+    a = next((x for x in squad_articles(data) if x["title"] == article), None)
     if a is None: raise ValueError(f"no article {article!r} in the SQuAD 2.0 dev set")
-    paras, n, start = [], 0, -1
-    for p in a["paragraphs"]:
-        k = len(tokenizer(p["context"], add_special_tokens=False)["input_ids"])
-        if paras and n + k > max_tokens: break
-        offset = sum(len(x) + 2 for x in paras)
+    paras, start = pack_paragraphs(tokenizer, a, max_tokens), -1
+    for j, p in enumerate(paras):
         for q in p["qas"]:
             if q["question"] == question and q["answers"] and start < 0:
-                start = offset + q["answers"][0]["answer_start"]
-        paras.append(p["context"]); n += k
-    return dict(text="\n\n".join(paras), answer_start=start, n_paragraphs=len(paras))
+                start = sum(len(x["context"]) + 2 for x in paras[:j]) + q["answers"][0]["answer_start"]
+    return dict(text="\n\n".join(p["context"] for p in paras), answer_start=start, n_paragraphs=len(paras))
 
 def document_prompt(document: str, question: str) -> str:
     "The user's message: the document, then the instruction and the question."
@@ -345,10 +339,11 @@ def documents_table(M: dict) -> pd.DataFrame:
     out = []
     for (m, k), d in r[r.method != "random"].groupby(["method", "k"], sort=False):
         d = d.set_index("doc")["drop"]
-        t = paired_t(d.to_numpy(), rnd.xs(k, level="k").reindex(d.index).to_numpy())
+        base = rnd.xs(k, level="k").reindex(d.index)
+        t = paired_t(d.to_numpy(), base.to_numpy())
         ci = f"{t['diff']:.3f} [{t['lo']:.3f}, {t['hi']:.3f}]" if t["n"] > 1 else f"{t['diff']:.3f} [–]"
         out.append({"method": method_label(m), "k": int(k), "documents": t["n"], "drop": round(float(d.mean()), 3),
-                    "random drop": round(float(rnd.xs(k, level="k").reindex(d.index).mean()), 3),
+                    "random drop": round(float(base.mean()), 3),
                     "difference [95 % CI]": ci,
                     "deletes more than random": verdict(t["lo"], t["hi"]) if t["n"] > 1 else "inconclusive"})
     return pd.DataFrame(out)
@@ -369,7 +364,8 @@ def documents_reading(M: dict | None) -> str:
     if not gold: return f"{len(recs)} documents, none with its gold answer inside the document."
     def ranks(m):
         r = [d["gold_rank"][m] for d in gold]
-        k, ci = sum(x == 1 for x in r), binomtest(sum(x == 1 for x in r), len(r)).proportion_ci(0.95)
+        k = sum(x == 1 for x in r)
+        ci = binomtest(k, len(r)).proportion_ci(0.95)
         return (f"{method_label(m)} median rank {np.median(r):.0f}, first in {k} of {len(r)} "
                 f"[{100 * ci.low:.0f}-{100 * ci.high:.0f} %]")
     cpu = lambda k: np.median([d["cpu_s_explain"][k] for d in recs])
@@ -394,9 +390,8 @@ COLUMNS = ["model", "method", "checkpointed", "tokens", "peak_gib", "base_gib", 
 
 def document_ids(tokenizer, n: int, data=None) -> list:
     "The first `n` token ids of the SQuAD 2.0 dev contexts joined into one document (real text, no special tokens)."
-    from normxlogit.paths import data_dir
-    d = json.loads((Path(data or data_dir()) / "squad_v2" / "cs224n_dev-v2.0.json").read_text())["data"]
-    ids = tokenizer(" ".join(p["context"] for a in d for p in a["paragraphs"]), add_special_tokens=False)["input_ids"]
+    text = " ".join(p["context"] for a in squad_articles(data) for p in a["paragraphs"])
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     if len(ids) < n: raise ValueError(f"the SQuAD contexts have {len(ids)} tokens, fewer than {n}")
     return ids[:n]
 
@@ -626,11 +621,11 @@ def spread_text(rep: pd.DataFrame | None, ablation: pd.DataFrame | None) -> str:
     rng = lambda d, m: float(np.ptp(d[(d.method == m) & (d.stopped.fillna("") == "")].peak_gib))
     r = {m: (rng(rep, m), rng(ablation, m)) for m in ("forward_last", "normxlogit")}
     parts = "; ".join(f"{label(m, False)} {a:.2f} GiB, with one arena {b:.2f} GiB" for m, (a, b) in r.items())
-    both = all(b < a / 2 for a, b in r.values())      # the project's rule for a settled cause, not a test
-    end = ("it shrinks to less than half for both calls (our rule of thumb for a settled cause, not a statistical "
-           "test), which points at the arenas." if both else "it does not shrink to less than half for both calls "
-           "(our rule of thumb for a settled cause, not a statistical test), so these rounds do not settle where the "
-           "spread comes from; the goal is read from the default rounds as they are.")
+    rule = "(our rule of thumb for a settled cause, not a statistical test)"
+    end = (f"it shrinks to less than half for both calls {rule}, which points at the arenas."
+           if all(b < a / 2 for a, b in r.values()) else f"it does not shrink to less than half for both calls {rule}, "
+           "so these rounds do not settle where the spread comes from; the goal is read from the default rounds "
+           "as they are.")
     return f"The range of each call's peaks over its rounds: {parts}; {end}"
 
 
