@@ -151,50 +151,47 @@ def _explain_generation(nx, args):
 def _bad_method(nx, name):
     raise UserError(f"unknown method {name!r}; choose from {', '.join(sorted(nx.registry.METHODS))}")
 
-def _faithfulness(nx, args):
-    from normxlogit.metrics.faithfulness_run import run_faithfulness, distributed
-    from normxlogit.evidence.datasets import task_data
-    from normxlogit.cache import atomic_write
+def _faith_methods(nx, args):
+    "The `--methods` list and the `--method-options` mapping, checked."
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     if not methods: raise UserError("--methods is empty; give comma-separated names, e.g. normxlogit,logat")
     for m in methods:
         if m not in nx.registry.METHODS: _bad_method(nx, m)
-    if args.n < 1: raise UserError(f"--n must be at least 1, got {args.n}")
-    opts = {}
-    if args.method_options:
-        import json
-        try: opts = json.loads(args.method_options)
-        except json.JSONDecodeError as err: raise UserError(f"--method-options is not valid JSON ({err.msg} at character {err.pos})") from None
-        if not isinstance(opts, dict) or not all(isinstance(v, dict) for v in opts.values()):
-            raise UserError('--method-options must map method names to option objects, e.g. \'{"gxi": {"aggregate": "l1"}}\'')
-        unknown = sorted(set(opts) - set(methods))
-        if unknown: raise UserError(f"--method-options names methods not in --methods: {', '.join(unknown)}")
-    if args.batch_size < 1: raise UserError(f"--batch-size must be at least 1, got {args.batch_size}")
-    ratios = nx.metrics.faithfulness.DEFAULT_RATIOS
-    if args.ratios:
-        try: ratios = nx.metrics.faithfulness.check_ratios([float(r) for r in args.ratios.split(",")])
-        except ValueError as err: raise UserError(f"--ratios: {_one_line(err)}") from None
-    out = _check_out(args.out)
-    if args.cache is not None:
-        c = Path(args.cache).expanduser()
-        try: c.mkdir(parents=True, exist_ok=True)
-        except OSError as err: raise UserError(f"--cache: cannot use {str(c)!r} ({err.strerror})") from None
-    save_dir = None
-    if args.save_explanations is not None:
-        save_dir = Path(args.save_explanations).expanduser()
-        try: save_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err: raise UserError(f"--save-explanations: cannot use {str(save_dir)!r} ({err.strerror})") from None
-    try: td = task_data(args.task)
-    except FileNotFoundError as err: raise UserError(_one_line(err)) from None
-    if args.n > len(td.dev):
-        raise UserError(f"--n {args.n} is more than the {len(td.dev)} held-out items of {args.task}; use --n {len(td.dev)} or fewer")
-    rank, world = distributed()
+    if not args.method_options: return methods, {}
+    import json
+    try: opts = json.loads(args.method_options)
+    except json.JSONDecodeError as err:
+        raise UserError(f"--method-options is not valid JSON ({err.msg} at character {err.pos})") from None
+    if not isinstance(opts, dict) or not all(isinstance(v, dict) for v in opts.values()):
+        example = '\'{"gxi": {"aggregate": "l1"}}\''
+        raise UserError(f"--method-options must map method names to option objects, e.g. {example}")
+    unknown = sorted(set(opts) - set(methods))
+    if unknown: raise UserError(f"--method-options names methods not in --methods: {', '.join(unknown)}")
+    return methods, opts
+
+def _folder(path, flag):
+    "`path` as a folder that exists (made if missing), or None; a folder that cannot be made is the user's error."
+    if path is None: return None
+    p = Path(path).expanduser()
+    try: p.mkdir(parents=True, exist_ok=True)
+    except OSError as err: raise UserError(f"{flag}: cannot use {str(p)!r} ({err.strerror})") from None
+    return p
+
+def _faith_ratios(nx, args):
+    if not args.ratios: return nx.metrics.faithfulness.DEFAULT_RATIOS
+    try: return nx.metrics.faithfulness.check_ratios([float(r) for r in args.ratios.split(",")])
+    except ValueError as err: raise UserError(f"--ratios: {_one_line(err)}") from None
+
+def _process_device(rank, world):
+    "Under `accelerate launch`/`torchrun`: this process's GPU, or the CPU with its share of the threads; else None."
+    if world == 1: return None
     import torch
-    device = None
-    if world > 1:
-        local = int(os.environ.get("LOCAL_RANK", rank))
-        if torch.cuda.is_available(): device = f"cuda:{local % torch.cuda.device_count()}"
-        else: device = "cpu"; torch.set_num_threads(max(1, (os.cpu_count() or 1) // int(os.environ.get("LOCAL_WORLD_SIZE", world))))
+    if torch.cuda.is_available(): return f"cuda:{int(os.environ.get('LOCAL_RANK', rank)) % torch.cuda.device_count()}"
+    torch.set_num_threads(max(1, (os.cpu_count() or 1) // int(os.environ.get("LOCAL_WORLD_SIZE", world))))
+    return "cpu"
+
+def _faith_model(nx, args, td, device):
+    "The model of `--model`, checked against the task: a classifier for classification, a regressor for regression."
     model, tok = _load(nx, args.model, device=device)
     kind = nx.get_adapter(model).kind
     if kind not in ("classification", "regression"):
@@ -202,6 +199,29 @@ def _faithfulness(nx, args):
     if (kind == "regression") != (td.labels is None):
         raise UserError(f"model {args.model!r} is a {kind} model but task {args.task} is "
                         f"{'a regression' if td.labels is None else 'a classification'} task")
+    return model, tok
+
+def _faith_task(args):
+    from normxlogit.evidence.datasets import task_data
+    try: td = task_data(args.task)
+    except FileNotFoundError as err: raise UserError(_one_line(err)) from None
+    if args.n > len(td.dev):
+        raise UserError(f"--n {args.n} is more than the {len(td.dev)} held-out items of {args.task}; use --n {len(td.dev)} or fewer")
+    return td
+
+def _faithfulness(nx, args):
+    from normxlogit.metrics.faithfulness_run import run_faithfulness, distributed
+    from normxlogit.cache import atomic_write
+    methods, opts = _faith_methods(nx, args)
+    if args.n < 1: raise UserError(f"--n must be at least 1, got {args.n}")
+    if args.batch_size < 1: raise UserError(f"--batch-size must be at least 1, got {args.batch_size}")
+    ratios = _faith_ratios(nx, args)
+    out = _check_out(args.out)
+    _folder(args.cache, "--cache")
+    save_dir = _folder(args.save_explanations, "--save-explanations")
+    td = _faith_task(args)
+    rank, world = distributed()
+    model, tok = _faith_model(nx, args, td, _process_device(rank, world))
     try:
         res = run_faithfulness(methods, model, tok, td.dev, n=args.n, ratios=ratios, cache=args.cache or True,
                                correct_only=args.correct_only, protocol=args.protocol, method_options=opts, text_columns=td.text, label_column=td.label,

@@ -153,7 +153,7 @@ def test_sidebar_lists_every_chapter():
 
 # Long lines (E501 at 120) and unused imports of the package (F401) still present, per top folder: a ceiling that may
 # only fall (lower it when you shorten lines). Every other rule of pyproject.toml's [tool.ruff.lint] must find nothing.
-RUFF_CEILINGS = {("E501", "nbs"): 2258, ("E501", "normxlogit"): 1380, ("E501", "tools"): 81,
+RUFF_CEILINGS = {("E501", "nbs"): 2250, ("E501", "normxlogit"): 1372, ("E501", "tools"): 81,
                  ("E501", "tests"): 61, ("F401", "normxlogit"): 53}
 
 def ruff_findings(*paths) -> list:
@@ -181,8 +181,11 @@ def test_ruff_can_fail(tmp_path):
     assert {"F821", "F841"} <= codes, codes
 
 # Functions over 60 lines and public functions with more than 10 parameters still present (issue 37's size rules): a
-# ceiling that may only fall, as for ruff.
-SIZE_CEILINGS = {"functions over 60 lines": 7, "public functions over 10 parameters": 15}
+# ceiling that may only fall, as for ruff. The parameter rule is for experiment code: the user's calls `explain`,
+# `explain_generation` and `faithfulness` keep the keyword arguments users expect (the brief says so): not counted.
+SIZE_CEILINGS = {"functions over 60 lines": 5, "public functions over 10 parameters": 12}
+USER_API = ("normxlogit/core.py:explain", "normxlogit/generation.py:explain_generation",
+            "normxlogit/metrics/faithfulness.py:faithfulness")
 
 def _function_sizes() -> dict:
     import ast
@@ -194,7 +197,8 @@ def _function_sizes() -> dict:
             method = bool(a.args) and a.args[0].arg in ("self", "cls")
             k = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) - method
             if n.end_lineno - n.lineno + 1 > 60: out["functions over 60 lines"].append(name)
-            if k > 10 and not n.name.startswith("_"): out["public functions over 10 parameters"].append(name)
+            if k > 10 and not n.name.startswith("_") and name not in USER_API:
+                out["public functions over 10 parameters"].append(name)
     return out
 
 def test_size_rules():

@@ -67,6 +67,7 @@ class FaithfulnessResult:
             a.set_xlabel("ratio of perturbed tokens"); a.set_ylabel("probability drop")
         return ax
 
+# %% ../../nbs/46_faithfulness_run.ipynb #fr01a5e1
 def distributed() -> tuple[int, int]:
     "`(rank, world_size)` of this process under `accelerate launch` / `torchrun` (env RANK / WORLD_SIZE), else (0, 1)."
     return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
@@ -85,6 +86,121 @@ def _chunk(store, j, compute):
     if store is not None: store.put(j, arrays, meta)
     return meta["explanations"], arrays, rows, False
 
+# %% ../../nbs/46_faithfulness_run.ipynb #fr02a5e1
+def _checked(methods, n, batch_size, label, ratios):
+    "The methods as a list and the ratios, after every check that needs no model (so a bad argument fails before work)."
+    if isinstance(methods, str): methods = [methods]
+    methods = list(methods)
+    if not methods: raise ValueError("no methods given")
+    for m in methods: get_method(m)                        # unknown names fail before any work
+    ratios = check_ratios(ratios)
+    if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
+        raise ValueError(f"n must be a positive int or None, got {n!r}")
+    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    if label not in (None, "gold"): raise ValueError(f"label must be None or 'gold', got {label!r}")
+    return methods, ratios
+
+def _share(rank, world_size, cache):
+    "This process's `(rank, world_size)`: the given ones, else the environment's (several need a shared cache)."
+    r0, w0 = distributed()
+    rank = r0 if rank is None else rank; world_size = w0 if world_size is None else world_size
+    if not 0 <= rank < world_size: raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
+    if world_size > 1 and cache is False: raise ValueError("several processes need a shared cache folder (cache=True or a path)")
+    return rank, world_size
+
+# %% ../../nbs/46_faithfulness_run.ipynb #fr03a5e1
+def _sample(ad, tokenizer, df, cols, lab, n, seed, correct_only, info) -> pd.DataFrame:
+    "The scored rows: the first `n` of a seeded shuffle of `df` (of its correct predictions if `correct_only`)."
+    pool = df.iloc[np.random.default_rng(seed).permutation(len(df))]
+    if correct_only:
+        pred = predict(ad, tokenizer, _texts(pool, cols), batch_size=64).argmax(-1).numpy()
+        ok = pred == pool[lab].to_numpy()
+        info.update(n_predicted=int(len(pool)), n_correct=int(ok.sum()), dataset_accuracy=float(ok.mean()))
+        pool = pool[ok]
+    sel = pool if n is None else pool.iloc[:n]
+    if n is not None and len(sel) < n: info["warning"] = f"only {len(sel)} samples available (asked for {n})"
+    info["n_used"] = len(sel)
+    return sel
+
+def _stores(cache, model, methods, method_options, key) -> dict:
+    "One chunk store per method (None each when `cache` is False/None), keyed by `key` plus the model and the method."
+    if cache is False or cache is None: return {m: None for m in methods}
+    root = Path(cache) if not isinstance(cache, bool) else cache_dir() / "faithfulness"
+    fp = model_fingerprint(model)
+    rest = {k: v for k, v in key.items() if k != "model"}
+    return {m: ChunkStore(root, f"faith-{m}", dict(library=__version__, model=key["model"], fingerprint=fp, method=m,
+                                                   options=method_options.get(m, {}), **rest))
+            for m in methods}
+
+# %% ../../nbs/46_faithfulness_run.ipynb #fr04a5e1
+@dataclass
+class _Chunks:
+    "What every chunk of a run shares: the model, the sample (texts, gold labels), the stores and the scoring keywords."
+    ad: object
+    tokenizer: object
+    texts: list
+    gold: list | None
+    batch_size: int
+    label: object
+    method_options: dict
+    stores: dict
+    score: dict                                            # keywords of `faithfulness`: ratios, metrics, protocol, ...
+
+    def get(self, m, j):
+        "Chunk `j` of method `m`: `(explanation dicts, arrays, rows, reused)`."
+        s = j * self.batch_size
+        return _chunk(self.stores[m], j, lambda: self._compute(m, s, min(s + self.batch_size, len(self.texts))))
+
+    def _compute(self, m, s, e):
+        tg = self.gold[s:e] if self.label == "gold" else None
+        with record_completeness() as log:                 # methods with a completeness check (IG) report it here
+            exps = explain(self.ad.model, self.tokenizer, self.texts[s:e], method=m, batch_size=self.batch_size,
+                           target=tg, per_text=tg is not None, **self.method_options.get(m, {}))
+        df = faithfulness(self.ad.model, self.tokenizer, list(exps), gold=None if self.gold is None else self.gold[s:e],
+                          label=self.label, batch_size=2 * self.batch_size, **self.score)
+        if len(log):                                      # each sample's worst relative completeness gap, with its rows
+            log.attach(list(exps))
+            worst = dict(completeness_gap=("rel_gap", "max"), converged=("converged", "all"))
+            gaps = log.frame().groupby("example").agg(**worst)
+            df = df.join(gaps, on="sample")
+        df["sample"] += s
+        df["method"] = m
+        return list(exps), _json_rows(df)
+
+# %% ../../nbs/46_faithfulness_run.ipynb #fr05a5e1
+def _work(chunks, mine, progress) -> dict:
+    "This process's chunks, computed or read, with a progress bar that says how many were found done."
+    found = sum(1 for m, j in mine if chunks.stores[m] is not None and chunks.stores[m].has(j))
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(mine), desc=f"explain + score ({found} of {len(mine)} chunks found done)", unit="chunk")
+    done = {}
+    for m, j in mine:
+        done[m, j] = chunks.get(m, j)
+        if bar is not None: bar.update(1)
+    if bar is not None: bar.close()
+    return done, found
+
+def _others(chunks, jobs, done, wait_timeout):
+    "Wait for the other processes' chunks, then read them into `done`."
+    deadline = time.time() + wait_timeout
+    while not all(chunks.stores[m].has(j) for m, j in jobs):
+        if time.time() > deadline:
+            raise TimeoutError(f"other processes did not finish their chunks within {wait_timeout} s")
+        time.sleep(0.5)
+    for m, j in jobs:
+        if (m, j) not in done: done[m, j] = chunks.get(m, j)
+
+def _save(done, methods, n_chunks, folder):
+    "Each method's explanations, from the chunks, as `<folder>/<method>.json`."
+    from normxlogit.core import Explanations
+    for m in methods:
+        exps = Explanations(Explanation.from_dict(d, scores=done[m, j][1][f"scores_{i}"])
+                            for j in range(n_chunks) for i, d in enumerate(done[m, j][0]))
+        exps.save(Path(folder) / f"{m}.json")
+
+# %% ../../nbs/46_faithfulness_run.ipynb #fr06a5e1
 def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int | None = 100, metrics=("comprehensiveness", "sufficiency"),
                      ratios=DEFAULT_RATIOS, cache=True, correct_only: bool = False, text_columns=None, label_column=None,
                      dataset_name: str = "dataset", model_name: str | None = None, method_options: dict | None = None,
@@ -109,93 +225,31 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
     (Integrated Gradients) add two columns to their rows: `completeness_gap`, the sample's worst relative gap
     $|\\delta|/|f(x)-f(\\bar x)|$ over its targets, and `converged`; the explanations carry the full record in
     `options['completeness']`. Returns a `FaithfulnessResult`."""
-    if isinstance(methods, str): methods = [methods]
-    methods = list(methods)
-    if not methods: raise ValueError("no methods given")
-    for m in methods: get_method(m)                        # unknown names fail before any work
-    ratios = check_ratios(ratios)
-    method_options = method_options or {}
-    if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
-        raise ValueError(f"n must be a positive int or None, got {n!r}")
-    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
-    if label not in (None, "gold"): raise ValueError(f"label must be None or 'gold', got {label!r}")
-    r0, w0 = distributed()
-    rank = r0 if rank is None else rank; world_size = w0 if world_size is None else world_size
-    if not 0 <= rank < world_size: raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
-    if world_size > 1 and cache is False: raise ValueError("several processes need a shared cache folder (cache=True or a path)")
+    methods, ratios = _checked(methods, n, batch_size, label, ratios)
+    rank, world_size = _share(rank, world_size, cache)
     cols, lab = infer_columns(dataset_df, text_columns, label_column)
     ad = get_adapter(model)
     reg = ad.kind == "regression"
     if correct_only and (reg or lab is None): raise ValueError("correct_only needs a classification model and a label column")
     if label == "gold" and lab is None: raise ValueError("label='gold' needs a label column")
-    order = np.random.default_rng(seed).permutation(len(dataset_df))
-    pool = dataset_df.iloc[order]
     t0 = time.time()
     info = dict(dataset=dataset_name, dataset_rows=len(dataset_df), n_requested=n, correct_only=correct_only, seed=seed)
-    if correct_only:
-        pred = predict(ad, tokenizer, _texts(pool, cols), batch_size=64).argmax(-1).numpy()
-        ok = pred == pool[lab].to_numpy()
-        info.update(n_predicted=int(len(pool)), n_correct=int(ok.sum()), dataset_accuracy=float(ok.mean()))
-        pool = pool[ok]
-    sel = pool if n is None else pool.iloc[:n]
-    if n is not None and len(sel) < n: info["warning"] = f"only {len(sel)} samples available (asked for {n})"
-    info["n_used"] = len(sel)
+    sel = _sample(ad, tokenizer, dataset_df, cols, lab, n, seed, correct_only, info)
     texts = _texts(sel, cols)
     gold = sel[lab].tolist() if lab is not None else None
     mname = model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config, "_name_or_path", type(ad.m).__name__))
-    root = None
-    if cache is not False and cache is not None: root = Path(cache) if not isinstance(cache, bool) else cache_dir() / "faithfulness"
-    fp = model_fingerprint(model) if root is not None else None
-    starts = list(range(0, len(texts), batch_size))
-    stores = {}
-    for m in methods:
-        key = dict(library=__version__, model=mname, fingerprint=fp, method=m, options=method_options.get(m, {}),
-                   dataset=dataset_name, rows=[str(i) for i in sel.index], label=label, metrics=list(metrics),
-                   ratios=list(ratios), protocol=protocol, faithfulness=faith_kw, batch_size=batch_size)
-        stores[m] = ChunkStore(root, f"faith-{m}", key) if root is not None else None
-    jobs = [(m, j) for m in methods for j in range(len(starts))]
+    method_options = method_options or {}
+    key = dict(model=mname, dataset=dataset_name, rows=[str(i) for i in sel.index], label=label, metrics=list(metrics),
+               ratios=list(ratios), protocol=protocol, faithfulness=faith_kw, batch_size=batch_size)
+    chunks = _Chunks(ad, tokenizer, texts, gold, batch_size, label, method_options,
+                     _stores(cache, model, methods, method_options, key),
+                     dict(ratios=ratios, metrics=metrics, protocol=protocol, **faith_kw))
+    jobs = [(m, j) for m in methods for j in range(-(-len(texts) // batch_size))]
     mine = [jb for q, jb in enumerate(jobs) if q % world_size == rank]
-    found = sum(1 for m, j in mine if stores[m] is not None and stores[m].has(j))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(mine), desc=f"explain + score ({found} of {len(mine)} chunks found done)", unit="chunk")
-    done = {}
-    def work(m, j):
-        s = starts[j]; e = min(s + batch_size, len(texts))
-        def compute():
-            tg = gold[s:e] if label == "gold" else None
-            with record_completeness() as log:             # methods with a completeness check (IG) report it here
-                exps = explain(ad.model, tokenizer, texts[s:e], method=m, batch_size=batch_size, target=tg,
-                               per_text=tg is not None, **method_options.get(m, {}))
-            df = faithfulness(ad.model, tokenizer, list(exps), ratios=ratios, gold=None if gold is None else gold[s:e],
-                              label=label, metrics=metrics, batch_size=2 * batch_size, protocol=protocol, **faith_kw)
-            if len(log):                                  # each sample's worst relative completeness gap, kept with its rows
-                log.attach(list(exps))
-                gaps = log.frame().groupby("example").agg(completeness_gap=("rel_gap", "max"), converged=("converged", "all"))
-                df = df.join(gaps, on="sample")
-            df["sample"] += s
-            df["method"] = m
-            return list(exps), _json_rows(df)
-        return _chunk(stores[m], j, compute)
-    for m, j in mine:
-        done[m, j] = work(m, j)
-        if bar is not None: bar.update(1)
-    if bar is not None: bar.close()
-    if world_size > 1:                                   # wait for the other processes' chunks, then read them
-        deadline = time.time() + wait_timeout
-        while not all(stores[m].has(j) for m, j in jobs):
-            if time.time() > deadline: raise TimeoutError(f"other processes did not finish their chunks within {wait_timeout} s")
-            time.sleep(0.5)
-        for m, j in jobs:
-            if (m, j) not in done: done[m, j] = work(m, j)
+    done, found = _work(chunks, mine, progress)
+    if world_size > 1: _others(chunks, jobs, done, wait_timeout)
     df = pd.DataFrame([r for jb in jobs for r in done[jb][2]])
-    if save_explanations is not None and rank == 0:
-        from normxlogit.core import Explanations
-        for m in methods:
-            exps = Explanations(Explanation.from_dict(d, scores=done[m, j][1][f"scores_{i}"])
-                                for j in range(len(starts)) for i, d in enumerate(done[m, j][0]))
-            exps.save(Path(save_explanations) / f"{m}.json")
+    if save_explanations is not None and rank == 0: _save(done, methods, len(jobs) // len(methods), save_explanations)
     info["chunks"] = len(jobs); info["chunks_found_done"] = found; info["chunks_reused"] = sum(done[jb][3] for jb in mine)
     info["explain_s"] = round(time.time() - t0, 1)
     df.insert(1, "row", [sel.index[i] for i in df["sample"]])
