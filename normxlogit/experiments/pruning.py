@@ -5,7 +5,7 @@
 # %% ../../nbs/54_head_pruning.ipynb #3b46a8b0
 from __future__ import annotations
 import contextlib, json, os, time, warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -26,7 +26,7 @@ from .agreement import agreement_items, AGREEMENT_TASKS
 __all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES',
            'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS', 'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS',
            'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE', 'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order',
-           'random_order', 'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'run_pruning',
+           'random_order', 'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'PruningPlan', 'run_pruning',
            'pruning_label', 'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table',
            'finding_pairs', 'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose',
            'run_costs', 'estimate', 'reproduce', 'main', 'read_claims']
@@ -181,12 +181,161 @@ class PruningRun:
     info: dict
     record: dict = field(default_factory=dict)
 
+# %% ../../nbs/54_head_pruning.ipynb #pr00c7d3
+@dataclass
+class PruningPlan:
+    """The protocol of one pruning run (`run_pruning`'s options): the `methods` (default `PRUNING_METHODS`) and
+    `poolings` whose head orders are pruned, `n_random` random orders (seeds `seed, seed + 1, ...`), accuracy after
+    every `step`-th head up to `max_pruned` (None: all), `n_pool` items examined (None: 1.5 n + 20), relevances
+    `contrastive` (target minus foil), `chunk_size` items per stored chunk, `batch_size` items per pruned forward,
+    `relevance_batch_size` items per relevance batch, `coref` (ra's antecedents) and `reverse` (the order of work)."""
+    methods: list | None = None
+    poolings: tuple = POOLINGS
+    n_random: int = 10
+    step: int = 1
+    max_pruned: int | None = None
+    n_pool: int | None = None
+    contrastive: bool = True
+    chunk_size: int = 50
+    batch_size: int = 16
+    relevance_batch_size: int = 8
+    seed: int = 0
+    reverse: bool = False
+    coref: str = "auto"
+
+    def __post_init__(self):
+        self.methods = list(PRUNING_METHODS if self.methods is None else self.methods)
+        bad = [m for m in self.methods if m not in HEAD_METHODS]
+        if bad: raise ValueError(f"unknown methods {bad}; choose from {HEAD_METHODS}")
+        self.poolings = list(self.poolings)
+        bad = [p for p in self.poolings if p not in POOLINGS]
+        if bad: raise ValueError(f"unknown poolings {bad}; choose from {POOLINGS}")
+        if not isinstance(self.chunk_size, int) or self.chunk_size < 1:
+            raise ValueError(f"chunk_size must be a positive int, got {self.chunk_size!r}")
+
+    def settings(self, n) -> dict:
+        "The run record's `settings` (every option but the order of work), in the record's order."
+        keys = ("n_pool", "methods", "poolings", "n_random", "step", "max_pruned", "contrastive", "coref", "chunk_size",
+                "batch_size", "relevance_batch_size", "seed")
+        return dict(n=n, **{k: getattr(self, k) for k in keys})
+
+# %% ../../nbs/54_head_pruning.ipynb #pr01c7d3
+class _Pruning:
+    "One run's shared state: the items, the grid, the chunk keys' base and the tally of what was computed and reused."
+    def __init__(self, model, tokenizer, model_name, task, n, plan, root, verbose):
+        self.model, self.tokenizer, self.name, self.task = model, tokenizer, model_name, task
+        self.plan, self.root = plan, root
+        self.n, self.verbose, self.ad = n, verbose, get_adapter(model)      # the adapter resolved once, handed down
+        self.items, counts = pruning_items(model, tokenizer, task, n, plan.n_pool, cache=root, coref=plan.coref)
+        if n is not None and len(self.items) < n:
+            warnings.warn(f"{model_name}/{task}: only {len(self.items)} usable items of {n} requested; enlarge n_pool")
+        self.counts = dict(model=model_name, **counts)
+        self.L, self.H, _ = head_shape(model)
+        self.grid = pruning_grid(self.L * self.H, plan.step, plan.max_pruned)
+        fp = model_fingerprint(model) if root is not None else None
+        self.base = dict(model=model_name, fingerprint=fp, task=task, items=_items_key(self.items),
+                         chunk_size=plan.chunk_size)
+        self.starts = list(range(0, len(self.items), plan.chunk_size))
+        self.info = dict(model=model_name, task=task, grid=self.grid, n_items=len(self.items),
+                         mean_tokens=round(float(self.items.n_tokens.mean()), 2), computed=[], reused=0, seconds={},
+                         cpu_seconds=dict(relevance=0.0, curves=0.0), item_configs=0, cpu_now=0.0, stores=[])
+
+    def visit(self, k): return list(range(k))[::-1] if self.plan.reverse else list(range(k))
+    def sub(self, j): return self.items.iloc[self.starts[j]:self.starts[j] + self.plan.chunk_size]
+    def say(self, text, t0):
+        if self.verbose: print(f"  {self.name} {self.task} {text} {time.time() - t0:7.1f}s", flush=True)
+
+# %% ../../nbs/54_head_pruning.ipynb #pr02c7d3
+def _chunks(self: _Pruning, name, key, compute, what, units=None):
+    "Every chunk of one computation (`common.run_chunks`), tallied into `info`: what was computed, reused and its cost."
+    key = chunk_key("pruning", **self.base, **key)
+    store = open_store(self.root, "pruning", f"{self.name}-{self.task}-{name}", key)
+    info = self.info
+    if store is not None: info["stores"].append(store.dir.name)
+    run = run_chunks(store, len(self.starts), compute, progress=False, order=self.visit(len(self.starts)))
+    kind = "curves" if what[0] == "curve" else "relevance"
+    info["computed"] += [(what, j) for j in self.visit(len(self.starts)) if run.chunks[j].computed]
+    info["reused"] += sum(not c.computed for c in run.chunks)
+    info["cpu_now"] += run.cpu_s
+    for j, c in enumerate(run.chunks):        # the stored cost of every chunk, whichever run computed it
+        if c.cpu_s is not None: info["cpu_seconds"][kind] += c.cpu_s; info["item_configs"] += units(j) if units else 0
+    return [c.arrays for c in run.chunks]
+
+def _relevances(self: _Pruning) -> dict:
+    "Each method's mean head relevance per pooling: `{(method, pooling): (L, H)}`."
+    relevance, p = {}, self.plan
+    for k in self.visit(len(p.methods)):
+        meth, t0 = p.methods[k], time.time()
+        compute = lambda j, meth=meth: (item_relevances(self.model, self.tokenizer, self.sub(j), meth, p.contrastive,
+                                                        p.relevance_batch_size), {})
+        key = dict(method=meth, contrastive=p.contrastive, batch_size=p.relevance_batch_size)
+        parts = _chunks(self, f"relevance-{meth}", key, compute, ("relevance", meth))
+        for pool in p.poolings: relevance[meth, pool] = np.concatenate([c[pool] for c in parts]).mean(0)
+        self.info["seconds"][f"relevance {meth}"] = round(time.time() - t0, 1)
+        self.say(f"relevance {meth:10s}", t0)
+    return relevance
+
+# %% ../../nbs/54_head_pruning.ipynb #pr03c7d3
+def _margin_curves(self: _Pruning, curves) -> dict:
+    "Every distinct pruning order's margins (grid point x item), computed or read back once: `{order prefix: margins}`."
+    done, p = {}, self.plan
+    for meth, pool, sd, order in (curves[::-1] if p.reverse else curves):
+        key, t0 = tuple(int(i) for i in order[:self.grid[-1]]), time.time()
+        if key in done: continue
+        def margins(j, order=order):
+            s = self.sub(j)
+            m = pruning_margins(self.model, self.tokenizer, s.input.tolist(), s.target_id.to_numpy(),
+                                s.score_foil_id.to_numpy(), order, self.grid, p.batch_size, adapter=self.ad)
+            return dict(margins=m), {}
+        parts = _chunks(self, "curve", dict(order=list(key), grid=self.grid, batch_size=p.batch_size), margins,
+                            ("curve", meth, pool, sd), units=lambda j: len(self.sub(j)) * len(self.grid))
+        done[key] = np.concatenate([c["margins"] for c in parts], 1)
+        self.say(f"curve {meth:10s} {pool:10s} {'' if sd is None else sd}", t0)
+    return done
+
+def _frames(self: _Pruning, curves, done):
+    "The accuracy rows (random = mean of its runs), every curve, and each item's area under each curve."
+    rows, per, name, task = [], [], self.name, self.task
+    for meth, pool, sd, order in curves:                                     # rows in the canonical order
+        m = done[tuple(int(i) for i in order[:self.grid[-1]])]
+        rows += [dict(model=name, task=task, method=meth, pooling=pool, seed=sd, heads_pruned=g, accuracy=float(a))
+                 for g, a in zip(self.grid, (m > 0).mean(1))]
+        per.append(pd.DataFrame(dict(model=name, task=task, id=self.items.id, method=meth, pooling=pool, seed=sd,
+                                     area=item_areas(m, self.grid))))
+    curves_df = pd.DataFrame(rows)
+    frame = (curves_df.groupby(["model", "task", "method", "pooling", "heads_pruned"], sort=False, as_index=False)
+             .accuracy.mean())[COLUMNS]
+    frame["accuracy"] = frame.accuracy.round(6)
+    per_item = pd.concat(per, ignore_index=True)
+    per_item["seed"] = per_item.seed.astype("Int64")
+    return frame, curves_df, per_item
+
+# %% ../../nbs/54_head_pruning.ipynb #pr04c7d3
+def _pruning_record(self: _Pruning, n_curves, t_start, machine) -> dict:
+    "The run record: the selection's counts, the settings, what was computed and reused, and the CPU per unit."
+    info, cpu = self.info, self.info["cpu_seconds"]
+    per_config = round(cpu["curves"] / info["item_configs"], 4) if info["item_configs"] else None
+    return {**run_record("pruning", cpu_s=info["cpu_now"], wall_s=time.time() - t_start, counts=self.counts,
+                         settings=self.plan.settings(self.n), heads=self.L * self.H, grid_points=len(self.grid),
+                         unique_curves=n_curves, chunks_computed=len(info["computed"]), chunks_reused=info["reused"],
+                         seconds=info["seconds"], mean_tokens=info["mean_tokens"],
+                         selection_cpu_s=round(self.items.attrs["selection_cost"].get("cpu_s", 0.0), 1),
+                         cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=info["item_configs"],
+                         cpu_per_item_config=per_config, stores=sorted(set(info["stores"]))), "machine": machine}
+
+def _write_pruning(results, frame, per_item, record, info):
+    "Both tables and the record, under one lock (the record untouched when nothing was computed)."
+    with locked(results_path("agreement", results=results)) as out:
+        for name, rows, cols in (("pruning.csv", frame, COLUMNS), ("pruning_items.csv.gz", per_item, ITEM_COLUMNS)):
+            merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
+        write_record(out / f"pruning_{info['model']}_{info['task']}.json", record, info["computed"])
+    info["written"] = out / "pruning.csv"
+
 # %% ../../nbs/54_head_pruning.ipynb #b5a9d56c
-def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=POOLINGS, n_random=10, step=1,
-                max_pruned=None, n_pool=None, contrastive=True, cache=True, results=True, chunk_size=50,
-                batch_size=16, relevance_batch_size=8, seed=0, reverse=False, coref="auto", verbose=True) -> PruningRun:
+def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None = None, cache=True, results=True,
+                verbose=True, **options) -> PruningRun:
     """Head pruning on the `n` correctly predicted items of `task` ('sva', 'ra' or 'qa', from the agreement chapter;
-    `n=None`: every correct item of the pool).
+    `n=None`: every correct item of the pool), with the protocol `plan` (a `PruningPlan`, or its fields as keywords).
 
     1. Head relevances of every method in `methods` (default `PRUNING_METHODS`), all three poolings, per item (target
        minus foil when `contrastive`), averaged over the items.
@@ -204,103 +353,24 @@ def run_pruning(model, tokenizer, model_name, task, n, methods=None, poolings=PO
     (the result is the same): a second process started with it on the same cache shares the work of a first one without
     it, each reading back what the other has stored, so that both cores work on one model and task; they overlap by at
     most one chunk. The item selection's logits are cached beside the chunks."""
-    methods = list(PRUNING_METHODS if methods is None else methods)
-    bad = [m for m in methods if m not in HEAD_METHODS]
-    if bad: raise ValueError(f"unknown methods {bad}; choose from {HEAD_METHODS}")
-    poolings = list(poolings)
-    bad = [p for p in poolings if p not in POOLINGS]
-    if bad: raise ValueError(f"unknown poolings {bad}; choose from {POOLINGS}")
-    if not isinstance(chunk_size, int) or chunk_size < 1: raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
-    ad = get_adapter(model)                                  # resolved once, handed down
-    if "alti_logit" in methods and not ad.decoder: methods.remove("alti_logit")
+    if plan is not None and options: raise ValueError("give a PruningPlan or its options as keywords, not both")
+    plan = plan or PruningPlan(**options)
+    ad = get_adapter(model)
+    if "alti_logit" in plan.methods and not ad.decoder:
+        plan = replace(plan, methods=[m for m in plan.methods if m != "alti_logit"])
     t_start, machine = time.time(), run_record("pruning", device=next(ad.m.parameters()).device)["machine"]
-    if n_pool is None and n is not None: n_pool = int(1.5 * n) + 20   # enough for ~70% correct items; a warning says when it is not
-    root = cache_root(cache, "pruning")
-    items, counts = pruning_items(model, tokenizer, task, n, n_pool, cache=root, coref=coref)
-    counts = dict(model=model_name, **counts)
-    if n is not None and len(items) < n: warnings.warn(f"{model_name}/{task}: only {len(items)} usable items of {n} requested; enlarge n_pool")
-    L, H, _ = head_shape(model)
-    grid = pruning_grid(L * H, step, max_pruned)
-    base = dict(model=model_name, fingerprint=model_fingerprint(model) if root is not None else None, task=task,
-                items=_items_key(items), chunk_size=chunk_size)
-    starts = list(range(0, len(items), chunk_size))
-    info = dict(model=model_name, task=task, grid=grid, n_items=len(items), mean_tokens=round(float(items.n_tokens.mean()), 2),
-                computed=[], reused=0, seconds={}, cpu_seconds=dict(relevance=0.0, curves=0.0), item_configs=0,
-                cpu_now=0.0, stores=[])
-    visit = (lambda k: list(range(k))[::-1]) if reverse else (lambda k: list(range(k)))
-    sub = lambda j: items.iloc[starts[j]:starts[j] + chunk_size]
-
-    def chunks(name, key, compute, what, units=None):
-        "Every chunk of one computation (`common.run_chunks`), tallied into `info`: what was computed, reused and what it cost."
-        store = open_store(root, "pruning", f"{model_name}-{task}-{name}", chunk_key("pruning", **base, **key))
-        if store is not None: info["stores"].append(store.dir.name)
-        run = run_chunks(store, len(starts), compute, progress=False, order=visit(len(starts)))
-        kind = "curves" if what[0] == "curve" else "relevance"
-        info["computed"] += [(what, j) for j in visit(len(starts)) if run.chunks[j].computed]
-        info["reused"] += sum(not c.computed for c in run.chunks)
-        info["cpu_now"] += run.cpu_s
-        for j, c in enumerate(run.chunks):        # the stored cost of every chunk, whichever run computed it
-            if c.cpu_s is not None: info["cpu_seconds"][kind] += c.cpu_s; info["item_configs"] += units(j) if units else 0
-        return [c.arrays for c in run.chunks]
-    # 1. relevances
-    relevance = {}
-    for meth in visit(len(methods)):
-        meth, t0 = methods[meth], time.time()
-        parts = chunks(f"relevance-{meth}", dict(method=meth, contrastive=contrastive, batch_size=relevance_batch_size),
-                       lambda j: (item_relevances(model, tokenizer, sub(j), meth, contrastive, relevance_batch_size), {}),
-                       ("relevance", meth))
-        for p in poolings: relevance[meth, p] = np.concatenate([c[p] for c in parts]).mean(0)
-        info["seconds"][f"relevance {meth}"] = round(time.time() - t0, 1)
-        if verbose: print(f"  {model_name} {task} relevance {meth:10s} {time.time() - t0:7.1f}s", flush=True)
-    # 2. curves
-    curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in methods for p in poolings]
-    curves += [("random", "-", seed + r, random_order(L, H, seed + r)) for r in range(n_random)]
-    done = {}
-    for meth, p, sd, order in (curves[::-1] if reverse else curves):       # compute (or read back) every distinct order
-        key, t0 = tuple(int(i) for i in order[:grid[-1]]), time.time()
-        if key in done: continue
-        def margins(j, order=order):
-            s = sub(j)
-            return dict(margins=pruning_margins(model, tokenizer, s.input.tolist(), s.target_id.to_numpy(), s.score_foil_id.to_numpy(),
-                                                order, grid, batch_size, adapter=ad)), {}
-        parts = chunks("curve", dict(order=list(key), grid=grid, batch_size=batch_size), margins, ("curve", meth, p, sd),
-                       units=lambda j: len(sub(j)) * len(grid))
-        done[key] = np.concatenate([c["margins"] for c in parts], 1)
-        if verbose: print(f"  {model_name} {task} curve {meth:10s} {p:10s} {'' if sd is None else sd} {time.time() - t0:7.1f}s", flush=True)
-    rows, per = [], []
-    for meth, p, sd, order in curves:                                     # rows in the canonical order
-        m = done[tuple(int(i) for i in order[:grid[-1]])]
-        rows += [dict(model=model_name, task=task, method=meth, pooling=p, seed=sd, heads_pruned=g, accuracy=float(a))
-                 for g, a in zip(grid, (m > 0).mean(1))]
-        per.append(pd.DataFrame(dict(model=model_name, task=task, id=items.id, method=meth, pooling=p, seed=sd,
-                                     area=item_areas(m, grid))))
-    curves_df = pd.DataFrame(rows)
-    frame = (curves_df.groupby(["model", "task", "method", "pooling", "heads_pruned"], sort=False, as_index=False)
-             .accuracy.mean())[COLUMNS]
-    frame["accuracy"] = frame.accuracy.round(6)
-    per_item = pd.concat(per, ignore_index=True)
-    per_item["seed"] = per_item.seed.astype("Int64")
-    info["unique_curves"] = len(done)
-    info["seconds"]["total"] = round(time.time() - t_start, 1)
-    cpu = info["cpu_seconds"]
-    record = {**run_record("pruning", cpu_s=info["cpu_now"], wall_s=time.time() - t_start,
-                           counts=counts, settings=dict(n=n, n_pool=n_pool, methods=methods, poolings=poolings, n_random=n_random,
-                                                        step=step, max_pruned=max_pruned, contrastive=contrastive, coref=coref,
-                                                        chunk_size=chunk_size, batch_size=batch_size,
-                                                        relevance_batch_size=relevance_batch_size, seed=seed),
-                           heads=L * H, grid_points=len(grid), unique_curves=len(done), chunks_computed=len(info["computed"]),
-                           chunks_reused=info["reused"], seconds=info["seconds"], mean_tokens=info["mean_tokens"],
-                           selection_cpu_s=round(items.attrs["selection_cost"].get("cpu_s", 0.0), 1),
-                           cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=info["item_configs"],
-                           cpu_per_item_config=round(cpu["curves"] / info["item_configs"], 4) if info["item_configs"] else None,
-                           stores=sorted(set(info["stores"]))), "machine": machine}
-    if results is not None and results is not False:
-        with locked(results_path("agreement", results=results)) as out:     # one lock for both tables and the record
-            for name, rows, cols in (("pruning.csv", frame, COLUMNS), ("pruning_items.csv.gz", per_item, ITEM_COLUMNS)):
-                merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
-            write_record(out / f"pruning_{model_name}_{task}.json", record, info["computed"])   # untouched when nothing was computed
-        info["written"] = out / "pruning.csv"
-    return PruningRun(frame, curves_df, per_item, relevance, items, counts, info, record)
+    if plan.n_pool is None and n is not None: plan = replace(plan, n_pool=int(1.5 * n) + 20)   # ~70% correct suffice
+    run = _Pruning(model, tokenizer, model_name, task, n, plan, cache_root(cache, "pruning"), verbose)
+    relevance = _relevances(run)
+    curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in plan.methods for p in plan.poolings]
+    curves += [("random", "-", plan.seed + r, random_order(run.L, run.H, plan.seed + r)) for r in range(plan.n_random)]
+    done = _margin_curves(run, curves)
+    frame, curves_df, per_item = _frames(run, curves, done)
+    run.info["unique_curves"] = len(done)
+    run.info["seconds"]["total"] = round(time.time() - t_start, 1)
+    record = _pruning_record(run, len(done), t_start, machine)
+    if results is not None and results is not False: _write_pruning(results, frame, per_item, record, run.info)
+    return PruningRun(frame, curves_df, per_item, relevance, run.items, run.counts, run.info, record)
 
 # %% ../../nbs/54_head_pruning.ipynb #6f63aad5
 POOLING_NAMES = {"relu_dim": "ReLU dim", "relu_token": "ReLU per token", "none": "no ReLU"}
