@@ -4,12 +4,11 @@
 
 # %% ../../nbs/53a_agreement_run.ipynb #1a78d834
 from __future__ import annotations
-import copy, dataclasses, hashlib, json, math, sys, time, warnings
+import copy, dataclasses, hashlib, json, math, sys, time, types, warnings
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 from ..core import explain
 from ..model.batch import predict, make_batch, max_length, ATTENTION_BUDGET, memory_split
 from ..model.heads import HeadAdapter, get_adapter, uses_rmsnorm, has_position_embeddings, attention_bytes
@@ -19,12 +18,11 @@ from ..evidence.extractors import sva_evidence, ra_evidence, qa_evidence, qa_pro
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..registry import takes_option
 from ..attribution.gradients import scores_from_embeddings
-from ..attribution.ig import completeness_table, pass_on_warnings
+from ..attribution.ig import pass_on_warnings
 from ..metrics.plausibility import item_metrics
 from .common import (chunk_key, cache_root, open_store, fold_stores, run_chunks, results_path,
-                                           write_csv,
-                                           write_json, write_record, run_record, cost_table, register_experiment, command_line, Command,
-                                           CommandError, Opt, Claims)
+                                           write_csv, write_json, run_record, cost_table, register_experiment,
+                                           command_line, Command, CommandError, Opt, Claims)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
@@ -34,7 +32,7 @@ __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 
            'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options',
            'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key',
            'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce',
-           'estimate', 'Bf16Products', 'bfloat16_options', 'tie_counts']
+           'estimate', 'bfloat16_options', 'tie_counts']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -397,6 +395,46 @@ def item_key(used) -> list:
     return [[r.id, _text_hash(r.input), int(r.target_id), int(r.foil_id), "".join(map(str, r.evidence)),
              "".join(map(str, np.asarray(r.special, int))), "".join(map(str, np.asarray(r.region, int)))] for r in used.itertuples()]
 
+# %% ../../nbs/53a_agreement_run.ipynb #agr0e1d2
+def _from_results(csv, used, jobs, recompute):
+    "The rows stored for the same items (else None), and the (method, variant) pairs read there (none if `recompute`)."
+    old = pd.read_csv(csv, dtype={"id": str}) if csv is not None and csv.exists() else None
+    if old is not None and (len(used) == 0 or set(old.id.astype(str)) != set(used.id.astype(str))): old = None   # other items
+    have = set() if old is None else set(zip(old.method, old.variant))
+    return old, set() if recompute else {j for j in jobs if j in have}
+
+def _in_order(frame):
+    "The rows in `ROW_COLUMNS`, by method (`AGREEMENT_METHODS`' order) and setting (`SETTINGS`' order), stably."
+    frame = frame.reindex(columns=ROW_COLUMNS)
+    if not len(frame): return frame
+    m, s = frame.method.map({m: i for i, m in enumerate(AGREEMENT_METHODS)}), frame.setting.map({s: i for i, s in enumerate(SETTINGS)})
+    return frame.assign(_m=m, _s=s).sort_values(["_m", "_s"], kind="stable").drop(columns=["_m", "_s"]).reset_index(drop=True)
+
+def _method_chunks(run, mod, m, v, bs):
+    "Every chunk of one (method, variant), by segment, into `run.rows`; its cost and what was computed into `run.info`."
+    info, spent, c0 = run.info, [], time.process_time()
+    for (a, b), ik in zip(run.segs, run.keys):
+        g0 = next(g for g, c in enumerate(run.chunks) if c[0] == a)     # the segment's first chunk (its seeds go on)
+        mine = [c for c in run.chunks if a <= c[0] < b]
+        parts = dict(model=run.name, fingerprint=run.fp, task=run.task, method=m, variant=v, options=method_options(m, v, run.ig_steps),
+                     seed=run.seed, batch_size=bs, chunk_size=run.chunk_size, items=ik) | (dict(first_chunk=g0) if g0 else {})
+        store = open_store(run.cache, "agreement", f"{run.name}-{run.task}-{m}-{v}", chunk_key("agreement", **parts)) if run.fp else None
+        if store is not None: info["chunks_found_done"] += sum(store.has(j) for j in range(len(mine)))
+        compute = lambda j, mine=mine, g0=g0: ({}, dict(rows=_rows(
+            mod, run.tokenizer, run.name, run.task, run.used.iloc[mine[j][0]:mine[j][1]], m, v, bs, run.seed + 1000 * (g0 + j), run.ig_steps)))
+        done = run_chunks(store, len(mine), compute, desc=f"{run.name} {run.task} {m} {v}", progress=run.verbose)
+        info["cpu_s_now"] += done.cpu_s
+        for j, ch in enumerate(done.chunks):
+            run.rows[m, v, g0 + j] = ch.meta["rows"]
+            if ch.computed: info["computed"].append((m, v, g0 + j))
+            if ch.cpu_s is not None: spent.append((mine[j][1] - mine[j][0], ch.cpu_s, ch.wall_s))   # a chunk keeps its cost
+    if spent:                                          # the cost of every chunk that has one, whichever run computed it
+        ni, ci, wi = map(sum, zip(*spent))
+        info["timing"].append(dict(model=run.name, task=run.task, method=m, variant=v, items=ni, cpu_s=round(ci, 2),
+                                   wall_s=round(wi, 2), cpu_s_per_item=round(ci / ni, 3)))
+    if run.verbose: print(f"  {run.name} {run.task} {m} {v}: {sum(c[:2] == (m, v) for c in info['computed'])} chunks computed, "
+                          f"{time.process_time() - c0:.1f} CPU s", flush=True)
+
 # %% ../../nbs/53a_agreement_run.ipynb #e0da99b2
 def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=VARIANTS, n_pool=None, exclude=None,
                   coref="auto", cache=True, results=True, recompute=False, ig_steps=32, batch_size=8, chunk_size=8,
@@ -425,51 +463,23 @@ def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=
               f"(pool {counts['pool']}, accuracy {counts['accuracy']}); enlarge n_pool")
     jobs = [(m, v) for v in variants for m in variant_methods(ad, methods, v, task)]
     csv = results_file(model_name, task, n, results) if results else None
-    old = pd.read_csv(csv, dtype={"id": str}) if csv is not None and csv.exists() else None
-    if old is not None and (len(used) == 0 or set(old.id.astype(str)) != set(used.id.astype(str))): old = None   # other items
-    have = set() if old is None else set(zip(old.method, old.variant))
-    done = set() if recompute else {j for j in jobs if j in have}
+    old, done = _from_results(csv, used, jobs, recompute)
     todo = [j for j in jobs if j not in done] if len(used) else []          # no items: nothing to explain
     segs = item_segments(task, len(used))
     chunks = [(s, min(s + chunk_size, b)) for a, b in segs for s in range(a, b, chunk_size)]   # (start, stop) of every chunk
     info = dict(model=model_name, task=task, from_results=sorted(done), chunks=len(todo) * len(chunks), chunks_found_done=0,
                 computed=[], cpu_s_now=0.0, timing=[], selection_cpu_s=round(sel["cpu_s"], 2),
                 selection_untimed_chunks=sel["untimed_chunks"])
-    rows, m64 = {}, None
     fp = model_fingerprint(ad.model) if todo and len(used) and cache_root(cache, "agreement") is not None else None
-    keys = [item_key(used.iloc[a:b]) for a, b in segs] if fp else [None] * len(segs)
+    run = types.SimpleNamespace(tokenizer=tokenizer, name=model_name, task=task, used=used, segs=segs, chunks=chunks,
+                          keys=[item_key(used.iloc[a:b]) for a, b in segs] if fp else [None] * len(segs), cache=cache, fp=fp,
+                          seed=seed, ig_steps=ig_steps, chunk_size=chunk_size, verbose=verbose, info=info, rows={}, m64=None)
     for m, v in todo:
-        if v == "float64" and m64 is None: m64 = get_adapter(copy.deepcopy(ad.model).to(torch.float64).eval())
-        mod, bs, spent, c0 = (m64 if v == "float64" else ad), method_batch_size(m, task, batch_size), [], time.process_time()
-        for (a, b), ik in zip(segs, keys):
-            g0 = next(g for g, c in enumerate(chunks) if c[0] == a)          # the segment's first chunk (its seeds go on)
-            mine = [c for c in chunks if a <= c[0] < b]
-            parts = dict(model=model_name, fingerprint=fp, task=task, method=m, variant=v, options=method_options(m, v, ig_steps),
-                         seed=seed, batch_size=bs, chunk_size=chunk_size, items=ik) | (dict(first_chunk=g0) if g0 else {})
-            store = open_store(cache, "agreement", f"{model_name}-{task}-{m}-{v}", chunk_key("agreement", **parts)) if fp else None
-            if store is not None: info["chunks_found_done"] += sum(store.has(j) for j in range(len(mine)))
-            compute = lambda j, mine=mine, g0=g0, mod=mod, m=m, v=v, bs=bs: ({}, dict(rows=_rows(
-                mod, tokenizer, model_name, task, used.iloc[mine[j][0]:mine[j][1]], m, v, bs, seed + 1000 * (g0 + j), ig_steps)))
-            run = run_chunks(store, len(mine), compute, desc=f"{model_name} {task} {m} {v}", progress=verbose)
-            info["cpu_s_now"] += run.cpu_s
-            for j, ch in enumerate(run.chunks):
-                rows[m, v, g0 + j] = ch.meta["rows"]
-                if ch.computed: info["computed"].append((m, v, g0 + j))
-                if ch.cpu_s is not None: spent.append((mine[j][1] - mine[j][0], ch.cpu_s, ch.wall_s))   # a chunk keeps its cost
-        if spent:                                         # the cost of every chunk that has one, whichever run computed it
-            ni, ci, wi = map(sum, zip(*spent))
-            info["timing"].append(dict(model=model_name, task=task, method=m, variant=v, items=ni, cpu_s=round(ci, 2),
-                                       wall_s=round(wi, 2), cpu_s_per_item=round(ci / ni, 3)))
-        if verbose: print(f"  {model_name} {task} {m} {v}: {sum(c[:2] == (m, v) for c in info['computed'])} chunks computed, "
-                          f"{time.process_time() - c0:.1f} CPU s", flush=True)
+        if v == "float64" and run.m64 is None: run.m64 = get_adapter(copy.deepcopy(ad.model).to(torch.float64).eval())
+        _method_chunks(run, run.m64 if v == "float64" else ad, m, v, method_batch_size(m, task, batch_size))
     parts = [old[[(a, b) in done for a, b in zip(old.method, old.variant)]]] if done else []
-    parts += [pd.DataFrame([r for j in range(len(chunks)) for r in rows[m, v, j]]) for m, v in todo if chunks]
-    frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ROW_COLUMNS)
-    frame = frame.reindex(columns=ROW_COLUMNS)
-    if len(frame):
-        order = {s: i for i, s in enumerate(SETTINGS)}
-        frame = (frame.assign(_m=frame.method.map({m: i for i, m in enumerate(AGREEMENT_METHODS)}), _s=frame.setting.map(order))
-                 .sort_values(["_m", "_s"], kind="stable").drop(columns=["_m", "_s"]).reset_index(drop=True))
+    parts += [pd.DataFrame([r for j in range(len(chunks)) for r in run.rows[m, v, j]]) for m, v in todo if chunks]
+    frame = _in_order(pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ROW_COLUMNS))
     if csv is not None and (todo or not csv.exists()):
         keep = [] if old is None else [old[[(a, b) not in set(jobs) for a, b in zip(old.method, old.variant)]]]
         write_csv(csv, pd.concat([frame, *keep], ignore_index=True) if keep else frame, float_format="%.6g", compression="gzip")
@@ -719,17 +729,6 @@ CLAIM_TABLE = Claims("Agreement benchmark: findings per model and task", "the de
 EXPERIMENT = register_experiment("agreement", "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
                     chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce,
                     estimate=estimate, claims=(CLAIM_TABLE,))
-
-# %% ../../nbs/53a_agreement_run.ipynb #f268a12a
-_MM = {getattr(torch.ops.aten, f).default for f in ("mm", "bmm", "addmm", "baddbmm")}
-
-# %% ../../nbs/53a_agreement_run.ipynb #7dfd419b
-class Bf16Products(TorchDispatchMode):
-    "Matrix products of bfloat16 tensors as a bfloat16 GEMM with float32 accumulation gives them; anything else as it is."
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        if func in _MM and any(torch.is_tensor(a) and a.dtype == torch.bfloat16 for a in args):
-            return func(*[a.float() if torch.is_tensor(a) and a.dtype == torch.bfloat16 else a for a in args], **(kwargs or {})).bfloat16()
-        return func(*args, **(kwargs or {}))
 
 # %% ../../nbs/53a_agreement_run.ipynb #ecd5c30e
 def bfloat16_options(method: str, ad32) -> dict:

@@ -21,7 +21,7 @@ from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, 
 from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
                                               FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items,
                                               method_options, method_batch_size, item_key, bfloat16_options, tie_counts)
-from .agreement import Bf16Products
+from ..model.zoo import Bf16Products
 
 # %% auto #0
 __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'ACCURACY_CLAIM', 'PRECISION_TEXT', 'ACCURACY_TEXT',

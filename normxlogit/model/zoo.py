@@ -8,6 +8,7 @@ import os, json, time, shutil, importlib.util, warnings
 from pathlib import Path
 import torch
 from torch import nn
+from torch.utils._python_dispatch import TorchDispatchMode
 import transformers
 from transformers import (AutoConfig, AutoTokenizer, AutoModel, AutoModelForCausalLM, AutoModelForMaskedLM,
                           AutoModelForSequenceClassification)
@@ -19,7 +20,7 @@ from .heads import get_adapter
 # %% auto #0
 __all__ = ['HEAD_TYPES', 'OFFLINE_MODELS', 'TINY_DECODERS', 'TINY_ARCHS', 'TINY_PREFIX', 'KEY_NAMES', 'offline_name',
            'offline_models', 'offline_path', 'load_model', 'load_finetuned', 'finetuned_table', 'tiny_model',
-           'tiny_parts', 'tiny_arch', 'load_tiny', 'key_name', 'model_fingerprint']
+           'tiny_parts', 'tiny_arch', 'load_tiny', 'key_name', 'model_fingerprint', 'Bf16Products']
 
 # %% ../../nbs/12_zoo.ipynb #6707bfad
 HEAD_TYPES = KINDS + ("base",)   # the head kinds of `normxlogit.model.heads`, plus the bare body
@@ -355,3 +356,14 @@ def model_fingerprint(model) -> str:
     with torch.no_grad():
         for n, p in m.named_parameters(): h.update(f"{n}:{float(p.double().sum()):.8e}".encode())
     return h.hexdigest()[:12]
+
+# %% ../../nbs/12_zoo.ipynb #bf16a002
+_MM = {getattr(torch.ops.aten, f).default for f in ("mm", "bmm", "addmm", "baddbmm")}
+
+class Bf16Products(TorchDispatchMode):
+    "Matrix products of bfloat16 tensors as a bfloat16 GEMM with float32 accumulation gives them; anything else as it is."
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if func in _MM and any(torch.is_tensor(a) and a.dtype == torch.bfloat16 for a in args):
+            args = [a.float() if torch.is_tensor(a) and a.dtype == torch.bfloat16 else a for a in args]
+            return func(*args, **(kwargs or {})).bfloat16()
+        return func(*args, **(kwargs or {}))
