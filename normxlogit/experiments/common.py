@@ -19,7 +19,7 @@ from .profiling import machine_info
 
 # %% auto #0
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
-           'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'results_path', 'write_csv', 'write_json',
+           'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'plan_from', 'results_path', 'write_csv', 'write_json',
            'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
            'cost_table', 'chunk_rate', 'fold_stores', 'verdict', 'with_ci', 'dashed', 'count_verdicts',
            'normal_verdicts', 'verdict_mark', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device',
@@ -81,6 +81,14 @@ def run_chunks(store: ChunkStore | None, n_chunks: int, compute: Callable, desc:
     run.chunks = [got[j] for j in range(n_chunks)]
     return run
 
+# %% ../../nbs/50_experiments.ipynb #plan0a02
+def plan_from(cls, plan=None, fields=None):
+    "A run's protocol as the config object `cls`: the given `plan`, or one made from its `fields` (keywords), not both."
+    if plan is not None and fields: raise ValueError(f"give a {cls.__name__} or its fields as keywords, not both")
+    if plan is not None and not isinstance(plan, cls):
+        raise TypeError(f"plan must be a {cls.__name__}, not {type(plan).__name__}")
+    return plan if plan is not None else cls(**(fields or {}))
+
 # %% ../../nbs/50_experiments.ipynb #f338f878
 def results_path(experiment: str, *names, results=True) -> Path:
     "`results_dir(experiment)/names...` (`results=True`), or `Path(results)/names...` for a folder."
@@ -89,10 +97,21 @@ def results_path(experiment: str, *names, results=True) -> Path:
     return root.joinpath(*map(str, names))
 
 # %% ../../nbs/50_experiments.ipynb #a38a9de5
+def _csv_text(path) -> str | None:
+    "The text of a csv file (gzip or plain) as written, line ends kept; None if it cannot be read."
+    try:
+        f = gzip.open(path, "rt", newline="") if path.name.endswith(".gz") else open(path, newline="")
+        with f: return f.read()
+    except (OSError, EOFError, UnicodeDecodeError): return None
+
 def write_csv(path, df: pd.DataFrame, **kw) -> Path:
-    "Write `df` to `path` atomically (index off unless asked); folders are created."
+    """Write `df` to `path` atomically (index off unless asked); folders are created. A file that already holds the same
+    text (decompressed) is left as it is: gzip stamps the time into its header, so a re-run that changes no row would
+    otherwise change the file's bytes."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     kw.setdefault("index", False)
+    plain = {k: v for k, v in kw.items() if k != "compression"}
+    if path.exists() and _csv_text(path) == df.to_csv(**plain): return path
     return atomic_write(path, lambda t: df.to_csv(t, **kw))
 
 # %% ../../nbs/50_experiments.ipynb #90c37085

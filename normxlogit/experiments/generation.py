@@ -17,13 +17,15 @@ from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
-                                           run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims, dashed)
+                                           run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims,
+                                           dashed, plan_from)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
-           'CLAIM_TABLE', 'generation_prompts', 'deletions', 'score_prompt', 'GenerationRun', 'run_generation',
-           'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table', 'plot_summary',
-           'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce', 'read_claims']
+           'CLAIM_TABLE', 'generation_prompts', 'deletions', 'score_prompt', 'GenerationRun', 'GenerationPlan',
+           'run_generation', 'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table',
+           'plot_summary', 'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce',
+           'read_claims']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -124,20 +126,43 @@ def _steps_frame(chunks, methods, ks, model_name):
     return pd.DataFrame(rows, columns=["model", "prompt", "step", "method", "k", "k_used", "n_rankable", "p_full",
                                        "p_deleted", "p_drop", "entropy"])
 
+# %% ../../nbs/59_generation_faithfulness.ipynb #genplan01
+@dataclass
+class GenerationPlan:
+    """The protocol of the study (`run_generation`'s options): `n_prompts` questions, `new_tokens` generated per answer,
+    the `methods` compared (with 'random'), their `options` (over `DEFAULT_OPTIONS`), the deletion sizes `ks`, the
+    `seed`, the `batch_size` of the gradient methods' prefixes and `reverse` (the last question first: a second
+    process)."""
+    n_prompts: int = 50
+    new_tokens: int = 20
+    methods: tuple = GEN_METHODS
+    options: dict | None = None
+    ks: tuple = KS
+    seed: int = 0
+    batch_size: int = 16
+    reverse: bool = False
+
+    def __post_init__(self):
+        self.methods, self.ks = tuple(self.methods), tuple(int(k) for k in self.ks)
+        bad = [m for m in self.methods if m not in GEN_METHODS]
+        if bad: raise ValueError(f"unknown methods {bad}; choose from {GEN_METHODS}")
+        if "random" not in self.methods:
+            raise ValueError("the comparison needs the random ranking: keep 'random' in methods")
+        if not self.ks or any(k < 1 for k in self.ks): raise ValueError(f"ks must be positive ints, got {self.ks}")
+        given = self.options or {}
+        self.options = {m: {**DEFAULT_OPTIONS.get(m, {}), **given.get(m, {})} for m in self.methods}
+
 # %% ../../nbs/59_generation_faithfulness.ipynb #3f939fc4
-def run_generation(model, tokenizer, model_name: str, n_prompts: int = 50, new_tokens: int = 20, methods=GEN_METHODS,
-                   options=None, ks=KS, seed: int = 0, cache=True, results=True, progress: bool = True,
-                   reverse: bool = False, write: bool = True, batch_size: int = 16) -> GenerationRun:
-    """The faithfulness study of generation explanations (resumable, one question per chunk). `cache`: chunk folder
-    (True: the cache's `generation/`; False: none); `results`: folder of `faithfulness.csv`, `faithfulness_steps.csv.gz` and
-    `faithfulness.json` (True: `results/generation`); `write=False` only computes the chunks (a second process)."""
+def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | None = None, cache=True, results=True,
+                   progress: bool = True, write: bool = True, **fields) -> GenerationRun:
+    """The faithfulness study of generation explanations (resumable, one question per chunk) with the protocol `plan`
+    (a `GenerationPlan`, or its fields as keywords). `cache`: chunk folder (True: the cache's `generation/`; False:
+    none); `results`: folder of `faithfulness.csv`, `faithfulness_steps.csv.gz` and `faithfulness.json` (True:
+    `results/generation`); `write=False` only computes the chunks (a second process)."""
     from normxlogit.model.zoo import model_fingerprint
-    methods, ks = tuple(methods), tuple(int(k) for k in ks)
-    bad = [m for m in methods if m not in GEN_METHODS]
-    if bad: raise ValueError(f"unknown methods {bad}; choose from {GEN_METHODS}")
-    if "random" not in methods: raise ValueError("the comparison needs the random ranking: keep 'random' in methods")
-    if not ks or any(k < 1 for k in ks): raise ValueError(f"ks must be positive ints, got {ks}")
-    options = {m: {**DEFAULT_OPTIONS.get(m, {}), **(options or {}).get(m, {})} for m in methods}
+    p = plan_from(GenerationPlan, plan, fields)
+    n_prompts, new_tokens, methods, options, ks, seed = p.n_prompts, p.new_tokens, p.methods, p.options, p.ks, p.seed
+    batch_size, reverse = p.batch_size, p.reverse
     qs = generation_prompts(n_prompts, seed)
     key = chunk_key(EXPERIMENT, model=model_fingerprint(model), name=model_name, methods=list(methods), options=options,
                     ks=list(ks), new_tokens=new_tokens, seed=seed, chat=True)
@@ -363,7 +388,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     if run is None: raise ValueError(f"scale must be one of {list(SCALE_RUNS)}, got {scale!r}")
     model, tok = load_model(run["model"], head="causal_lm", device=device)
     if scale == "tiny" and results is True: results = cache_dir() / "tiny" / "generation"
-    r = run_generation(model, tok, run["model"], run["prompts"], run["new_tokens"], results=results,
+    r = run_generation(model, tok, run["model"], GenerationPlan(run["prompts"], run["new_tokens"]), results=results,
                        cache=(Path(results) / "chunks" if scale == "tiny" else cache) if cache is True else cache)
     return dict(computed=r.record["chunks_computed"], rows=len(r.prompts))
 
@@ -371,9 +396,9 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 def _run(a):
     model, tok = load_model(a.model, head="causal_lm", device=a.device)
     opts = {"ig": dict(DEFAULT_OPTIONS["ig"], n_steps=a.ig_steps)}
-    res = run_generation(model, tok, a.model, a.prompts, a.new_tokens, [m for m in a.methods.split(",") if m], opts,
-                         [int(k) for k in a.ks.split(",") if k], a.seed, cache=a.cache, results=a.results,
-                         reverse=a.reverse, write=not a.no_write, batch_size=a.batch_size)
+    plan = GenerationPlan(a.prompts, a.new_tokens, [m for m in a.methods.split(",") if m], opts,
+                          [int(k) for k in a.ks.split(",") if k], a.seed, a.batch_size, a.reverse)
+    res = run_generation(model, tok, a.model, plan, cache=a.cache, results=a.results, write=not a.no_write)
     print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed", "cpu_s", "cpu_s_per_prompt")}))
     if not a.no_write: print(wide_table(summarise(res.prompts)).to_string(index=False))
 

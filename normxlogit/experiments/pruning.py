@@ -19,7 +19,7 @@ from ..attribution.head_relevance import head_relevance, head_shape, mask_heads,
 from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
                                            run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
-                                           command_line, Command, Opt, Claims, locked, merge_rows)
+                                           command_line, Command, Opt, Claims, locked, merge_rows, plan_from)
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
@@ -353,8 +353,7 @@ def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None 
     (the result is the same): a second process started with it on the same cache shares the work of a first one without
     it, each reading back what the other has stored, so that both cores work on one model and task; they overlap by at
     most one chunk. The item selection's logits are cached beside the chunks."""
-    if plan is not None and options: raise ValueError("give a PruningPlan or its options as keywords, not both")
-    plan = plan or PruningPlan(**options)
+    plan = plan_from(PruningPlan, plan, options)
     ad = get_adapter(model)
     if "alti_logit" in plan.methods and not ad.decoder:
         plan = replace(plan, methods=[m for m in plan.methods if m != "alti_logit"])
