@@ -5,6 +5,7 @@
 # %% ../../nbs/51a_experiment1_run.ipynb #d83c1c55
 from __future__ import annotations
 import functools, json, tempfile, time
+from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -35,9 +36,9 @@ ABLATION_RUNS = {"correct_only": dict(cells=(("minilm", "sst2"),), methods=_SIX,
 
 # %% auto #0
 __all__ = ['PLANNED_N', 'PAPER_N', 'IG_STEPS', 'TINY', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'ABLATION_RUNS', 'RUN_OPTS', 'main',
-           'CLAIM_TABLE', 'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell',
-           'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce',
-           'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
+           'CLAIM_TABLE', 'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'CellPlan',
+           'run_cell', 'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report',
+           'reproduce', 'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
 
 # %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
@@ -122,12 +123,22 @@ def status(p: pd.DataFrame, results=True) -> pd.DataFrame:
     return out
 
 # %% ../../nbs/51a_experiment1_run.ipynb #594cd452
-def run_cell(model, tok, name: str, task: str, method: str, n: int, out, cache=None, options: dict | None = None,
-             correct_only: bool = False, protocol: str = "paper", progress: bool = True) -> dict:
-    """One run: `method` on the first `n` held-out items of `task` with the loaded `model` (named `name`), exactly as
-    `normxlogit faithfulness` runs it (same arguments, so the same chunk keys: a killed run resumes from the chunks in
-    `cache`, a folder, or none for None); its rows go to `out` (gzipped CSV, written atomically). Returns its record:
-    items, chunks found done, CPU and wall seconds."""
+@dataclass(frozen=True)
+class CellPlan:
+    "One run of the grid: `method` (with `options`) on the first `n` held-out items of `task`, under `protocol`."
+    task: str
+    method: str
+    n: int
+    options: dict | None = None
+    correct_only: bool = False
+    protocol: str = "paper"
+
+def run_cell(model, tok, name: str, cell: CellPlan, out, cache=None, progress: bool = True) -> dict:
+    """One run (`cell`) with the loaded `model` (named `name`), exactly as `normxlogit faithfulness` runs it (same
+    arguments, so the same chunk keys: a killed run resumes from the chunks in `cache`, a folder, or none for None); its
+    rows go to `out` (gzipped CSV, written atomically). Returns its record: items, chunks found done, CPU and wall s."""
+    task, method, n, options = cell.task, cell.method, cell.n, cell.options
+    correct_only, protocol = cell.correct_only, cell.protocol
     td = task_data(task)
     if n > len(td.dev): raise ValueError(f"{task} has {len(td.dev)} held-out items, not {n}")
     c0, t0 = time.process_time(), time.time()
@@ -168,7 +179,8 @@ def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress
         for r in g.itertuples():
             out(f"== {name} {r.task} {r.method}{' (' + r.ablation + ')' if r.ablation else ''} {time.strftime('%H:%M:%S')}")
             f = result_file(name, r.task, r.method, r.ablation, results)
-            rec = run_cell(model, tok, name, r.task, r.method, r.n, f, cache, r.options, r.correct_only, r.protocol, progress)
+            cell = CellPlan(r.task, r.method, r.n, r.options, r.correct_only, r.protocol)
+            rec = run_cell(model, tok, name, cell, f, cache, progress)
             rec["ablation"] = r.ablation
             log_run(rec, f.parent)
             if cache is not None and not keep_chunks: drop_chunks(cache, name, r.task, r.method, rec["n"])
@@ -282,7 +294,8 @@ def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.Data
         for m in g.method:
             with tempfile.TemporaryDirectory() as d:
                 f = Path(d) / "rows.csv.gz"
-                r = run_cell(model, tok, name, task, m, n_items, f, None, method_options(m, MODEL_FAMILIES[fam]["decoder"]), progress=False)
+                cell = CellPlan(task, m, n_items, method_options(m, MODEL_FAMILIES[fam]["decoder"]))
+                r = run_cell(model, tok, name, cell, f, None, progress=False)
                 new = pd.read_csv(f)
             diff = np.nan
             old_path = result_file(name, task, m, results=results)
