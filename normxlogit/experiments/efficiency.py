@@ -6,6 +6,7 @@
 from __future__ import annotations
 import datetime, gc, json, os, subprocess, sys, threading, time, uuid, warnings
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -17,16 +18,16 @@ from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
 from .common import (results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
-                                           command_line, Command, Opt, merge_rows, dashed)
+                                           command_line, Command, Opt, merge_rows, dashed, plan_from)
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
            'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT',
            'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
-           'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'run_time', 'run_quiet',
+           'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'TimePlan', 'run_time', 'run_quiet',
            'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'watch_child', 'probe_command', 'run_probe',
-           'largest_batch', 'memory_summary', 'run_memory', 'latest_row', 'goals_table', 'run_goals', 'main',
-           'reproduce', 'estimate']
+           'largest_batch', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row', 'goals_table', 'run_goals',
+           'main', 'reproduce', 'estimate']
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c65ee04b
 TABLE_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit", "attnlrp", "alti", "logat")
@@ -193,16 +194,33 @@ def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, r
     return max(runs)[1] if runs else None
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ca1fb121
-def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), methods=None, batch: int = 1,
-             repeats: int = 5, warmup: int = 1, options=None, results=None, progress: bool = True, wait_quiet: float = 0, after=None) -> pd.DataFrame:
-    """Table 4 for one model: at each of `lengths`, one run of `time_methods` over every method and the forward baselines
-    (round-robin, one `run_id`), appended to `time.csv` with the machine's description as soon as it is measured.
-    `wait_quiet` > 0: before each run, wait up to that many seconds for the machine to be quiet (`wait_until_quiet`).
-    Resumable: a length with a `complete_run` of these methods is not measured again; a length without one (for example
-    a run that timed only some methods) is timed again *in full*, so that every ratio of Table 4 comes from one run.
-    `after` (an ISO time) times again every length whose complete run started before it: to re-time a table on one
-    machine, and resumable with the same `after`.
-    Returns the file's rows for this model."""
+@dataclass
+class TimePlan:
+    """What Table 4 times (`run_time`'s protocol): `lengths` in tokens, the `methods` (None: `TABLE_METHODS`) with
+    their `options`, inputs per call (`batch`), timed `repeats` after `warmup` calls; `wait_quiet`, `after`: see
+    `run_time`."""
+    lengths: tuple = (40, 120, 360, 512)
+    methods: list | None = None
+    batch: int = 1
+    repeats: int = 5
+    warmup: int = 1
+    options: dict | None = None
+    wait_quiet: float = 0
+    after: str | None = None
+
+def run_time(model, tokenizer, model_name: str, plan: TimePlan | None = None, results=None, progress: bool = True,
+             **fields) -> pd.DataFrame:
+    """Table 4 for one model with the protocol `plan` (a `TimePlan` or its fields as keywords): at each of
+    `lengths`, one run of `time_methods` over every method and the forward baselines (round-robin, one `run_id`),
+    appended to `time.csv` with the machine's description as soon as it is measured. `wait_quiet` > 0: before each
+    run, wait up to that many seconds for the machine to be quiet (`wait_until_quiet`). Resumable: a length with a
+    `complete_run` of these methods is not measured again; a length without one (for example a run that timed only
+    some methods) is timed again *in full*, so that every ratio of Table 4 comes from one run. `after` (an ISO time)
+    times again every length whose complete run started before it: to re-time a table on one machine, and resumable
+    with the same `after`. Returns the file's rows for this model."""
+    p = plan_from(TimePlan, plan, fields)
+    lengths, methods, batch, repeats, warmup, options = p.lengths, p.methods, p.batch, p.repeats, p.warmup, p.options
+    wait_quiet, after = p.wait_quiet, p.after
     path = time_csv(results)
     ad = get_adapter(model)                                          # resolved once, handed down
     methods = supported_methods(ad, TABLE_METHODS if methods is None else methods)
@@ -443,14 +461,29 @@ def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ddd21a77
-def run_memory(model_name: str, methods=None, length: int = 512, budget_gib: float = 8.0, time_limit: float = 900,
-               refine: int = 1, start: int = 1, max_batch: int = 4096, options=None, device=None, threads=None,
-               results=None, isolate: bool = True, progress: bool = True) -> pd.DataFrame:
-    """Table 5 for one model: for each method (default: `TABLE_METHODS` it supports, and 'forward'), `largest_batch`
-    within `budget_gib` at `length` tokens, one fresh process per (method, length, batch). Each probe's row is appended
-    to `memory.csv` as soon as it is taken; a rerun reuses rows already there (a complete probe, or one whose partial
-    peak is over this budget) with the same options, and probes only the rest. Returns `memory_summary` of this
-    model's rows."""
+@dataclass
+class MemoryPlan:
+    """What Table 5 probes (`run_memory`'s protocol): the `methods` (None: `TABLE_METHODS`) with their `options`, at
+    `length` tokens within `budget_gib`, each probe stopped after `time_limit` s; batches from `start`, doubled up to
+    `max_batch`, then `refine` bisection steps (`largest_batch`)."""
+    methods: list | None = None
+    length: int = 512
+    budget_gib: float = 8.0
+    time_limit: float = 900
+    refine: int = 1
+    start: int = 1
+    max_batch: int = 4096
+    options: dict | None = None
+
+def run_memory(model_name: str, plan: MemoryPlan | None = None, device=None, threads=None, results=None,
+               isolate: bool = True, progress: bool = True, **fields) -> pd.DataFrame:
+    """Table 5 for one model with the protocol `plan` (a `MemoryPlan` or its fields as keywords): for each method
+    (default: `TABLE_METHODS` it supports, and 'forward'), `largest_batch` within `budget_gib` at `length` tokens,
+    one fresh process per (method, length, batch). Each probe's row is appended to `memory.csv` as soon as it is
+    taken; a rerun reuses rows already there (a complete probe, or one whose partial peak is over this budget) with
+    the same options, and probes only the rest. Returns `memory_summary` of this model's rows."""
+    p = plan_from(MemoryPlan, plan, fields)
+    methods, length, budget_gib, time_limit, options = p.methods, p.length, p.budget_gib, p.time_limit, p.options
     model, _ = load_model(model_name, device="cpu")
     methods = supported_methods(model, TABLE_METHODS if methods is None else methods)
     methods = [m for m in methods if m != "forward_last"]
@@ -475,7 +508,7 @@ def run_memory(model_name: str, methods=None, length: int = 512, budget_gib: flo
                    + (f", {row['seconds_per_instance']:.4f} s/instance" if row["complete"] else f" (stopped: {row['stopped']})"))
             if progress: it.write(msg)
             return row
-        largest_batch(probe_fn, budget_gib, start, max_batch, refine)
+        largest_batch(probe_fn, budget_gib, p.start, p.max_batch, p.refine)
     rows = read_rows(path, MEMORY_COLUMNS)
     rows = rows[(rows.model == model_name) & (rows.length == length) & rows.method.isin(methods)
                 & (rows.options.astype(str) == rows.method.map(opts))]
@@ -551,7 +584,8 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
     model, tok = load_model(model_name, device=device)
     methods = [m for m in ("normxlogit", "forward", "forward_last") if m in supported_methods(model, ["normxlogit"])]
     decoder = "forward_last" in methods
-    run_time(model, tok, model_name, [length], ["normxlogit"], 1, repeats, 1, results=results, progress=progress)
+    plan = TimePlan([length], ["normxlogit"], 1, repeats, 1)
+    run_time(model, tok, model_name, plan, results=results, progress=progress)
     del model; gc.collect()
     path = memory_csv(results)
     for m in methods:
@@ -587,8 +621,9 @@ def _show(df): print(dashed(df).to_string(index=False), flush=True)
 def _time(a):
     "Table 4: time per instance at each length, then the runs and the medians."
     model, tok = load_model(a.model, device=a.device)
-    rows = run_time(model, tok, a.model, _ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, _options(a), a.results,
-                    wait_quiet=a.wait_quiet, after=a.timed_after)
+    plan = TimePlan(_ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, _options(a), a.wait_quiet,
+                    a.timed_after)
+    rows = run_time(model, tok, a.model, plan, a.results)
     rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
     with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
         print("runs (load average at start / end, CPU and wall seconds):")
@@ -611,8 +646,8 @@ _main = command_line("efficiency", "Efficiency of the attribution methods (the N
                     Opt("timed_after", None, "time again each length whose complete run started before this ISO time", kind=str)),
                     ("results", "device", "threads")),
     "memory": Command("largest batch within a memory budget (Table 5)", lambda a: _show(run_memory(
-                          a.model, _names(a.methods), a.length, a.budget_gib, a.time_limit, a.refine, a.start, a.max_batch,
-                          _options(a), a.device, a.threads, a.results)),
+                          a.model, MemoryPlan(_names(a.methods), a.length, a.budget_gib, a.time_limit, a.refine,
+                                              a.start, a.max_batch, _options(a)), a.device, a.threads, a.results)),
                       (*MODEL_OPTS, METHODS_OPT, Opt("budget_gib", 8.0, "memory budget"), Opt("length", 512, "input length"),
                        Opt("time_limit", 900.0, "seconds per probe"), Opt("refine", 1, "bisection steps after doubling"),
                        Opt("start", 1, "first batch"), Opt("max_batch", 4096, "largest batch tried")), ("results", "device", "threads")),
@@ -660,12 +695,12 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     t0, m0 = n(time_csv, TIME_COLUMNS), n(memory_csv, MEMORY_COLUMNS)
     for name in cfg["models"]:
         model, tok = load_model(name, device=device)
-        run_time(model, tok, name, cfg["lengths"], cfg["methods"], repeats=cfg["repeats"], results=folder, progress=not tiny,
-                 wait_quiet=cfg.get("wait_quiet", 0))
+        plan = TimePlan(cfg["lengths"], cfg["methods"], repeats=cfg["repeats"], wait_quiet=cfg.get("wait_quiet", 0))
+        run_time(model, tok, name, plan, results=folder, progress=not tiny)
         del model; gc.collect()
     for name in cfg["memory"]:
-        run_memory(name, cfg["memory_methods"], cfg["length"], cfg["budget_gib"], max_batch=cfg["max_batch"], device=device,
-                   results=folder, isolate=not tiny, progress=not tiny)
+        plan = MemoryPlan(cfg["memory_methods"], cfg["length"], cfg["budget_gib"], max_batch=cfg["max_batch"])
+        run_memory(name, plan, device=device, results=folder, isolate=not tiny, progress=not tiny)
     for name, batch in cfg["goals"].items(): run_goals(name, cfg["length"], batch, cfg["repeats"], device=device, results=folder)
     added = {"time rows": n(time_csv, TIME_COLUMNS) - t0, "memory rows": n(memory_csv, MEMORY_COLUMNS) - m0}
     return dict(computed=sum(added.values()), **added)
