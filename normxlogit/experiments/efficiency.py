@@ -545,8 +545,8 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
     probe: at its end), `quiet`: `run_quiet` of it; `measured`: the CPU and the day of NormXLogit's measurement. Printed, never asserted."""
     out = []
     done = memory_rows[memory_rows.complete.astype(bool)]
-    def row(kind, model, what, batch, value="pending", ratio=np.nan, lo=np.nan, hi=np.nan, goal=np.nan, load=np.nan, n_cpus=np.nan, at=None):
-        ok = not np.isnan(lo)
+    def row(kind, model, what, batch, value="pending", ci=(np.nan,) * 3, goal=np.nan, load=(np.nan, np.nan), at=None):
+        (ratio, lo, hi), (load, n_cpus), ok = ci, load, not np.isnan(ci[1])
         out.append(dict(kind=kind, model=model, what=what, length=length, batch=batch, value=value, ratio=ratio, lo=lo,
                         hi=hi, goal=goal, verdict=goal_verdict(lo, hi, goal) if ok else None, load=load,
                         quiet=run_quiet(load, n_cpus) if ok else None, measured="–" if at is None else f"{at.get('cpu_model', '?')}, {str(at.get('started', '?'))[:10]}"))
@@ -556,16 +556,17 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
         b = latest_row(done, model=model, method=den, length=length, batch=batch)
         if a is None or b is None: return row(kind, model, what, batch, goal=goal)
         r = a.memory_gib / b.memory_gib
-        row(kind, model, what, batch, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB", r, r, r, goal,
-            _max(_num(a.get("load_avg")), _num(b.get("load_avg"))), _num(a.get("n_cpus")), a)
+        row(kind, model, what, batch, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB", (r, r, r), goal,
+            (_max(_num(a.get("load_avg")), _num(b.get("load_avg"))), _num(a.get("n_cpus"))), a)
     def tim(kind, model, num, den, goal):
         what = f"time, {num} / {den}"
         a = latest_row(time_rows, model=model, method=num, length=length, batch=1, repeats=repeats)
         b = None if a is None else latest_row(time_rows, model=model, method=den, length=length, batch=1, run_id=a.run_id)
         if a is None or b is None: return row(kind, model, what, 1, goal=goal)
         med, lo, hi, _ = ratio_interval(round_ratios(time_rows, model, num, den, a.run_id))
-        row(kind, model, what, 1, f"{a.median_s:.3f} / {b.median_s:.3f} s", med, lo, hi, goal,
-            others_load(a.get("load_avg"), a.get("load_avg_end"), a.get("run_cpu_s"), a.get("run_wall_s")), _num(a.get("n_cpus")), a)
+        load = others_load(a.get("load_avg"), a.get("load_avg_end"), a.get("run_cpu_s"), a.get("run_wall_s"))
+        row(kind, model, what, 1, f"{a.median_s:.3f} / {b.median_s:.3f} s", (med, lo, hi), goal,
+            (load, _num(a.get("n_cpus"))), a)
     mem("decoder", decoder, decoder_batch, "normxlogit", "forward", 0.5)
     tim("decoder", decoder, "normxlogit", "forward_last", 1.1)
     mem("encoder", encoder, encoder_batch, "normxlogit", "forward", 1.1)
