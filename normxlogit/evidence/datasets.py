@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['ENV_VAR', 'MNLI_LABELS', 'QNLI_LABELS', 'BLIMP_PARADIGMS', 'BLIMP_TRAIN_PARADIGMS', 'SPLIT_SEED', 'SVA_HELD_OUT',
            'AGREEMENT_EXTRA_PARADIGMS', 'RA_HELD_OUT_FIRST', 'TASK_DATA', 'load_sst2', 'load_mnli', 'load_qnli',
-           'load_stsb', 'load_blimp', 'load_sva', 'load_squad', 'load_dataset', 'train_eval_split', 'TaskData',
-           'task_data', 'check_disjoint', 'agreement_data']
+           'load_stsb', 'load_blimp', 'load_sva', 'squad_articles', 'load_squad', 'load_dataset', 'train_eval_split',
+           'TaskData', 'task_data', 'check_disjoint', 'agreement_data']
 
 # %% ../../nbs/40_datasets.ipynb #51cfde5a
 import csv, json, math, os
@@ -147,6 +147,10 @@ def load_sva(path=None, mask_token="[MASK]", source="local") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 # %% ../../nbs/40_datasets.ipynb #e814cba1
+def squad_articles(path=None) -> list:
+    "The articles of the local SQuAD 2.0 dev file, in order, as SQuAD gives them (title; paragraphs: context, qas)."
+    with open(data_dir(path) / "squad_v2" / "cs224n_dev-v2.0.json") as f: return json.load(f)["data"]
+
 def load_squad(answerable_only=True, path=None, source="local") -> pd.DataFrame:
     "SQuAD 2.0 dev questions (local: half of the official dev set). See the column list above."
     _check_source(source)
@@ -156,11 +160,10 @@ def load_squad(answerable_only=True, path=None, source="local") -> pd.DataFrame:
                      answers=list(zip(e["answers"]["text"], e["answers"]["answer_start"])),
                      is_impossible=len(e["answers"]["text"]) == 0) for e in ds]
     else:
-        with open(data_dir(path)/"squad_v2"/"cs224n_dev-v2.0.json") as f: js = json.load(f)
         rows = [dict(id=q["id"], title=a["title"], question=q["question"], context=p["context"],
                      answers=[(x["text"], x["answer_start"]) for x in q["answers"]],
                      is_impossible=bool(q.get("is_impossible", not q["answers"])))
-                for a in js["data"] for p in a["paragraphs"] for q in p["qas"]]
+                for a in squad_articles(path) for p in a["paragraphs"] for q in p["qas"]]
     df = pd.DataFrame(rows)
     df["answer_text"] = [a[0][0] if a else "" for a in df.answers]
     df["answer_start"] = [a[0][1] if a else -1 for a in df.answers]

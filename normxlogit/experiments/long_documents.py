@@ -11,6 +11,7 @@ import pandas as pd
 import torch
 from ..core import model_name
 from ..cache import key_hash
+from ..evidence.datasets import squad_articles
 from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows, dashed
 
 # %% auto #0
@@ -18,9 +19,9 @@ __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_
            'MULTI_N', 'MULTI_SEEDS', 'LENGTHS', 'RUNS', 'PEER_RUNS', 'COLUMNS', 'PROBE', 'REPEAT_TOKENS', 'REPEATS',
            'ARENA_ENV', 'squad_document', 'document_prompt', 'answer_logprobs', 'delete_spans', 'document_example',
            'document_paths', 'run_document_example', 'load_document_example', 'document_table', 'document_reading',
-           'plot_sentence_scores', 'squad_articles', 'pack_paragraphs', 'article_document', 'multi_documents',
-           'documents_paths', 'run_documents', 'load_documents', 'documents_table', 'documents_reading', 'document_ids',
-           'probe', 'inseq_step', 'csv_path', 'load_rows', 'measure', 'probe_row', 'peer_python', 'peer_root', 'label',
+           'plot_sentence_scores', 'pack_paragraphs', 'article_document', 'multi_documents', 'documents_paths',
+           'run_documents', 'load_documents', 'documents_table', 'documents_reading', 'document_ids', 'probe',
+           'inseq_step', 'csv_path', 'load_rows', 'measure', 'probe_row', 'peer_python', 'peer_root', 'label',
            'memory_table', 'goals', 'reading', 'repeats_path', 'measure_repeats', 'repeat_reading', 'load_repeats',
            'repeat_text', 'spread_text', 'peer_text']
 
@@ -227,11 +228,6 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
 
 # %% ../../nbs/61_long_documents.ipynb #d015884e
 MULTI_TOKENS, MULTI_N, MULTI_SEEDS = 4000, 12, 5   # each document's token budget, documents planned, random draws per k
-
-def squad_articles(data=None) -> list:
-    "The articles of the SQuAD 2.0 dev set, in file order."
-    from normxlogit.paths import data_dir
-    return json.loads((Path(data or data_dir()) / "squad_v2" / "cs224n_dev-v2.0.json").read_text())["data"]
 
 def pack_paragraphs(tokenizer, article: dict, max_tokens: int) -> list:
     "The first paragraphs of `article` (dicts of SQuAD) whose contexts fit in `max_tokens` tokens together (at least one)."
