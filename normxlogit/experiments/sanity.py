@@ -20,17 +20,18 @@ from ..cache import ChunkStore, key_hash, find_stores
 from ..paths import models_dir, cache_dir
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
+from ..metrics.plausibility import similarity
 from .common import (dashed, chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
                                            cost_table, register_experiment, verdict, command_line, Command, Opt,
-                                           merge_rows)
+                                           merge_rows, plan_from)
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'ONE_MODEL', 'main',
-           'SCALE_RUNS', 'EXPERIMENT', 'stage_names', 'stage_parameters', 'randomise', 'similarity',
-           'similarity_summary', 'decisive_verdict', 'random_target_outcome', 'verdicts', 'select_stages',
-           'default_targets', 'model_slug', 'store_name', 'SanityResult', 'run_sanity', 'randomisation_test',
-           'random_target_test', 'write_sanity', 'load_runs', 'load_sanity', 'chunk_diagnostics', 'diagnostics',
-           'sanity_items', 'n_variants', 'estimate_cost', 'sanity_run', 'reproduce', 'estimate', 'chunk_status']
+           'SCALE_RUNS', 'EXPERIMENT', 'stage_names', 'stage_parameters', 'randomise', 'similarity_summary',
+           'decisive_verdict', 'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug',
+           'store_name', 'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity',
+           'load_runs', 'load_sanity', 'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants',
+           'estimate_cost', 'SanityPlan', 'sanity_run', 'reproduce', 'estimate', 'chunk_status']
 
 # %% ../../nbs/55a_sanity_run.ipynb #6fe5aca9
 def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
@@ -90,20 +91,6 @@ def randomise(model, stages, seed: int = 0):
             for name, mod in m.named_modules():
                 if name in mods: m._init_weights(mod)
     return m.eval()
-
-# %% ../../nbs/55a_sanity_run.ipynb #a7fe3dde
-def similarity(a, b, special=None, k_frac: float = 0.2) -> dict:
-    "Spearman correlation of |a| and |b| and of a and b, and the top-k intersection (k = ceil(k_frac n)), over non-special tokens."
-    from scipy.stats import spearmanr
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    keep = np.ones(len(a), bool) if special is None else ~np.asarray(special, bool)
-    a, b = a[keep], b[keep]
-    n = len(a)
-    if n < 2: return dict(spearman_abs=np.nan, spearman_signed=np.nan, topk_intersection=np.nan)
-    k = max(1, math.ceil(k_frac * n))
-    ta, tb = set(np.argsort(-np.abs(a), kind="stable")[:k]), set(np.argsort(-np.abs(b), kind="stable")[:k])
-    sp = lambda x, y: float(spearmanr(x, y)[0]) if np.ptp(x) > 0 and np.ptp(y) > 0 else (1.0 if np.array_equal(x, y) else 0.0)
-    return dict(spearman_abs=sp(np.abs(a), np.abs(b)), spearman_signed=sp(a, b), topk_intersection=len(ta & tb) / k)
 
 # %% ../../nbs/55a_sanity_run.ipynb #7dab1f99
 def similarity_summary(items: pd.DataFrame, model_name: str = "", n_boot: int = 1000) -> pd.DataFrame:
@@ -618,18 +605,29 @@ def _prepare(model: str, task, n: int, seed: int, permuted, device=None, out=pri
     return mdl, tok, task, sanity_items(mdl, tok, task, n, seed), permuted
 
 # %% ../../nbs/55a_sanity_run.ipynb #e93a5385
-def sanity_run(model: str, task: str | None = None, n: int = 200, methods=None, tests=("cascade", "independent", "random_target"),
-               permuted: str | None = None, layer_step: int = 1, ig_steps: int = DEFAULT_OPTIONS["ig"]["n_steps"],
-               chunk_size: int = 8, seed: int = 0, results=True, cache=True, device=None, progress: bool = True,
-               out=print) -> SanityResult:
-    """One model's resumable sanity run (`sanity_items` of `task`, default the fine-tuned model's task), written with
-    `write_sanity` to `results` (True: `results/sanity`; or a folder). Chunks go to `<results>/chunks` (`cache=True`), a
-    folder, or nowhere (False). The data test runs when the permuted-label model `permuted` is trained here."""
-    mdl, tok, task, it, permuted = _prepare(model, task, n, seed, permuted, device, out)
+@dataclass
+class SanityPlan:
+    "One model's protocol (`sanity_run`'s options): `methods`, `tests`, the `permuted` model's name, and the rest."
+    methods: list | None = None
+    tests: tuple = ("cascade", "independent", "random_target")
+    permuted: str | None = None
+    layer_step: int = 1
+    ig_steps: int = DEFAULT_OPTIONS["ig"]["n_steps"]
+    chunk_size: int = 8
+    seed: int = 0
+
+def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPlan | None = None, results=True,
+               cache=True, device=None, progress: bool = True, out=print, **fields) -> SanityResult:
+    """One model's resumable sanity run (`sanity_items` of `task`, default the fine-tuned model's task) with the
+    protocol `plan` (a `SanityPlan` or its fields as keywords), written with `write_sanity` to `results` (True:
+    `results/sanity`; or a folder). Chunks go to `<results>/chunks` (`cache=True`), a folder, or nowhere (False). The
+    data test runs when the permuted-label model `permuted` is trained here."""
+    p = plan_from(SanityPlan, plan, fields)
+    mdl, tok, task, it, permuted = _prepare(model, task, n, p.seed, p.permuted, device, out)
     folder = results_path("sanity", results=results)
-    res = run_sanity(mdl, tok, it["texts"], methods, tests, model_name=model, targets=it["targets"],
-                     other_targets=it["other_targets"], labels=it["labels"], permuted=permuted, layer_step=layer_step,
-                     method_options={"ig": {"n_steps": ig_steps}}, seed=seed, chunk_size=chunk_size,
+    res = run_sanity(mdl, tok, it["texts"], p.methods, p.tests, model_name=model, targets=it["targets"],
+                     other_targets=it["other_targets"], labels=it["labels"], permuted=permuted, layer_step=p.layer_step,
+                     method_options={"ig": {"n_steps": p.ig_steps}}, seed=p.seed, chunk_size=p.chunk_size,
                      cache=folder / "chunks" if cache is True else cache, progress=progress)
     res.info["task"] = task
     write_sanity(res, folder)
@@ -652,8 +650,8 @@ def _methods_tests(a):
 # %% ../../nbs/55a_sanity_run.ipynb #9323c87e
 def _run(a):
     methods, tests = _methods_tests(a)
-    res = sanity_run(a.model, a.task, a.n, methods, tests, a.permuted, a.layer_step, a.ig_steps, a.chunk_size, a.seed,
-                     results=a.results, cache=a.cache, device=a.device)
+    plan = SanityPlan(methods, tests, a.permuted, a.layer_step, a.ig_steps, a.chunk_size, a.seed)
+    res = sanity_run(a.model, a.task, a.n, plan, results=a.results, cache=a.cache, device=a.device)
     print(f"{a.model}: {len(res.table())} rows written; {res.computed} chunks computed now; skipped: "
           f"{dict(zip(res.skipped.method, res.skipped.reason))}")
     chunks = Path(a.cache) if a.cache is not True else results_path("sanity", "chunks", results=a.results)

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['dot_product', 'average_precision', 'pointing_game', 'reciprocal_rank', 'mrr', 'relevance_mass_accuracy',
            'per_token_accuracy', 'plausibility_scores', 'mean_plausibility', 'span_units', 'evidence_vector',
-           'explanation_plausibility', 'item_metrics']
+           'explanation_plausibility', 'item_metrics', 'similarity']
 
 # %% ../../nbs/44_plausibility.ipynb #4f68480d
 import math
@@ -200,3 +200,19 @@ def item_metrics(scores, evidence, keep) -> dict:
                 mrr=reciprocal_rank(scores, evidence, keep, ties="pessimistic"),
                 mrr_avg=reciprocal_rank(scores, evidence, keep, ties="average"),
                 rma=relevance_mass_accuracy(scores, evidence, keep), pta=per_token_accuracy(scores, evidence, keep))
+
+# %% ../../nbs/44_plausibility.ipynb #sim0a002
+def similarity(a, b, special=None, k_frac: float = 0.2) -> dict:
+    """Two explanations of one input compared over its non-special tokens: the Spearman correlation of |a| and |b|
+    and of a and b, and the top-k intersection (k = ceil(k_frac n)): the share of the k largest |a| also among |b|'s."""
+    from scipy.stats import spearmanr
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    keep = np.ones(len(a), bool) if special is None else ~np.asarray(special, bool)
+    a, b = a[keep], b[keep]
+    n = len(a)
+    if n < 2: return dict(spearman_abs=np.nan, spearman_signed=np.nan, topk_intersection=np.nan)
+    k = max(1, math.ceil(k_frac * n))
+    ta, tb = set(np.argsort(-np.abs(a), kind="stable")[:k]), set(np.argsort(-np.abs(b), kind="stable")[:k])
+    sp = lambda x, y: (float(spearmanr(x, y)[0]) if np.ptp(x) > 0 and np.ptp(y) > 0
+                       else (1.0 if np.array_equal(x, y) else 0.0))       # a constant side: equal or unrelated
+    return dict(spearman_abs=sp(np.abs(a), np.abs(b)), spearman_signed=sp(a, b), topk_intersection=len(ta & tb) / k)
