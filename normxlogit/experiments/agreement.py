@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import torch
 from ..core import explain
-from ..model.batch import predict, make_batch, max_length, ATTENTION_BUDGET, memory_split
+from ..model.batch import predict, make_batch, max_length, ATTENTION_BUDGET, memory_split, single_token_id
 from ..model.heads import HeadAdapter, get_adapter, uses_rmsnorm, has_position_embeddings, attention_bytes
 from ..model.zoo import model_fingerprint
 from ..paths import models_dir
@@ -22,7 +22,7 @@ from ..attribution.ig import pass_on_warnings
 from ..metrics.plausibility import item_metrics
 from .common import (chunk_key, cache_root, open_store, fold_stores, run_chunks, results_path,
                                            write_csv, write_json, run_record, cost_table, register_experiment,
-                                           command_line, Command, CommandError, Opt, Claims)
+                                           command_line, Command, CommandError, Opt, Claims, plan_from)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
@@ -31,8 +31,8 @@ __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 
            'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
            'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options',
            'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key',
-           'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce',
-           'estimate', 'bfloat16_options', 'tie_counts']
+           'AgreementPlan', 'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks',
+           'reproduce', 'estimate']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -130,11 +130,6 @@ def qa_model_input(row, kind, tokenizer, template=QA_TEMPLATE):
             return None
     return None
 
-# %% ../../nbs/53a_agreement_run.ipynb #acd05a0c
-def _single_id(tokenizer, w):
-    ids = tokenizer.encode(w, add_special_tokens=False)
-    return ids[0] if len(ids) == 1 else None
-
 # %% ../../nbs/53a_agreement_run.ipynb #95aeec79
 def training_item_ids(model_name, task) -> set:
     """Ids of the `task` items a fine-tuned model of this project may have been trained on (`train_item_ids` of its
@@ -168,7 +163,7 @@ def _item_rows(ev, task, kind, tokenizer, exclude):
             tw, fw, fid = (tokenizer.decode([tid]) if tid is not None else None), None, None
         else:
             text, spans, tw, fw = model_input(r, kind, tokenizer)
-            tid, fid = _single_id(tokenizer, tw), _single_id(tokenizer, fw)
+            tid, fid = single_token_id(tokenizer, tw), single_token_id(tokenizer, fw)
         if text.strip():
             toks, e, sp, enc = evidence_to_tokens(text, spans, tokenizer, return_encoding=True)
             sp = np.asarray(sp, bool) | np.isin(enc["input_ids"], list(special_ids))
@@ -436,25 +431,42 @@ def _method_chunks(run, mod, m, v, bs):
                           f"{time.process_time() - c0:.1f} CPU s", flush=True)
 
 # %% ../../nbs/53a_agreement_run.ipynb #e0da99b2
-def run_agreement(model, tokenizer, model_name, task, n, methods=None, variants=VARIANTS, n_pool=None, exclude=None,
-                  coref="auto", cache=True, results=True, recompute=False, ig_steps=32, batch_size=8, chunk_size=8,
-                  seed=0, verbose=True) -> AgreementRun:
-    """Explain the `n` used items of `task` (`agreement_items`; None: every correct one) with every method of `methods_for`
-    in every variant (`variant_methods`), scored in every setting; `model` (or its adapter) is resolved once. Per (method,
-    variant), chunks of `chunk_size` items (`run_chunks`) under `cache` (True: `cache_dir()/agreement`; False: none), keyed
-    by model (name, fingerprint), task, method, variant, options, seed, batch and chunk size and the items of the segment
-    (`item_segments`): a rerun or a larger `n` reuses every finished chunk. Rows go to `results_file(...)` (`results`
-    False: nowhere), whose (method, variant) pairs for the same items are read unless `recompute`. `exclude`: item ids
-    left out (default `training_item_ids`)."""
-    if not isinstance(chunk_size, int) or chunk_size < 1: raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
-    bad = [v for v in variants if v not in VARIANTS]
-    if bad: raise ValueError(f"unknown variants {bad}; choose from {VARIANTS}")
+@dataclasses.dataclass
+class AgreementPlan:
+    "A run's protocol (`run_agreement`'s options): methods, variants, pool, excluded ids, coref, IG steps, sizes, seed."
+    methods: list | None = None
+    variants: tuple = VARIANTS
+    n_pool: int | None = None
+    exclude: list | None = None
+    coref: str = "auto"
+    ig_steps: int = 32
+    batch_size: int = 8
+    chunk_size: int = 8
+    seed: int = 0
+
+    def __post_init__(self):
+        if not isinstance(self.chunk_size, int) or self.chunk_size < 1:
+            raise ValueError(f"chunk_size must be a positive int, got {self.chunk_size!r}")
+        bad = [v for v in self.variants if v not in VARIANTS]
+        if bad: raise ValueError(f"unknown variants {bad}; choose from {VARIANTS}")
+
+def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | None = None, cache=True, results=True,
+                  recompute=False, verbose=True, **fields) -> AgreementRun:
+    """Explain the `n` used items of `task` (`agreement_items`; None: every correct one) with the protocol `plan` (an
+    `AgreementPlan` or its fields as keywords): every method of `methods_for` in every variant (`variant_methods`),
+    scored in every setting; `model` (or its adapter) is resolved once. Per (method, variant), chunks of `chunk_size`
+    items (`run_chunks`) under `cache` (True: `cache_dir()/agreement`; False: none), keyed by model (name, fingerprint),
+    task, method, variant, options, seed, batch and chunk size and the items of the segment (`item_segments`): a rerun
+    or a larger `n` reuses every finished chunk. Rows go to `results_file(...)` (`results` False: nowhere), whose
+    (method, variant) pairs for the same items are read unless `recompute`. `exclude`: ids left out."""
+    p = plan_from(AgreementPlan, plan, fields)
+    variants, seed, ig_steps, batch_size, chunk_size = p.variants, p.seed, p.ig_steps, p.batch_size, p.chunk_size
     ad = _adapter(model)                                  # the one resolution of this run
-    methods, excluded = methods_for(ad, methods)
+    methods, excluded = methods_for(ad, p.methods)
     if not methods: raise ValueError("no methods left to run")
-    if exclude is None: exclude = training_item_ids(model_name, task)
+    exclude = training_item_ids(model_name, task) if p.exclude is None else p.exclude
     cache = cache if cache is not False else None
-    items, counts = agreement_items(ad, tokenizer, task, n, n_pool, exclude=exclude, coref=coref, cache=cache)
+    items, counts = agreement_items(ad, tokenizer, task, n, p.n_pool, exclude=exclude, coref=p.coref, cache=cache)
     sel = items.attrs["selection_cost"]
     counts = dict(model=model_name, **counts)
     used = items[items.used].reset_index(drop=True)
@@ -557,8 +569,8 @@ def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None
         ad = get_adapter(model)                            # resolved once per model, handed to every task
         for task in tasks:
             ms = methods.get(task) if isinstance(methods, dict) else methods
-            r = run_agreement(ad, tok, name, task, n[task], ms, variants, n_pool=pools[task], cache=cache,
-                              results=results, recompute=recompute, batch_size=batch_size, verbose=verbose)
+            plan = AgreementPlan(ms, variants, n_pool=pools[task], batch_size=batch_size)
+            r = run_agreement(ad, tok, name, task, n[task], plan, cache, results, recompute, verbose)
             runs.append(r)
             if results:
                 jf = _meta_file(name, task, n[task], results)
@@ -729,19 +741,3 @@ CLAIM_TABLE = Claims("Agreement benchmark: findings per model and task", "the de
 EXPERIMENT = register_experiment("agreement", "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
                     chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce,
                     estimate=estimate, claims=(CLAIM_TABLE,))
-
-# %% ../../nbs/53a_agreement_run.ipynb #ecd5c30e
-def bfloat16_options(method: str, ad32) -> dict:
-    """Options of `method` on a bfloat16 copy of a model whose weights in float32 are `ad32`: ALTI-Logit reads its norms'
-    statistics and its head's direction there and leaves out its float32-tight self-checks; the other methods need none."""
-    return dict(reference=ad32, check=False) if method == "alti_logit" else {}
-
-# %% ../../nbs/53a_agreement_run.ipynb #ea7d41e3
-def tie_counts(scores, evidence, keep) -> dict:
-    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly 0), `top_ties` (sharing the top score),
-    `evidence_ties` (non-evidence tokens tied with the best evidence token), and `pg`, `mrr`, `mrr_avg` (`item_metrics`)."""
-    s, e = np.asarray(scores, float)[keep], np.asarray(evidence, bool)[keep]
-    if not e.any(): raise ValueError("no evidence among the evaluated tokens")
-    met = item_metrics(scores, evidence, keep)
-    return dict(n_tokens=len(s), n_evidence=int(e.sum()), zeros=int((s == 0).sum()), top_ties=int((s == s.max()).sum()),
-                evidence_ties=int(((s == s[e].max()) & ~e).sum()), **{k: met[k] for k in ("pg", "mrr", "mrr_avg")})

@@ -15,12 +15,12 @@ from ..model.heads import HeadAdapter, get_adapter
 from ..model.zoo import model_fingerprint
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from .common import (dashed, SYMBOLS, verdict_mark)
 from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
-                                          chunk_key, open_store, run_chunks)
+                                          chunk_key, open_store, run_chunks, dashed, SYMBOLS, verdict_mark)
 from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
                                               FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items,
-                                              method_options, method_batch_size, item_key, bfloat16_options, tie_counts)
+                                              method_options, method_batch_size, item_key)
+from ..metrics.plausibility import item_metrics
 from ..model.zoo import Bf16Products
 
 # %% auto #0
@@ -29,7 +29,8 @@ __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'AC
            'paper_numbers', 'method_name', 'column_label', 'paper_table', 'show_table', 'claims', 'paper_methods',
            'claim_source', 'item_values', 'precision_changes', 'findings', 'mrr_below_pg_rows', 'paper_findings',
            'findings_summary', 'findings_prose', 'findings_table', 'precision_table', 'cost_summary', 'ig_path_gaps',
-           'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'plot_pg', 'ties_file', 'run_ties']
+           'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'plot_pg', 'bfloat16_options', 'tie_counts', 'ties_file',
+           'run_ties']
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6e0a7e38
 # The paper's numbers (percent), one line per table, task and model, in the order of `PAPER_LAYOUT`; '-' = not reported.
@@ -667,6 +668,22 @@ def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metr
                  fontsize=10.5)
     fig.tight_layout()
     return fig
+
+# %% ../../nbs/53_agreement_benchmark.ipynb #ecd5c30e
+def bfloat16_options(method: str, ad32) -> dict:
+    """Options of `method` on a bfloat16 copy of a model whose weights in float32 are `ad32`: ALTI-Logit reads its norms'
+    statistics and its head's direction there and leaves out its float32-tight self-checks; the other methods need none."""
+    return dict(reference=ad32, check=False) if method == "alti_logit" else {}
+
+# %% ../../nbs/53_agreement_benchmark.ipynb #ea7d41e3
+def tie_counts(scores, evidence, keep) -> dict:
+    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly 0), `top_ties` (sharing the top score),
+    `evidence_ties` (non-evidence tokens tied with the best evidence token), and `pg`, `mrr`, `mrr_avg` (`item_metrics`)."""
+    s, e = np.asarray(scores, float)[keep], np.asarray(evidence, bool)[keep]
+    if not e.any(): raise ValueError("no evidence among the evaluated tokens")
+    met = item_metrics(scores, evidence, keep)
+    return dict(n_tokens=len(s), n_evidence=int(e.sum()), zeros=int((s == 0).sum()), top_ties=int((s == s.max()).sum()),
+                evidence_ties=int(((s == s[e].max()) & ~e).sum()), **{k: met[k] for k in ("pg", "mrr", "mrr_avg")})
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #b5472510
 TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")   # the methods of the paper's qa rows with MRR < PG (Llama-3, Tables 1-5)

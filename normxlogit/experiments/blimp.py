@@ -12,7 +12,7 @@ import pandas as pd
 import torch
 from ..core import explain
 from ..registry import method_label
-from ..model.batch import make_batch, predict
+from ..model.batch import make_batch, predict, single_token_id
 from ..model.heads import get_adapter
 from ..model.zoo import load_model, load_finetuned, model_fingerprint
 from ..attribution.logit_attribution import head_scores, embedding_norms
@@ -137,16 +137,11 @@ def prefix_fit(evidence: dict) -> pd.DataFrame:
         rows[SHORT[p]] = dict(paradigm=p, items=len(ev), with_evidence=int(has.sum()), evidence_before_target=float(fits.mean()))
     return pd.DataFrame(rows).T
 
-# %% ../../nbs/52a_blimp_run.ipynb #8268b569
-def _single_id(tok, word):
-    ids = tok.encode(word, add_special_tokens=False)
-    return int(ids[0]) if len(ids) == 1 else None
-
 # %% ../../nbs/52a_blimp_run.ipynb #0e1d8cd1
 def lens_words(tok, kind: str) -> list:
     "The vocabulary ids of the control words (with a leading space for a causal LM: the next word); each must be one token."
     words = [(" " if kind == "causal_lm" else "") + w for w in CONTROL_WORDS]
-    ids = [_single_id(tok, w) for w in words]
+    ids = [single_token_id(tok, w) for w in words]
     if None in ids: raise ValueError(f"control words {words} must each be one token for {type(tok).__name__}; got {ids}")
     return ids
 
@@ -191,7 +186,7 @@ def alignment_items(adapter, tok, evidence: dict, n: int, pool: int, held_out: d
             if kind == "causal_lm": text, spans, fits = prefix_input(r)
             else:
                 text, spans = mask_item(r, tok.mask_token); fits = len(spans) > 0
-            tid, fid = _single_id(tok, space + r.target), _single_id(tok, space + r.foil)
+            tid, fid = single_token_id(tok, space + r.target), single_token_id(tok, space + r.foil)
             row = dict(id=i, paradigm=p, input=text, target=space + r.target, foil=space + r.foil, target_id=tid, foil_id=fid,
                        fits=bool(fits), single_token=tid is not None and fid is not None,
                        pos=-1, origin=-1, masked=kind == "masked_lm")     # unfit rows too: int / bool columns, never NaN

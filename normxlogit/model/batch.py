@@ -13,7 +13,8 @@ from .heads import attention_bytes
 # %% auto #0
 __all__ = ['ATTENTION_BUDGET', 'MAX_TOKENS', 'as_inputs', 'max_length', 'encode', 'token_offsets', 'input_lengths',
            'explained_positions', 'Forward', 'run_model', 'predict', 'Batch', 'resolve_targets', 'Deferred',
-           'make_batch', 'ids_batch', 'memory_split', 'BatchPlan', 'plan_batches', 'reserve_item_ids']
+           'make_batch', 'single_token_id', 'ids_batch', 'memory_split', 'BatchPlan', 'plan_batches',
+           'reserve_item_ids']
 
 # %% ../../nbs/11_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
@@ -315,6 +316,12 @@ def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, trun
     tg, fl = _targets_and_foils(ad, tokenizer, target, foil, pred, fw.logits.shape[-1], per_text, fw.logits.device)
     return Batch(ad.model, tokenizer, ad, fw.inputs, fw.positions, tg, fl, fw.logits.detach(), fw.hidden_states, layer, pred)
 
+
+# %% ../../nbs/11_batch.ipynb #single01
+def single_token_id(tokenizer, word: str) -> int | None:
+    "The id of `word` when the tokenizer makes it one token (no special tokens added), else None."
+    ids = tokenizer.encode(word, add_special_tokens=False)
+    return int(ids[0]) if len(ids) == 1 else None
 
 # %% ../../nbs/11_batch.ipynb #20188313
 def ids_batch(model, tokenizer, seqs, targets, foils=None, layer=None, keep_layers=None, forward: bool = True,
