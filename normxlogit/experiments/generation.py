@@ -382,14 +382,16 @@ def estimate(scale: str = "book", record=None) -> pd.DataFrame:
 # %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The study from scratch, resumably: 'tiny' (a random tiny Llama, three questions; results into `results` or a
-    scratch folder under the cache), 'book' (SmolLM2, 50 questions x 20 tokens) or 'paper' (200 questions)."""
+    scratch folder under the cache), 'book' (SmolLM2, 50 questions x 20 tokens; `cache=True`: the committed chunks
+    beside the results, so a re-run computes nothing) or 'paper' (200 questions)."""
     from normxlogit.paths import cache_dir
     run = SCALE_RUNS[scale] if scale in SCALE_RUNS else None
     if run is None: raise ValueError(f"scale must be one of {list(SCALE_RUNS)}, got {scale!r}")
     model, tok = load_model(run["model"], head="causal_lm", device=device)
     if scale == "tiny" and results is True: results = cache_dir() / "tiny" / "generation"
     r = run_generation(model, tok, run["model"], GenerationPlan(run["prompts"], run["new_tokens"]), results=results,
-                       cache=(Path(results) / "chunks" if scale == "tiny" else cache) if cache is True else cache)
+                       cache=(Path(results) / "chunks" if scale == "tiny" else
+                              results_path(EXPERIMENT, "chunks", results=results)) if cache is True else cache)
     return dict(computed=r.record["chunks_computed"], rows=len(r.prompts))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #ca128eef
