@@ -24,15 +24,16 @@ def test_reproduce_all_tiny_leaves_the_clone_clean(tmp_path):
 
 
 def test_reproduce_generation_book_computes_nothing_and_leaves_the_clone_clean(tmp_path):
-    """The book's scale re-run of a finished experiment reads its committed chunks: nothing is computed and no byte of the
-    clone changes (a gzip table rewritten with a new time stamp, or chunks looked for in the wrong folder, would show)."""
+    """The book's scale re-run of a finished experiment reads its committed chunks: nothing is computed and no byte
+    of the clone changes (a gzip table rewritten with a new time stamp, or chunks looked for elsewhere, would show)."""
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(clone)], check=True)
     env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", PYTHONPATH=str(clone),
                NORMXLOGIT_CACHE=str(tmp_path / "cache"))
     env.pop("NORMXLOGIT_RESULTS", None)
-    r = subprocess.run([sys.executable, "-m", "normxlogit.cli", "reproduce", "generation", "--scale", "book", "--device",
-                        "cpu", "--no-chapters"], cwd=clone, env=env, capture_output=True, text=True, timeout=900)
+    cmd = ["reproduce", "generation", "--scale", "book", "--device", "cpu", "--no-chapters"]
+    r = subprocess.run([sys.executable, "-m", "normxlogit.cli", *cmd], cwd=clone, env=env, capture_output=True,
+                       text=True, timeout=900)
     assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
     assert "generation: done (computed 0" in r.stdout, r.stdout[-2000:]
     status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=clone, capture_output=True,

@@ -441,7 +441,8 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
         if not into_book: out(f"   {n}: results into {res} (not the book's results/)")
         done[n] = e.reproduce(scale=scale, device=dev, results=res, cache=ch)
         r = done[n]
-        said = [f"{k} {v}" for k, v in r.items() if isinstance(v, (int, float, str))] if isinstance(r, dict) else [str(r)]
+        said = ([f"{k} {v}" for k, v in r.items() if isinstance(v, (int, float, str))] if isinstance(r, dict)
+                else [str(r)])
         out(f"   {n}: done ({', '.join(said)})")                   # e.g. 'computed 0' for a finished run
         if into_book: book.append(n)
     if chapters and book: execute_chapters([c for n in book for c in exps[n].chapters])
