@@ -226,10 +226,11 @@ class Batch:
 
 # %% ../../nbs/11_batch.ipynb #4c21e38e
 def _token_id(tokenizer, t):
-    ids = tokenizer.encode(t, add_special_tokens=False)
-    if len(ids) != 1:
+    i = single_token_id(tokenizer, t)                      # defined below, with its check
+    if i is None:
+        ids = tokenizer.encode(t, add_special_tokens=False)
         raise ValueError(f"Target/foil {t!r} is {len(ids)} tokens ({tokenizer.convert_ids_to_tokens(ids)}); give a single token or its id.")
-    return ids[0]
+    return i
 
 def _label_index(adapter, tokenizer, t, n_out, what="target"):
     if isinstance(t, str):
