@@ -4,15 +4,14 @@
 
 # %% ../../nbs/55a_sanity_run.ipynb #5a21b106
 from __future__ import annotations
-import copy, math, time, warnings
+import time, warnings
 from dataclasses import dataclass
 from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import pandas as pd
-import torch
 from .._version import __version__
-from ..model.heads import get_adapter, HeadAdapter
+from ..model.heads import get_adapter, HeadAdapter, stage_names, randomise
 from ..core import explain, model_name as _model_name
 from ..model.batch import predict
 from ..registry import METHODS, get_method
@@ -23,74 +22,19 @@ from ..metrics.stats import bootstrap_ci
 from ..metrics.plausibility import similarity
 from .common import (dashed, chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
                                            cost_table, register_experiment, verdict, command_line, Command, Opt,
-                                           merge_rows, plan_from)
+                                           merge_rows, plan_from, fold_stores)
 
 # %% auto #0
-__all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'ONE_MODEL', 'main',
-           'SCALE_RUNS', 'EXPERIMENT', 'stage_names', 'stage_parameters', 'randomise', 'similarity_summary',
-           'decisive_verdict', 'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug',
-           'store_name', 'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity',
-           'load_runs', 'load_sanity', 'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants',
-           'estimate_cost', 'SanityPlan', 'sanity_run', 'reproduce', 'estimate', 'chunk_status']
+__all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'RECORDED',
+           'DIAGNOSTICS', 'ONE_MODEL', 'main', 'SCALE_RUNS', 'EXPERIMENT', 'similarity_summary', 'decisive_verdict',
+           'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug', 'store_name',
+           'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity', 'load_runs',
+           'load_sanity', 'items_hash', 'load_diagnostics', 'recorded_run', 'fold_chunks', 'chunk_diagnostics',
+           'diagnostics', 'sanity_items', 'n_variants', 'estimate_cost', 'SanityPlan', 'sanity_run', 'expected_record',
+           'reproduce', 'estimate']
 
 # %% ../../nbs/55a_sanity_run.ipynb #6fe5aca9
 def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
-
-# %% ../../nbs/55a_sanity_run.ipynb #90558e66
-def _layers_prefix(body, n_layers: int) -> str:
-    "The name (inside the body) of the list of transformer layers."
-    for name, mod in body.named_modules():
-        if isinstance(mod, torch.nn.ModuleList) and len(mod) == n_layers: return name
-    raise NotImplementedError(f"cannot find the {n_layers} transformer layers of {type(body).__name__}")
-
-# %% ../../nbs/55a_sanity_run.ipynb #a3cc422b
-def stage_names(model) -> list:
-    "The randomisation stages from the top down: `['head', 'layer_L', ..., 'layer_1', 'embeddings']` (`model`: a model or its adapter)."
-    L = _adapter(model).num_layers
-    return ["head"] + [f"layer_{l}" for l in range(L, 0, -1)] + ["embeddings"]
-
-# %% ../../nbs/55a_sanity_run.ipynb #da336f6d
-def stage_parameters(model) -> dict:
-    """`{stage: [parameter names]}` (names in the unwrapped model): the layers' parameters, the embeddings (every
-    parameter of the body whose name mentions an embedding: word, position, token type, and their LayerNorm), and the head
-    (everything else: final norm, pooler, classifier, LM head)."""
-    ad = _adapter(model); m = ad.m
-    body_name = next(n for n, mod in m.named_modules() if mod is ad.body)
-    pre = (body_name + ".") if body_name else ""
-    lp = pre + _layers_prefix(ad.body, ad.num_layers) + "."
-    out = {s: [] for s in stage_names(ad)}
-    for n, _ in m.named_parameters():
-        if n.startswith(lp): out[f"layer_{int(n[len(lp):].split('.')[0]) + 1}"].append(n)
-        elif n.startswith(pre) and any(k in n[len(pre):] for k in ("embed", "wte.", "wpe.")): out["embeddings"].append(n)
-        else: out["head"].append(n)
-    return out
-
-# %% ../../nbs/55a_sanity_run.ipynb #9ef2e5b5
-def _stage_seed(seed: int, stage: str) -> int: return int(key_hash(dict(seed=int(seed), stage=stage)), 16) % 2**63
-
-# %% ../../nbs/55a_sanity_run.ipynb #1fb2f96b
-def randomise(model, stages, seed: int = 0):
-    """A copy of `model` (a model or its adapter) whose parameters of `stages` (names from `stage_names`) are re-initialised
-    with the architecture's own initialisation. Each stage draws from its own seed (from `seed` and its name), so a stage
-    gets the same weights alone and in a cascade. The original is not touched."""
-    ad = _adapter(model)
-    names = stage_names(ad)
-    bad = [s for s in stages if s not in names]
-    if bad: raise ValueError(f"unknown stages {bad}; choose from {names}")
-    m = copy.deepcopy(ad.m)
-    out_emb, in_emb = m.get_output_embeddings(), m.get_input_embeddings()
-    if out_emb is not None and out_emb.weight is in_emb.weight:           # tied LM head: untie before randomising
-        out_emb.weight = torch.nn.Parameter(in_emb.weight.detach().clone())
-        m.config.tie_word_embeddings = False
-    params = stage_parameters(m)
-    with torch.random.fork_rng(devices=[]), torch.no_grad():
-        for st in names:
-            if st not in stages: continue
-            torch.manual_seed(_stage_seed(seed, st))
-            mods = {n.rsplit(".", 1)[0] for n in params[st]}
-            for name, mod in m.named_modules():
-                if name in mods: m._init_weights(mod)
-    return m.eval()
 
 # %% ../../nbs/55a_sanity_run.ipynb #7dab1f99
 def similarity_summary(items: pd.DataFrame, model_name: str = "", n_boot: int = 1000) -> pd.DataFrame:
@@ -403,7 +347,7 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
         model, tokenizer = load_model(model)
     if tokenizer is None: raise ValueError("pass the tokenizer (or a model name)")
     texts, tests, methods = _checked(texts, tests, methods, permuted, chunk_size)
-    n, opts = len(texts), {m: dict(DEFAULT_OPTIONS.get(m, {}), **(method_options or {}).get(m, {})) for m in methods}
+    n, opts = len(texts), _options(methods, method_options)
     ad = get_adapter(model)                                        # resolved once; handed down
     mname = model_name or _model_name(model)
     full = stage_names(ad)
@@ -417,7 +361,8 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
     pmodel, ptok = _permuted(permuted, ad, info)
     variants, comps = _plan(ad, stages, tests, other_targets is not None)
     root = cache_root(cache, "sanity")
-    fps = dict(trained=model_fingerprint(model), permuted=model_fingerprint(pmodel) if pmodel is not None else None)
+    fps = info["weights"] = _fingerprints(model, pmodel)
+    info["items"] = items_hash(texts, targets)
     run = dict(ad=ad, tokenizer=tokenizer, ptok=ptok, pmodel=pmodel, texts=texts, targets=targets, other=other_targets,
                mname=mname, seed=seed, chunk_size=chunk_size, opts=opts, fps=fps, root=root)
     vec, active, skipped, cpu, unconv, computed = _vectors(run, comps, methods, progress)
@@ -466,16 +411,19 @@ def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int
                       seed=seed, chunk_size=bs, cache=False, progress=False, n_boot=10).items
 
 # %% ../../nbs/55a_sanity_run.ipynb #f93fb9ce
-def write_sanity(result: SanityResult, out=None) -> Path:
+def write_sanity(result: SanityResult, out=None, chunks=None) -> Path:
     """Write a run to the folder `out` (default `results/sanity`): `randomisation.csv` (columns `CSV_COLUMNS`, this model's
     rows replaced), `factors.csv`, `skipped.csv`, `runs.json` and the per-item values `items/<model>.csv.gz`,
-    `items/<model>_factors.csv.gz` (from which the confidence intervals are recomputed)."""
+    `items/<model>_factors.csv.gz` (from which the confidence intervals are recomputed); with the run's chunk folder
+    `chunks`, also this model's rows of `diagnostics.csv` (`diagnostics`), which outlive the chunks."""
     out = results_path("sanity", results=True if out is None else out)
     m = result.info["model"]
     merge_rows(out / "randomisation.csv", result.table(), key={"model": m})
     factors = result.factors.reindex(columns=CSV_COLUMNS)                      # empty without NormXLogit
     merge_rows(out / "factors.csv", factors, key={"model": m})
     merge_rows(out / "skipped.csv", result.skipped, key={"model": m})
+    if chunks is not None:
+        merge_rows(out / "diagnostics.csv", diagnostics([m], chunks), key={"model": m}, float_format="%.4g")
     write_csv(out / "items" / f"{model_slug(m)}.csv.gz", result.items, compression="gzip")
     write_csv(out / "items" / f"{model_slug(m)}_factors.csv.gz", result.factors_items, compression="gzip")
     runs = load_runs(out)
@@ -503,7 +451,57 @@ def load_sanity(folder=None, n_boot: int = 1000) -> dict | None:
     summ = pd.concat([similarity_summary(g, m, n_boot) for m, g in items.groupby("model", sort=False)], ignore_index=True)
     fact = pd.concat([similarity_summary(g, m, n_boot) for m, g in fitems.groupby("model", sort=False)], ignore_index=True)
     skipped = pd.read_csv(d / "skipped.csv") if (d / "skipped.csv").exists() else pd.DataFrame(columns=["model", "method", "reason"])
-    return dict(table=table, summary=summ, factors=fact, items=items, factors_items=fitems, skipped=skipped, runs=load_runs(d))
+    return dict(table=table, summary=summ, factors=fact, items=items, factors_items=fitems, skipped=skipped,
+                runs=load_runs(d), diagnostics=load_diagnostics(d))
+
+# %% ../../nbs/55a_sanity_run.ipynb #464aba1e
+def _options(methods, method_options=None) -> dict:
+    "Each method's options: `DEFAULT_OPTIONS` updated by `method_options` (`{method: {option: value}}`)."
+    return {m: dict(DEFAULT_OPTIONS.get(m, {}), **(method_options or {}).get(m, {})) for m in methods}
+
+def _fingerprints(model, pmodel=None) -> dict:
+    "`{'trained': ..., 'permuted': ...}`: `model_fingerprint` of the model and of the permuted-label model (or None)."
+    return dict(trained=model_fingerprint(model), permuted=model_fingerprint(pmodel) if pmodel is not None else None)
+
+def items_hash(texts, targets) -> str:
+    "What a run explains: a hash of its texts and the targets it explains (`runs.json`'s `items`)."
+    return key_hash(dict(texts=list(texts), targets=None if targets is None else [int(x) for x in targets]), 40)
+
+# %% ../../nbs/55a_sanity_run.ipynb #20693ac9
+RECORDED = ("n", "seed", "chunk_size", "stages", "tests", "options", "task", "permuted", "weights", "items")
+
+def load_diagnostics(folder=None) -> pd.DataFrame:
+    "`diagnostics.csv` of a results folder (default `results/sanity`), empty with its columns when there is none."
+    p = results_path("sanity", "diagnostics.csv", results=True if folder is None else folder)
+    return pd.read_csv(p) if p.exists() else pd.DataFrame(columns=[*DIAGNOSTICS, "not_converged_share"])
+
+def recorded_run(folder, expected: dict, n_boot: int = 1000) -> SanityResult | None:
+    """The run of `expected['model']` recorded in `folder` (`write_sanity`), read back from its files with `computed` 0,
+    when its record agrees with `expected` on every field of `RECORDED` and its per-item files exist; else None
+    (`n_boot`: `similarity_summary`)."""
+    d = results_path("sanity", results=folder)
+    name, info = expected["model"], load_runs(d).get(expected["model"])
+    files = [d / "items" / f"{model_slug(name)}{s}.csv.gz" for s in ("", "_factors")]
+    if info is None or any(info.get(k) != expected.get(k) for k in RECORDED): return None
+    if not all(f.exists() for f in files): return None
+    items, fitems = (pd.read_csv(f) for f in files)
+    skipped = pd.read_csv(d / "skipped.csv") if (d / "skipped.csv").exists() else pd.DataFrame(columns=["model", "method", "reason"])
+    summary = lambda df: similarity_summary(df, name, n_boot)
+    return SanityResult(items, summary(items), fitems, summary(fitems),
+                        skipped[skipped.model == name].reset_index(drop=True), info, 0)
+
+# %% ../../nbs/55a_sanity_run.ipynb #1f18effe
+def fold_chunks(results=True, cache=None) -> pd.DataFrame:
+    """Drop the chunk folders (`cache`, default `<results>/chunks`) of the recorded runs (`runs.json` with the `weights`
+    that the folder's key names, same seed and chunk size, per-item file written); one row per dropped folder."""
+    d = results_path("sanity", results=results)
+    runs = load_runs(d)
+    def finished(k):
+        info = runs.get(k.get("model"))
+        if info is None or k.get("weights") not in (info.get("weights") or {}).values(): return False
+        same = k.get("seed") == info["seed"] and k.get("chunk_size") == info["chunk_size"]
+        return same and (d / "items" / f"{model_slug(k['model'])}.csv.gz").exists()
+    return fold_stores(Path(cache) if cache is not None else d / "chunks", "sanity-", finished)
 
 # %% ../../nbs/55a_sanity_run.ipynb #d1a9c0e5
 def _variant(key, trained_fp) -> str:
@@ -515,6 +513,8 @@ def _variant(key, trained_fp) -> str:
     return f"independent:{st[0]}" if len(st) == 1 else f"cascade:{st[-1]}"
 
 # %% ../../nbs/55a_sanity_run.ipynb #735deb98
+DIAGNOSTICS = ["model", "method", "variant", "n", "not_converged", "rho_position"]
+
 def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) -> pd.DataFrame:
     """Per method and model variant of a stored sanity run (its chunk files, `cache` default `results/sanity/chunks`):
     `n` explanations, `not_converged` (Integrated Gradients above its completeness tolerance) and `rho_position`, the
@@ -539,8 +539,8 @@ def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) ->
                     if len(v) > 2 and np.ptp(v) > 0: rho.append(spearmanr(v, -np.arange(len(v)))[0])
             rows.append(dict(model=model_name, method=m, variant=_variant(k, trained_fp), n=n, not_converged=bad,
                              rho_position=float(np.mean(rho)) if rho else np.nan))
-    return pd.DataFrame(rows).sort_values(["method", "variant"], ignore_index=True) if rows else pd.DataFrame(
-        columns=["model", "method", "variant", "n", "not_converged", "rho_position"])
+    if not rows: return pd.DataFrame(columns=DIAGNOSTICS)
+    return pd.DataFrame(rows).sort_values(["method", "variant"], ignore_index=True)
 
 # %% ../../nbs/55a_sanity_run.ipynb #77c6b1e3
 def diagnostics(models, cache=None) -> pd.DataFrame:
@@ -625,13 +625,33 @@ def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPl
     p = plan_from(SanityPlan, plan, fields)
     mdl, tok, task, it, permuted = _prepare(model, task, n, p.seed, p.permuted, device, out)
     folder = results_path("sanity", results=results)
+    done = recorded_run(folder, _expected(model, task, it, p, mdl, tok, permuted))
+    if done is not None: return done                                    # a finished run: nothing to compute or write
     res = run_sanity(mdl, tok, it["texts"], p.methods, p.tests, model_name=model, targets=it["targets"],
                      other_targets=it["other_targets"], labels=it["labels"], permuted=permuted, layer_step=p.layer_step,
                      method_options={"ig": {"n_steps": p.ig_steps}}, seed=p.seed, chunk_size=p.chunk_size,
                      cache=folder / "chunks" if cache is True else cache, progress=progress)
     res.info["task"] = task
-    write_sanity(res, folder)
+    write_sanity(res, folder, chunks=folder / "chunks" if cache is True else cache or None)
     return res
+
+# %% ../../nbs/55a_sanity_run.ipynb #a347e185
+def _expected(name: str, task: str, it: dict, p, mdl, tok, permuted) -> dict:
+    "The record (`RECORDED`) that `run_sanity` writes for the plan `p` on these items and weights."
+    pmodel = load_model(permuted, device=next(mdl.parameters()).device)[0] if permuted else None
+    texts, tests, methods = _checked(it["texts"], p.tests, p.methods, pmodel, p.chunk_size)
+    return dict(model=name, n=len(texts), seed=p.seed, chunk_size=p.chunk_size, stages=select_stages(mdl, p.layer_step),
+                tests=list(tests), options=_options(methods, {"ig": {"n_steps": p.ig_steps}}), task=task,
+                permuted=permuted, weights=_fingerprints(mdl, pmodel),
+                items=items_hash(texts, it["targets"] or default_targets(mdl, tok, texts)[0]))
+
+def expected_record(model: str, task: str | None = None, n: int = 200, plan: SanityPlan | None = None, device=None,
+                    **fields) -> dict:
+    """What `sanity_run(model, task, n, plan)` would record (`RECORDED`): `recorded_run` with it tells whether that run
+    is done."""
+    p = plan_from(SanityPlan, plan, fields)
+    mdl, tok, task, it, permuted = _prepare(model, task, n, p.seed, p.permuted, device, out=lambda *a: None)
+    return _expected(model, task, it, p, mdl, tok, permuted)
 
 # %% ../../nbs/55a_sanity_run.ipynb #e8554112
 def _estimate(a):
@@ -654,8 +674,7 @@ def _run(a):
     res = sanity_run(a.model, a.task, a.n, plan, results=a.results, cache=a.cache, device=a.device)
     print(f"{a.model}: {len(res.table())} rows written; {res.computed} chunks computed now; skipped: "
           f"{dict(zip(res.skipped.method, res.skipped.reason))}")
-    chunks = Path(a.cache) if a.cache is not True else results_path("sanity", "chunks", results=a.results)
-    conv = diagnostics(list(res.summary.model.unique()), cache=chunks)
+    conv = load_diagnostics(results_path("sanity", results=a.results))
     print(verdicts(res.summary, convergence=conv).to_string(index=False), flush=True)
     if res.info["not_converged"]: print(f"explanations above IG's completeness tolerance: {res.info['not_converged']}; a test is not "
                                         f"evaluable (†) when more than {MAX_NOT_CONVERGED} of either side's explanations are")
@@ -721,26 +740,6 @@ def estimate(scale: str = "book") -> pd.DataFrame:
                          cpu_s_per_unit=round(rate, 4)))
     return cost_table(rows)
 
-# %% ../../nbs/55a_sanity_run.ipynb #535816a3
-def chunk_status(info: dict, model, permuted=None, cache=None) -> pd.DataFrame:
-    """For the run `info` (an entry of `runs.json`) of `model` (and its `permuted` model): per method and computation, the
-    chunk folder that `chunk_key` (as `run_sanity` builds it) hashes to, and how many of its chunks are stored (`found`
-    of `needed`, from `cache`, default `results/sanity/chunks`). All found: a re-run computes nothing."""
-    root = Path(cache) if cache is not None else results_path("sanity", "chunks")
-    fps = dict(trained=model_fingerprint(model), permuted=model_fingerprint(permuted) if permuted is not None else None)
-    _, comps = _plan(get_adapter(model), info["stages"], info["tests"], "random_target" not in info)
-    needed, rows = math.ceil(info["n"] / info["chunk_size"]), []
-    for rstages, tkind, weights in comps:
-        for m in info["methods"]:
-            key = chunk_key(None, model=info["model"], seed=info["seed"], chunk_size=info["chunk_size"], method=m,
-                            options=info["options"][m], randomised=list(rstages), weights=fps[weights], target=tkind)
-            d = root / f"{store_name(info['model'], m)}-{key_hash(key)}"
-            rows.append(dict(model=info["model"], method=m, randomised="+".join(rstages) or "none", target=tkind,
-                             weights=weights, folder=d.name, needed=needed,
-                             found=sum(map(ChunkStore.at(d).has, range(needed))) if d.is_dir() else 0))
-    return pd.DataFrame(rows)
-
-EXPERIMENT = register_experiment("sanity", "Sanity checks of every method: model-parameter randomisation "
-                    "(cascade, independent), "
-                    "random-target and data randomisation (Adebayo et al. 2018)", chapters=["55_sanity"], cli=main,
-                    reproduce=reproduce, estimate=estimate)
+EXPERIMENT = register_experiment("sanity", "Sanity checks of every method: model-parameter randomisation (cascade, "
+                                 "independent), random-target and data randomisation (Adebayo et al. 2018)",
+                                 chapters=["55_sanity"], cli=main, reproduce=reproduce, estimate=estimate)

@@ -12,7 +12,7 @@ from transformers.activations import ACT2FN
 
 # %% auto #0
 __all__ = ['FAMILIES', 'KINDS', 'Family', 'register_family', 'unwrap', 'head_kind', 'HeadAdapter', 'get_adapter', 'uses_rmsnorm',
-           'has_position_embeddings', 'attention_bytes']
+           'has_position_embeddings', 'attention_bytes', 'stage_names', 'stage_parameters', 'randomise']
 
 # %% ../../nbs/10_heads.ipynb #df9f46b1
 @dataclass
@@ -201,3 +201,68 @@ def attention_bytes(model, n_items: int, n_tokens: int) -> int:
     ad = get_adapter(model)
     heads = ad.config.get_text_config().num_attention_heads
     return n_items * ad.num_layers * heads * n_tokens ** 2 * next(ad.m.parameters()).element_size()
+
+# %% ../../nbs/10_heads.ipynb #bb610643
+import copy
+from ..cache import key_hash
+
+# %% ../../nbs/10_heads.ipynb #a784e951
+def _as_adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
+
+# %% ../../nbs/10_heads.ipynb #90558e66
+def _layers_prefix(body, n_layers: int) -> str:
+    "The name (inside the body) of the list of transformer layers."
+    for name, mod in body.named_modules():
+        if isinstance(mod, torch.nn.ModuleList) and len(mod) == n_layers: return name
+    raise NotImplementedError(f"cannot find the {n_layers} transformer layers of {type(body).__name__}")
+
+# %% ../../nbs/10_heads.ipynb #a3cc422b
+def stage_names(model) -> list:
+    """The randomisation stages from the top down: `['head', 'layer_L', ..., 'layer_1', 'embeddings']` (`model`: a model
+    or its adapter)."""
+    L = _as_adapter(model).num_layers
+    return ["head"] + [f"layer_{l}" for l in range(L, 0, -1)] + ["embeddings"]
+
+# %% ../../nbs/10_heads.ipynb #da336f6d
+def stage_parameters(model) -> dict:
+    """`{stage: [parameter names]}` (names in the unwrapped model): the layers' parameters, the embeddings (every
+    parameter of the body whose name mentions an embedding: word, position, token type, and their LayerNorm), and the
+    head (everything else: final norm, pooler, classifier, LM head)."""
+    ad = _as_adapter(model); m = ad.m
+    body_name = next(n for n, mod in m.named_modules() if mod is ad.body)
+    pre = (body_name + ".") if body_name else ""
+    lp = pre + _layers_prefix(ad.body, ad.num_layers) + "."
+    out = {s: [] for s in stage_names(ad)}
+    for n, _ in m.named_parameters():
+        if n.startswith(lp): out[f"layer_{int(n[len(lp):].split('.')[0]) + 1}"].append(n)
+        elif n.startswith(pre) and any(k in n[len(pre):] for k in ("embed", "wte.", "wpe.")):
+            out["embeddings"].append(n)
+        else: out["head"].append(n)
+    return out
+
+# %% ../../nbs/10_heads.ipynb #9ef2e5b5
+def _stage_seed(seed: int, stage: str) -> int: return int(key_hash(dict(seed=int(seed), stage=stage)), 16) % 2**63
+
+# %% ../../nbs/10_heads.ipynb #1fb2f96b
+def randomise(model, stages, seed: int = 0):
+    """A copy of `model` (a model or its adapter) whose parameters of `stages` (names from `stage_names`) are
+    re-initialised with the architecture's own initialisation. Each stage draws from its own seed (from `seed` and its
+    name), so a stage gets the same weights alone and in a cascade. The original is not touched."""
+    ad = _as_adapter(model)
+    names = stage_names(ad)
+    bad = [s for s in stages if s not in names]
+    if bad: raise ValueError(f"unknown stages {bad}; choose from {names}")
+    m = copy.deepcopy(ad.m)
+    out_emb, in_emb = m.get_output_embeddings(), m.get_input_embeddings()
+    if out_emb is not None and out_emb.weight is in_emb.weight:           # tied LM head: untie before randomising
+        out_emb.weight = torch.nn.Parameter(in_emb.weight.detach().clone())
+        m.config.tie_word_embeddings = False
+    params = stage_parameters(m)
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        for st in names:
+            if st not in stages: continue
+            torch.manual_seed(_stage_seed(seed, st))
+            mods = {n.rsplit(".", 1)[0] for n in params[st]}
+            for name, mod in m.named_modules():
+                if name in mods: m._init_weights(mod)
+    return m.eval()
