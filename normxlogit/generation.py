@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from .registry import get_method
-from .model.heads import get_adapter, HeadAdapter
+from .model.heads import get_adapter
 from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch, plan_batches, reserve_item_ids, MAX_TOKENS
 from .attribution.attention import eager_attention, rollout_matrices
 from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html, html_page
@@ -58,7 +58,7 @@ def prompt_ids(model, tokenizer, prompt: str, chat: bool = False) -> tuple[list,
 def greedy_continuation(model, tokenizer, ids, max_new_tokens: int = 20) -> list:
     """The token ids that `model.generate(do_sample=False)` appends to `ids`: greedy decoding with the model's generation
     config (its end-of-sequence tokens stop it)."""
-    m = (model if isinstance(model, HeadAdapter) else get_adapter(model)).m
+    m = get_adapter(model).m
     gc = copy.deepcopy(m.generation_config)
     for k in ("temperature", "top_p", "top_k", "min_p", "typical_p"): setattr(gc, k, None)
     gc.update(do_sample=False, num_beams=1, max_new_tokens=int(max_new_tokens))

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['ENV', 'repo_root', 'data_dir', 'cache_dir', 'models_dir', 'results_dir']
+__all__ = ['ENV', 'repo_root', 'data_dir', 'cache_dir', 'models_dir', 'results_dir', 'model_slug']
 
 # %% ../nbs/00_paths.ipynb #87745862
 ENV = dict(data="NORMXLOGIT_DATA", cache="NORMXLOGIT_CACHE", models="NORMXLOGIT_MODELS", results="NORMXLOGIT_RESULTS")
@@ -66,3 +66,8 @@ def results_dir(sub: str | None = None, path=None) -> Path:
         root = repo_root()
         d = root / "results" if root is not None else Path.cwd() / "results"
     return d / sub if sub else d
+
+# %% ../nbs/00_paths.ipynb #8eb12024
+def model_slug(name: str) -> str:
+    "A model name as a file name: its last path part, with characters other than letters, digits, '-', '_', '.' as '_'."
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in str(name).rstrip("/").split("/")[-1])

@@ -11,7 +11,7 @@ import pandas as pd
 import torch
 from ..core import explain
 from ..model.batch import predict, make_batch, max_length, ATTENTION_BUDGET, memory_split, single_token_id
-from ..model.heads import HeadAdapter, get_adapter, uses_rmsnorm, has_position_embeddings, attention_bytes
+from ..model.heads import get_adapter, uses_rmsnorm, has_position_embeddings, attention_bytes
 from ..model.zoo import model_fingerprint
 from ..paths import models_dir
 from ..evidence.extractors import sva_evidence, ra_evidence, qa_evidence, qa_prompt, QA_TEMPLATE
@@ -48,11 +48,6 @@ SETTINGS = ("default", "non_contrastive", "special_tokens_in", "full_input", "fl
 METRICS = ["pg", "mrr", "mrr_avg", "rma", "pta"]
 ROW_COLUMNS = ["model", "task", "id", "method", "variant", "setting", "n_tokens", "n_evidence", *METRICS, "ig_gap"]
 
-# %% ../../nbs/53a_agreement_run.ipynb #81dfcc90
-def _adapter(model) -> HeadAdapter:
-    "The head adapter of `model`; an adapter is handed down as it is (a run resolves its model once)."
-    return model if isinstance(model, HeadAdapter) else get_adapter(model)
-
 # %% ../../nbs/53a_agreement_run.ipynb #5d46d48e
 def method_batch_size(method: str, task: str, batch_size: int) -> int:
     "The batch size `method` runs with on `task`: `batch_size`, capped by `BATCH_CAPS` (scores do not depend on it)."
@@ -65,7 +60,7 @@ def methods_for(model, methods=None, ig_on_rmsnorm: bool = False):
     methods = list(AGREEMENT_METHODS if methods is None else methods)
     unknown = [m for m in methods if m not in AGREEMENT_METHODS]
     if unknown: raise ValueError(f"unknown methods {unknown}; choose from {AGREEMENT_METHODS}")
-    ad = _adapter(model)
+    ad = get_adapter(model)
     out, skip = [], {}
     for m in methods:
         if m == "alti_logit" and ad.kind != "causal_lm": skip[m] = "decoders only (ALTI is the paper's proxy on BERT)"
@@ -82,7 +77,7 @@ def variant_methods(model, methods, variant, task=None) -> list:
     if variant == "base": return list(methods)
     if variant == "float64": return [m for m in methods if m in PRECISION_METHODS and not (task == "qa" and m == "alti_logit")]
     if variant == "partial_embeddings":
-        if not has_position_embeddings(_adapter(model).model): return []
+        if not has_position_embeddings(get_adapter(model).model): return []
         return [m for m in methods if m in EMBEDDING_METHODS and takes_option(m, "embeddings")]
     raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
 
@@ -206,7 +201,7 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
     a time, until `n` are correct (a nested selection); `cache` (a folder, or True: `cache_dir()/agreement`) stores the
     chunks of logits with their CPU time (`items.attrs['selection_cost']`). `counts['accuracy']`: correct / examined."""
     if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
-    ad = _adapter(model)
+    ad = get_adapter(model)
     ev = task_evidence(task, n_pool, coref=coref)
     items = pd.DataFrame(_item_rows(ev, task, ad.kind, tokenizer, set(exclude)))
     if items.empty: raise ValueError(f"no {task} items left in a pool of {len(ev)} after excluding {len(set(exclude))} ids")
@@ -269,7 +264,7 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
     """`(scores, gaps)`: a 1-D array per item (`Explanation.vector`) of `method` for the item's target (minus its foil when
     `contrastive`), and IG's relative completeness gap per item (else None; it replaces IG's warning). Batches by length
     (`random`: seed `seed + batch`), over `budget` bytes of attention in parts (`memory_split`; IG: `IG_TOKENS_PER_PASS`)."""
-    ad = _adapter(model)
+    ad = get_adapter(model)
     texts = items.input.tolist()
     n_tok = [len(t) for t in items.tokens]
     order = np.argsort(n_tok, kind="stable")
@@ -349,7 +344,7 @@ def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, see
 def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True, batch_size=8) -> pd.DataFrame:
     """IG's relative completeness gap $|\\sum_i \\mathrm{IG}_i - (f(x) - f(\\bar x))| / |f(x) - f(\\bar x)|$ from the zero
     baseline per item and number of Gauss-Legendre steps, for the contrastive score (or the logit): `id`, `n_steps`, `rel_gap`."""
-    ad, rows = _adapter(model), []
+    ad, rows = get_adapter(model), []
     for k in n_steps:
         _, gaps = explain_items(ad, tokenizer, items, "ig", contrastive, batch_size, options=dict(n_steps=k, baseline="zero"))
         rows += [dict(id=str(i), n_steps=k, rel_gap=g) for i, g in zip(items.id, gaps)]
@@ -461,7 +456,7 @@ def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | N
     (method, variant) pairs for the same items are read unless `recompute`. `exclude`: ids left out."""
     p = plan_from(AgreementPlan, plan, fields)
     variants, seed, ig_steps, batch_size, chunk_size = p.variants, p.seed, p.ig_steps, p.batch_size, p.chunk_size
-    ad = _adapter(model)                                  # the one resolution of this run
+    ad = get_adapter(model)                                  # the one resolution of this run
     methods, excluded = methods_for(ad, p.methods)
     if not methods: raise ValueError("no methods left to run")
     exclude = training_item_ids(model_name, task) if p.exclude is None else p.exclude

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import torch
 from ..model.batch import encode
-from ..model.heads import get_adapter, HeadAdapter
+from ..model.heads import get_adapter
 from ..model.zoo import load_model
 from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
@@ -39,16 +39,13 @@ BASELINE_LABELS = {"forward": "forward", "forward_last": "forward (last logits)"
 def _sync(device):
     if torch.device(device).type == "cuda": torch.cuda.synchronize(device)
 
-# %% ../../nbs/56a_efficiency_run.ipynb #c81dcfec
-def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
-
 # %% ../../nbs/56a_efficiency_run.ipynb #8f2d02f8
 def method_options(method: str, model) -> dict:
     """The options each method is timed with, those of the paper's baselines: Gradient Norm is `grad_l1` (the L1 norm of
     the gradient, Captum's `Saliency` + `summarize_attributions(type='l1')` in the authors' code), Gradient x Input and
     Integrated Gradients are summed with an L1 norm over the embedding dimensions; IG takes 50 steps on encoders and
     25 on decoders (the paper's Llama 2 setting), all path points in one pass (Captum's default)."""
-    if method == "ig": return dict(n_steps=25 if _adapter(model).decoder else 50, aggregate="l1")
+    if method == "ig": return dict(n_steps=25 if get_adapter(model).decoder else 50, aggregate="l1")
     if method == "gxi": return dict(aggregate="l1")
     return {}
 
@@ -56,7 +53,7 @@ def method_options(method: str, model) -> dict:
 def keeps_last_logits(model) -> bool:
     "Whether `model(**enc, logits_to_keep=1)` exists (causal LMs of recent transformers): the 'forward_last' baseline."
     import inspect
-    ad = _adapter(model)
+    ad = get_adapter(model)
     return ad.kind == "causal_lm" and "logits_to_keep" in inspect.signature(type(ad.model).forward).parameters
 
 # %% ../../nbs/56a_efficiency_run.ipynb #04af26f9
@@ -70,7 +67,7 @@ def supported_methods(model, methods=TABLE_METHODS) -> list:
     'forward' (the model's own call `model(**enc)`; for a causal LM that is full-vocabulary logits at every position)
     and, for causal LMs, 'forward_last' (`model(**enc, logits_to_keep=1)`: logits at the last position only)."""
     from normxlogit.registry import get_method
-    ad = _adapter(model)
+    ad = get_adapter(model)
     out = [m for m in methods if m not in BASELINES and ad.kind in get_method(m).kinds]
     return out + ["forward"] + (["forward_last"] if keeps_last_logits(ad) else [])
 
@@ -80,7 +77,7 @@ def make_runner(model, tokenizer, method: str, texts, options=None):
     the forward pass that finds the prediction, the method), or for 'forward' / 'forward_last' the model's own call
     on inputs tokenised beforehand, without autograd. `model`: a model or its adapter."""
     from normxlogit.core import explain
-    ad = _adapter(model); model = ad.model
+    ad = get_adapter(model); model = ad.model
     if method in BASELINES:
         if method == "forward_last" and not keeps_last_logits(ad):
             raise ValueError("'forward_last' needs a causal LM whose forward takes `logits_to_keep`")
@@ -111,7 +108,7 @@ def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats
     if repeats < 1 or warmup < 0: raise ValueError(f"repeats must be >= 1 and warmup >= 0, got {repeats}, {warmup}")
     methods = list(methods)
     if not methods: raise ValueError("no methods to time")
-    ad = _adapter(model); model = ad.model                          # resolved once, handed down
+    ad = get_adapter(model); model = ad.model                          # resolved once, handed down
     texts = fixed_length_texts(tokenizer, length, batch)
     got = encode(model, tokenizer, texts)["attention_mask"].sum(-1)
     if not bool((got == length).all()): raise ValueError(f"inputs are {got.tolist()} tokens, not {length}")

@@ -13,28 +13,32 @@ import torch
 from ..paths import results_dir
 from ..model.batch import encode, explained_positions
 from ..model.heads import HeadAdapter, get_adapter
-from ..model.zoo import model_fingerprint
+from ..model.zoo import model_fingerprint, load_model, tiny_model, offline_path
 from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
                                            run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
-                                           command_line, Command, Opt, Claims, locked, merge_rows, plan_from)
+                                           command_line, Command, Opt, Claims, locked, merge_rows, plan_from,
+                                           fold_stores)
+from ..cache import key_hash
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
-__all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES',
-           'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS', 'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS',
-           'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE', 'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order',
-           'random_order', 'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'PruningPlan', 'run_pruning',
-           'pruning_label', 'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table',
-           'finding_pairs', 'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose',
-           'run_costs', 'estimate', 'reproduce', 'main', 'read_claims']
+__all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'CURVE_COLUMNS', 'ITEM_COLUMNS', 'RANDOM_FILE', 'RANDOM_COLUMNS',
+           'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES', 'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS',
+           'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS', 'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE',
+           'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid',
+           'pruning_margins', 'item_areas', 'PruningRun', 'PruningPlan', 'run_pruning', 'fold_chunks', 'pruning_label',
+           'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs',
+           'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose', 'run_costs', 'estimate',
+           'reproduce', 'main', 'read_claims']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
 NONNEGATIVE = ("grad_l1", "grad_l2")     # element-wise scores >= 0: the three poolings coincide
 COLUMNS = ["model", "task", "method", "pooling", "heads_pruned", "accuracy"]
+CURVE_COLUMNS = ["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"]
 ITEM_COLUMNS = ["model", "task", "id", "method", "pooling", "seed", "area"]
 
 # %% ../../nbs/54_head_pruning.ipynb #634b9850
@@ -321,12 +325,15 @@ def _pruning_record(self: _Pruning, n_curves, t_start, machine) -> dict:
                          seconds=info["seconds"], mean_tokens=info["mean_tokens"],
                          selection_cpu_s=round(self.items.attrs["selection_cost"].get("cpu_s", 0.0), 1),
                          cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=info["item_configs"],
-                         cpu_per_item_config=per_config, stores=sorted(set(info["stores"]))), "machine": machine}
+                         cpu_per_item_config=per_config, stores=sorted(set(info["stores"])),
+                         fingerprint=model_fingerprint(self.model), items=key_hash(_items_key(self.items))), "machine": machine}
 
-def _write_pruning(results, frame, per_item, record, info):
-    "Both tables and the record, under one lock (the record untouched when nothing was computed)."
+def _write_pruning(results, frame, curves, per_item, record, info):
+    "The tables, the random orders' curves and the record, under one lock (the record kept when nothing was computed)."
+    rnd = curves[curves.method == "random"]
     with locked(results_path("agreement", results=results)) as out:
-        for name, rows, cols in (("pruning.csv", frame, COLUMNS), ("pruning_items.csv.gz", per_item, ITEM_COLUMNS)):
+        for name, rows, cols in (("pruning.csv", frame, COLUMNS), ("pruning_items.csv.gz", per_item, ITEM_COLUMNS),
+                                 (RANDOM_FILE, rnd, RANDOM_COLUMNS)):
             merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
         write_record(out / f"pruning_{info['model']}_{info['task']}.json", record, info["computed"])
     info["written"] = out / "pruning.csv"
@@ -360,6 +367,8 @@ def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None 
     t_start, machine = time.time(), run_record("pruning", device=next(ad.m.parameters()).device)["machine"]
     if plan.n_pool is None and n is not None: plan = replace(plan, n_pool=int(1.5 * n) + 20)   # ~70% correct suffice
     run = _Pruning(model, tokenizer, model_name, task, n, plan, cache_root(cache, "pruning"), verbose)
+    done = _recorded(run, results) if results is not None and results is not False else None
+    if done is not None: return done                       # a finished run: read back, nothing computed or written
     relevance = _relevances(run)
     curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in plan.methods for p in plan.poolings]
     curves += [("random", "-", plan.seed + r, random_order(run.L, run.H, plan.seed + r)) for r in range(plan.n_random)]
@@ -368,8 +377,41 @@ def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None 
     run.info["unique_curves"] = len(done)
     run.info["seconds"]["total"] = round(time.time() - t_start, 1)
     record = _pruning_record(run, len(done), t_start, machine)
-    if results is not None and results is not False: _write_pruning(results, frame, per_item, record, run.info)
+    if results is not None and results is not False: _write_pruning(results, frame, curves_df, per_item, record, run.info)
     return PruningRun(frame, curves_df, per_item, relevance, run.items, run.counts, run.info, record)
+
+# %% ../../nbs/54_head_pruning.ipynb #b6a86cea
+RANDOM_FILE, RANDOM_COLUMNS = "pruning_random.csv.gz", ["model", "task", "method", "seed", "heads_pruned", "accuracy"]
+
+def _recorded(self: _Pruning, results) -> PruningRun | None:
+    "This model, task, protocol, weights and items' finished run, read back from its result files; else None."
+    out = results_path("agreement", results=results)
+    f = out / f"pruning_{self.name}_{self.task}.json"
+    rec = json.loads(f.read_text()) if f.exists() else {}
+    want = dict(settings=json.loads(json.dumps(self.plan.settings(self.n))), items=key_hash(_items_key(self.items)))
+    if any(rec.get(k) != v for k, v in want.items()) or not (out / RANDOM_FILE).exists(): return None
+    if rec.get("fingerprint") != model_fingerprint(self.model): return None
+    ours = lambda d: d[(d.model == self.name) & (d.task == self.task)].reset_index(drop=True)
+    frame, per_item, rnd = (ours(pd.read_csv(out / n)) for n in ("pruning.csv", "pruning_items.csv.gz", RANDOM_FILE))
+    frame = frame[frame.method.isin([*self.plan.methods, "random"])].reset_index(drop=True)
+    if rnd.seed.nunique() != self.plan.n_random: return None
+    curves = pd.concat([frame[frame.method != "random"].assign(seed=np.nan), rnd.assign(pooling="-")], ignore_index=True)
+    per_item["seed"] = per_item.seed.astype("Int64")
+    info = dict(self.info, computed=[], reused=0, finished=True, unique_curves=rec.get("unique_curves"))
+    return PruningRun(frame, curves[CURVE_COLUMNS], per_item, {}, self.items, self.counts, info, rec)
+
+def fold_chunks(results=True, cache=None) -> pd.DataFrame:
+    """Drop the chunk folders (`cache`, default `results/pruning/chunks`) of finished runs: a record with the key's
+    fingerprint, items and chunk size, and the run's random curves written. One row per dropped folder."""
+    out, recs = results_path("agreement", results=results), {}
+    rnd = pd.read_csv(out / RANDOM_FILE) if (out / RANDOM_FILE).exists() else pd.DataFrame(columns=RANDOM_COLUMNS)
+    def finished(k):
+        if k.get("experiment") != "pruning": return False
+        f = out / f"pruning_{k['model']}_{k['task']}.json"
+        r = recs.setdefault(f, json.loads(f.read_text()) if f.exists() else {})
+        same = r.get("fingerprint") == k["fingerprint"] and r.get("items") == key_hash(k["items"])
+        return same and r["settings"]["chunk_size"] == k["chunk_size"] and ((rnd.model == k["model"]) & (rnd.task == k["task"])).any()
+    return fold_stores(results_dir("pruning") / "chunks" if cache is None else Path(cache), "", finished)
 
 # %% ../../nbs/54_head_pruning.ipynb #6f63aad5
 POOLING_NAMES = {"relu_dim": "ReLU dim", "relu_token": "ReLU per token", "none": "no ReLU"}
@@ -404,27 +446,13 @@ def pruning_summary(frame) -> pd.DataFrame:
 # %% ../../nbs/54_head_pruning.ipynb #027fdd12
 LINE_STYLES = {"lrp": "--", "grad_l2": "--", "grad": "-."}   # the lighter of two close colours (LRP/AttnLRP, the three gradients)
 
-def random_runs(model: str, task: str, record: dict, grid=None, root=None) -> pd.DataFrame:
-    """The accuracy curve of every random order of one committed run, read back from its curve chunks (`root`, default
-    `results_dir('pruning')/chunks`; nothing is computed or written): the `n_random` orders of seeds `seed, seed + 1, ...`
-    of the run `record` (its JSON), matched by order (and `grid`, when given). Rows as `PruningRun.curves`: `model, task,
-    method ('random'), pooling ('-'), seed, heads_pruned, accuracy`; empty when the chunks are not there."""
-    from ..cache import find_stores
-    root = results_dir("pruning") / "chunks" if root is None else Path(root)
-    s = record["settings"]
-    want = {tuple(int(i) for i in random_order(record["heads"], 1, s["seed"] + r)): s["seed"] + r for r in range(s["n_random"])}
-    rows = []
-    for st in find_stores(root, f"{model}-{task}-curve-"):
-        key = st.key
-        seed = next((sd for o, sd in want.items() if o[:len(key["order"])] == tuple(key["order"])), None)
-        if seed is None or (grid is not None and list(key["grid"]) != list(grid)): continue
-        parts = [a for _, a, _ in st.chunks()]
-        if not parts or len(parts) < len(st.done()): continue
-        acc = (np.concatenate([p["margins"] for p in parts], 1) > 0).mean(1)
-        rows += [dict(model=model, task=task, method="random", pooling="-", seed=seed, heads_pruned=g, accuracy=float(a))
-                 for g, a in zip(key["grid"], acc)]
-    out = pd.DataFrame(rows, columns=["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"])
-    return out.drop_duplicates(["seed", "heads_pruned"]).reset_index(drop=True)   # one curve per seed (a store per batch size)
+def random_runs(model: str, task: str, results=True) -> pd.DataFrame:
+    """The accuracy curve of every random order of one committed run (`pruning_random.csv.gz`, written with the run;
+    nothing is computed). Rows as `PruningRun.curves`: `model, task, method ('random'), pooling ('-'), seed,
+    heads_pruned, accuracy`; empty when there is none."""
+    f = results_path("agreement", RANDOM_FILE, results=results)
+    d = pd.read_csv(f) if f.exists() else pd.DataFrame(columns=RANDOM_COLUMNS)
+    return d[(d.model == model) & (d.task == task)].assign(pooling="-")[CURVE_COLUMNS].reset_index(drop=True)
 
 # %% ../../nbs/54_head_pruning.ipynb #b4883375
 def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=POOLINGS):
@@ -609,10 +637,8 @@ def run_costs(results=True) -> pd.DataFrame:
 # %% ../../nbs/54_head_pruning.ipynb #79ebd0cc
 def _n_heads(model_name) -> int:
     if model_name == "tiny-llama":
-        from normxlogit.model.zoo import tiny_model
         return int(np.prod(head_shape(tiny_model("llama", "causal_lm")[0])[:2]))
     from transformers import AutoConfig
-    from normxlogit.model.zoo import offline_path
     c = AutoConfig.from_pretrained(offline_path(model_name)).get_text_config()
     return int(c.num_hidden_layers * c.num_attention_heads)
 
@@ -635,12 +661,6 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
                  dict(step=f"{task}: accuracy curves", units=n * len(pruning_grid(heads, kw["step"])) * curves, cpu_s_per_unit=r_cur)]
     return cost_table(rows)
 
-# %% ../../nbs/54_head_pruning.ipynb #9d8594aa
-def _model(name, device):
-    "`load_model` (it knows 'tiny-llama', the tiny scale's model), imported when a model is needed."
-    from normxlogit.model.zoo import load_model
-    return load_model(name, device=device)
-
 # %% ../../nbs/54_head_pruning.ipynb #1b172805
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, tasks=None, figures=None,
               verbose: bool = False) -> dict:
@@ -655,7 +675,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     unknown = [t for t in tasks if t not in cfg["tasks"]]
     if unknown: raise ValueError(f"unknown tasks {unknown}; scale {scale!r} has {list(cfg['tasks'])}")
     root = results_dir("pruning") / "chunks" if cache is True and scale == "book" else cache
-    model, tok = _model(cfg["model"], device)
+    model, tok = load_model(cfg["model"], device=device)          # it knows 'tiny-llama', the tiny scale's model
     done = {}
     for task in tasks:
         r = run_pruning(model, tok, cfg["model"], task, coref=cfg["coref"], cache=root, results=results, verbose=verbose,
@@ -683,7 +703,7 @@ RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"
 
 def _run(a):
     "One model and task, resumably; prints the run's record and the summary."
-    model, tok = _model(a.model, a.device)
+    model, tok = load_model(a.model, device=a.device)
     run = run_pruning(model, tok, a.model, a.task, a.n, methods=a.methods.split(","), poolings=a.poolings.split(","),
                       n_random=a.n_random, step=a.step, max_pruned=a.max_pruned, n_pool=a.n_pool, coref=a.coref,
                       cache=False if a.no_cache else a.cache, results=False if a.no_write else a.results,

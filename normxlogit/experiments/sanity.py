@@ -5,18 +5,18 @@
 # %% ../../nbs/55a_sanity_run.ipynb #5a21b106
 from __future__ import annotations
 import time, warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import pandas as pd
 from .._version import __version__
-from ..model.heads import get_adapter, HeadAdapter, stage_names, randomise
+from ..model.heads import get_adapter, stage_names, randomise
 from ..core import explain, model_name as _model_name
 from ..model.batch import predict
 from ..registry import METHODS, get_method
 from ..cache import ChunkStore, key_hash, find_stores
-from ..paths import models_dir, cache_dir
+from ..paths import models_dir, cache_dir, model_slug
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
 from ..metrics.plausibility import similarity
@@ -27,14 +27,11 @@ from .common import (dashed, chunk_key, cache_root, run_chunks, results_path, wr
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'RECORDED',
            'DIAGNOSTICS', 'ONE_MODEL', 'main', 'SCALE_RUNS', 'EXPERIMENT', 'similarity_summary', 'decisive_verdict',
-           'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'model_slug', 'store_name',
-           'SanityResult', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity', 'load_runs',
-           'load_sanity', 'items_hash', 'load_diagnostics', 'recorded_run', 'fold_chunks', 'chunk_diagnostics',
-           'diagnostics', 'sanity_items', 'n_variants', 'estimate_cost', 'SanityPlan', 'sanity_run', 'expected_record',
-           'reproduce', 'estimate']
-
-# %% ../../nbs/55a_sanity_run.ipynb #6fe5aca9
-def _adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
+           'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'store_name', 'SanityResult',
+           'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity', 'load_runs', 'load_sanity',
+           'items_hash', 'load_diagnostics', 'recorded_run', 'fold_chunks', 'chunk_diagnostics', 'diagnostics',
+           'sanity_items', 'n_variants', 'estimate_cost', 'SanityPlan', 'sanity_run', 'expected_record', 'reproduce',
+           'estimate']
 
 # %% ../../nbs/55a_sanity_run.ipynb #7dab1f99
 def similarity_summary(items: pd.DataFrame, model_name: str = "", n_boot: int = 1000) -> pd.DataFrame:
@@ -125,7 +122,7 @@ def select_stages(model, layer_step: int = 1) -> list:
     always included) and the embeddings. A cascade still randomises *every* stage above the one visited."""
     if isinstance(layer_step, bool) or not isinstance(layer_step, int) or layer_step < 1:
         raise ValueError(f"layer_step must be a positive int, got {layer_step!r}")
-    L = _adapter(model).num_layers
+    L = get_adapter(model).num_layers
     ls = list(range(L, 0, -layer_step))
     if ls[-1] != 1: ls.append(1)
     return ["head"] + [f"layer_{l}" for l in ls] + ["embeddings"]
@@ -134,17 +131,12 @@ def select_stages(model, layer_step: int = 1) -> list:
 def default_targets(model, tokenizer, texts, batch_size: int = 32):
     """`(targets, others)` per text: the model's prediction, and another target for the random-target test (a classifier's
     next class after the prediction, a language model's second most likely token). `(None, None)` for a regressor."""
-    ad = _adapter(model)
+    ad = get_adapter(model)
     if ad.kind == "regression": return None, None
     lg = predict(ad.model, tokenizer, list(texts), batch_size=batch_size, truncation=False)
     pred = lg.argmax(-1)
     other = (pred + 1) % lg.shape[-1] if ad.kind == "classification" else lg.topk(2, -1).indices[:, 1]
     return pred.tolist(), other.tolist()
-
-# %% ../../nbs/55a_sanity_run.ipynb #50076071
-def model_slug(name: str) -> str:
-    "A model name as a file name: its last path part, with characters other than letters, digits, '-', '_', '.' as '_'."
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in str(name).rstrip("/").split("/")[-1])
 
 # %% ../../nbs/55a_sanity_run.ipynb #fba68cec
 def store_name(model_name: str, method: str) -> str:
@@ -226,11 +218,12 @@ def _checked(texts, tests, methods, permuted, chunk_size) -> tuple:
     for m in methods: get_method(m)
     return list(texts), tests, methods
 
-def _targets(ad, tokenizer, texts, tests, targets, other_targets, labels) -> tuple:
-    "`(targets, other_targets)`: as given (lengths checked) or `default_targets` where missing and needed."
-    n = len(texts)
-    for name, v in (("targets", targets), ("other_targets", other_targets), ("labels", labels)):
-        if v is not None and len(v) != n: raise ValueError(f"{name} has {len(v)} entries for {n} texts")
+def _targets(ad, tokenizer, texts, tests, items: dict) -> tuple:
+    "`(targets, other_targets)`: as given in `items` (lengths checked) or `default_targets` where missing and needed."
+    n, (targets, other_targets) = len(texts), (items.get(k) for k in ("targets", "other_targets"))
+    for name in ("targets", "other_targets", "labels"):
+        if items.get(name) is not None and len(items[name]) != n:
+            raise ValueError(f"{name} has {len(items[name])} entries for {n} texts")
     if targets is None or (other_targets is None and "random_target" in tests):
         t0, o0 = default_targets(ad, tokenizer, texts)
         targets = t0 if targets is None else list(targets)
@@ -255,8 +248,8 @@ def _vectors(run: dict, comps, methods, progress: bool) -> tuple:
     ad, n, mname, root = r.ad, len(r.texts), r.mname, r.root
     starts = list(range(0, n, r.chunk_size))
     ends = [min(s + r.chunk_size, n) for s in starts]
-    items = {k: [key_hash(dict(texts=r.texts[s:e], targets=None if tg is None else [int(x) for x in tg[s:e]]), 40)
-                 for s, e in zip(starts, ends)] for k, tg in (("target", r.targets), ("other", r.other))}
+    items = {k: [items_hash(r.texts[s:e], None if tg is None else tg[s:e]) for s, e in zip(starts, ends)]
+             for k, tg in (("target", r.targets), ("other", r.other))}
     active, skipped, cpu, unconv, computed = list(methods), {}, {}, {}, 0
     for m in methods:
         if ad.kind not in get_method(m).kinds:
@@ -324,20 +317,21 @@ def _comparisons(vec, variants, comps, active, mname) -> tuple:
     return pd.DataFrame(rows, columns=cols), pd.DataFrame(frows, columns=cols)
 
 # %% ../../nbs/55a_sanity_run.ipynb #89ab642b
-def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade", "independent", "random_target"), *,
-               model_name: str | None = None, targets=None, other_targets=None, labels=None, permuted=None, stages=None,
-               layer_step: int = 1, method_options: dict | None = None, seed: int = 0, chunk_size: int = 8, cache=True,
-               progress: bool = True, n_boot: int = 1000) -> SanityResult:
-    """The sanity checks of every method in `methods` (default: every registered one) on `texts`, resumably.
+def run_sanity(model, tokenizer=None, items=None, plan: SanityPlan | None = None, *, model_name: str | None = None,
+               stages=None, method_options: dict | None = None, cache=True, progress: bool = True, n_boot: int = 1000,
+               **fields) -> SanityResult:
+    """The sanity checks of every method of the protocol `plan` (a `SanityPlan` or its fields as keywords: `methods`,
+    default every registered one, `tests`, `permuted`, `layer_step`, `ig_steps`, `chunk_size`, `seed`) on `items`.
 
     model: a model (then `tokenizer` too) or a name for `load_model` (zoo name, fine-tuned artifact, path).
+    items: a list of texts, or a dict with `texts` and optionally `targets`, `other_targets` and `labels` (as
+    `sanity_items` returns it). Every explanation explains the same target per item, `targets` (default: the trained
+    model's prediction), so that only the weights differ; `labels` (gold) give accuracies for the data test.
     tests: 'cascade' and 'independent' model-parameter randomisation over `stages` (default `select_stages(model,
     layer_step)`), 'random_target' (explain `other_targets`, default from `default_targets`) and 'data' (explanations of
     `permuted`, a model trained on permuted labels, a name or `(model, tokenizer)`; added when `permuted` is given).
-    Every explanation explains the same target per item, `targets` (default: the trained model's prediction), so that
-    only the weights differ. `labels` (gold, optional) give accuracies for the data test.
-    method_options: `{method: {option: value}}` over `DEFAULT_OPTIONS`. A method whose head kind or architecture is not
-    supported (its first chunk raises NotImplementedError / ValueError / TypeError) is skipped, with the reason.
+    method_options: `{method: {option: value}}` over `DEFAULT_OPTIONS` and `ig_steps`. A method whose head kind or
+    architecture is not supported (its first chunk raises NotImplementedError / ValueError / TypeError) is skipped.
 
     Each computation (model variant x method x chunk of `chunk_size` items) is stored when done (`_vectors`) when
     `cache` is True (`cache_dir()/sanity`) or a folder: a killed run resumes with identical results; a chunk records its
@@ -346,19 +340,22 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
         model_name = model_name or model
         model, tokenizer = load_model(model)
     if tokenizer is None: raise ValueError("pass the tokenizer (or a model name)")
-    texts, tests, methods = _checked(texts, tests, methods, permuted, chunk_size)
-    n, opts = len(texts), _options(methods, method_options)
+    p = plan_from(SanityPlan, plan, fields)
+    it = dict(items) if isinstance(items, dict) else dict(texts=items)
+    texts, tests, methods = _checked(it.get("texts"), p.tests, p.methods, p.permuted, p.chunk_size)
+    seed, chunk_size = p.seed, p.chunk_size
+    n, opts = len(texts), _options(methods, method_options, p.ig_steps)
     ad = get_adapter(model)                                        # resolved once; handed down
     mname = model_name or _model_name(model)
     full = stage_names(ad)
-    stages = select_stages(ad, layer_step) if stages is None else list(stages)
+    stages = select_stages(ad, p.layer_step) if stages is None else list(stages)
     unknown = [s for s in stages if s not in full]
     if unknown: raise ValueError(f"unknown stages {unknown}; choose from {full}")
-    targets, other_targets = _targets(ad, tokenizer, texts, tests, targets, other_targets, labels)
+    targets, other_targets = _targets(ad, tokenizer, texts, tests, it)
     info = dict(model=mname, kind=ad.kind, n=n, tests=list(tests), stages=stages, seed=seed, chunk_size=chunk_size,
                 options=opts, library=__version__)
     if "random_target" in tests and other_targets is None: info["random_target"] = "skipped: a regressor has a single output"
-    pmodel, ptok = _permuted(permuted, ad, info)
+    pmodel, ptok = _permuted(p.permuted, ad, info)
     variants, comps = _plan(ad, stages, tests, other_targets is not None)
     root = cache_root(cache, "sanity")
     fps = info["weights"] = _fingerprints(model, pmodel)
@@ -369,7 +366,7 @@ def run_sanity(model, tokenizer=None, texts=None, methods=None, tests=("cascade"
     info.update(methods=active, computations=len(comps), not_converged=unconv,
                 cpu_s_per_item_pass={m: round(cpu.get(m, 0.0) / (n * len(comps)), 4) for m in active})
     items_df, factors_items = _comparisons(vec, variants, comps, active, mname)
-    if pmodel is not None: info["data"] = _data_info(ad.model, pmodel, tokenizer, texts, labels)
+    if pmodel is not None: info["data"] = _data_info(ad.model, pmodel, tokenizer, texts, it.get("labels"))
     skipped_df = pd.DataFrame([dict(model=mname, method=m, reason=r) for m, r in skipped.items()], columns=["model", "method", "reason"])
     return SanityResult(items_df, similarity_summary(items_df, mname, n_boot), factors_items,
                         similarity_summary(factors_items, mname, n_boot), skipped_df, info, computed)
@@ -396,8 +393,8 @@ def randomisation_test(model, tokenizer, texts, methods, test: str = "cascade", 
     options: `{method: {option: value}}` and `batch_size`. Returns one row per method x stage x item."""
     if test not in ("cascade", "independent"): raise ValueError(f"test must be 'cascade' or 'independent', got {test!r}")
     bs = options.pop("batch_size", 8)
-    return run_sanity(model, tokenizer, texts, methods, (test,), stages=stages or stage_names(model), method_options=options,
-                      seed=seed, chunk_size=bs, cache=False, progress=progress, n_boot=10).items
+    return run_sanity(model, tokenizer, texts, methods=methods, tests=(test,), stages=stages or stage_names(model),
+                      method_options=options, seed=seed, chunk_size=bs, cache=False, progress=progress, n_boot=10).items
 
 # %% ../../nbs/55a_sanity_run.ipynb #434182cf
 def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int = 0, **options) -> pd.DataFrame:
@@ -407,8 +404,8 @@ def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int
     if get_adapter(model).kind == "regression":
         raise ValueError("the random-target test needs a classifier or a language model (a regressor has one output)")
     bs = options.pop("batch_size", 8)
-    return run_sanity(model, tokenizer, texts, methods, ("random_target",), other_targets=targets, method_options=options,
-                      seed=seed, chunk_size=bs, cache=False, progress=False, n_boot=10).items
+    return run_sanity(model, tokenizer, dict(texts=texts, other_targets=targets), methods=methods, tests=("random_target",),
+                      method_options=options, seed=seed, chunk_size=bs, cache=False, progress=False, n_boot=10).items
 
 # %% ../../nbs/55a_sanity_run.ipynb #f93fb9ce
 def write_sanity(result: SanityResult, out=None, chunks=None) -> Path:
@@ -455,9 +452,11 @@ def load_sanity(folder=None, n_boot: int = 1000) -> dict | None:
                 runs=load_runs(d), diagnostics=load_diagnostics(d))
 
 # %% ../../nbs/55a_sanity_run.ipynb #464aba1e
-def _options(methods, method_options=None) -> dict:
-    "Each method's options: `DEFAULT_OPTIONS` updated by `method_options` (`{method: {option: value}}`)."
-    return {m: dict(DEFAULT_OPTIONS.get(m, {}), **(method_options or {}).get(m, {})) for m in methods}
+def _options(methods, method_options=None, ig_steps=None) -> dict:
+    "Each method's options: `DEFAULT_OPTIONS`, IG's `ig_steps` (if given), then `method_options` (`{method: {option: v}}`)."
+    ig = {"n_steps": ig_steps} if ig_steps else {}
+    base = {m: dict(DEFAULT_OPTIONS.get(m, {}), **(ig if m == "ig" else {})) for m in methods}
+    return {m: {**o, **(method_options or {}).get(m, {})} for m, o in base.items()}
 
 def _fingerprints(model, pmodel=None) -> dict:
     "`{'trained': ..., 'permuted': ...}`: `model_fingerprint` of the model and of the permuted-label model (or None)."
@@ -556,7 +555,7 @@ def sanity_items(model, tokenizer, task: str, n: int, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     if task == "sva":
         from normxlogit.evidence.datasets import load_sva
-        if _adapter(model).kind != "causal_lm": raise ValueError("task 'sva' needs a causal language model")
+        if get_adapter(model).kind != "causal_lm": raise ValueError("task 'sva' needs a causal language model")
         df = load_sva()
         df = df.iloc[rng.permutation(len(df))]
         one = lambda w: (lambda ids: ids[0] if len(ids) == 1 else None)(tokenizer.encode(" " + w, add_special_tokens=False))
@@ -627,9 +626,7 @@ def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPl
     folder = results_path("sanity", results=results)
     done = recorded_run(folder, _expected(model, task, it, p, mdl, tok, permuted))
     if done is not None: return done                                    # a finished run: nothing to compute or write
-    res = run_sanity(mdl, tok, it["texts"], p.methods, p.tests, model_name=model, targets=it["targets"],
-                     other_targets=it["other_targets"], labels=it["labels"], permuted=permuted, layer_step=p.layer_step,
-                     method_options={"ig": {"n_steps": p.ig_steps}}, seed=p.seed, chunk_size=p.chunk_size,
+    res = run_sanity(mdl, tok, it, replace(p, permuted=permuted), model_name=model,
                      cache=folder / "chunks" if cache is True else cache, progress=progress)
     res.info["task"] = task
     write_sanity(res, folder, chunks=folder / "chunks" if cache is True else cache or None)
@@ -641,7 +638,7 @@ def _expected(name: str, task: str, it: dict, p, mdl, tok, permuted) -> dict:
     pmodel = load_model(permuted, device=next(mdl.parameters()).device)[0] if permuted else None
     texts, tests, methods = _checked(it["texts"], p.tests, p.methods, pmodel, p.chunk_size)
     return dict(model=name, n=len(texts), seed=p.seed, chunk_size=p.chunk_size, stages=select_stages(mdl, p.layer_step),
-                tests=list(tests), options=_options(methods, {"ig": {"n_steps": p.ig_steps}}), task=task,
+                tests=list(tests), options=_options(methods, None, p.ig_steps), task=task,
                 permuted=permuted, weights=_fingerprints(mdl, pmodel),
                 items=items_hash(texts, it["targets"] or default_targets(mdl, tok, texts)[0]))
 
@@ -713,7 +710,8 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
         from normxlogit.testing import SAMPLE_TEXTS
         folder = cache_dir() / "tiny" / "sanity" if results is True else Path(results)
         m, t = tiny_model("bert", "classification", num_labels=2)
-        res = run_sanity(m.to(device), t, SAMPLE_TEXTS * 2, ["l2norm", "random", "normxlogit", "logat"], model_name="tiny-bert",
+        res = run_sanity(m.to(device), t, SAMPLE_TEXTS * 2, methods=["l2norm", "random", "normxlogit", "logat"],
+                         model_name="tiny-bert",
                          cache=folder / "chunks" if cache is True else cache, chunk_size=4, progress=False, n_boot=100)
         write_sanity(res, folder)
         done = {"tiny-bert": res.computed}

@@ -30,12 +30,10 @@ def as_inputs(texts) -> tuple[list, bool]:
         return [tuple(t) if not isinstance(t, str) else t for t in texts], False
     raise TypeError(f"texts must be a string, a pair of strings or a non-empty list (or iterable) of them, got {texts!r}")
 
-def _adapter(model_or_adapter) -> HeadAdapter:
-    return model_or_adapter if isinstance(model_or_adapter, HeadAdapter) else get_adapter(model_or_adapter)
 
 def max_length(model, tokenizer) -> int:
     "The longest input (in tokens) the model accepts (`model` or its `HeadAdapter`)."
-    cfg = _adapter(model).config.get_text_config()
+    cfg = get_adapter(model).config.get_text_config()
     n = getattr(cfg, "max_position_embeddings", None) or getattr(cfg, "n_positions", None) or 10**9
     if getattr(cfg, "model_type", "") in ("roberta", "xlm-roberta"): n -= 2  # positions start after padding_idx
     tm = getattr(tokenizer, "model_max_length", None)
@@ -130,7 +128,7 @@ def run_model(model, tokenizer, texts, truncation: bool = False, grad: bool = Fa
     """Encode `texts` (or take ready `inputs`), run the model (`model` or its `HeadAdapter`) once on its device and return
     the logits at the explained positions. Without `grad` no autograd graph is built. `keep_layers`: the hidden-state
     indices to keep (default all; see `HeadAdapter.forward`)."""
-    ad = _adapter(model)
+    ad = get_adapter(model)
     dev = next(ad.m.parameters()).device
     if inputs is None: inputs = encode(ad, tokenizer, as_inputs(texts)[0], truncation, max_tokens)
     enc = {k: v.to(dev) for k, v in inputs.items()}
@@ -145,7 +143,7 @@ def predict(model, tokenizer, texts, batch_size: int = 32, truncation: bool = Tr
             progress: bool = False) -> torch.Tensor:
     "Logits `(n, C)` (float32, CPU) of the model at the explained position of each of `texts`, in chunks of `batch_size`."
     items, _ = as_inputs(texts)
-    ad = _adapter(model)
+    ad = get_adapter(model)
     chunks = range(0, len(items), batch_size)
     if progress:
         from tqdm.auto import tqdm
@@ -304,7 +302,7 @@ def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, trun
     predictions and the targets that depend on them are then settled by that pass (`Deferred`); until then the targets
     stand in with the right shape."""
     items, _ = as_inputs(texts)
-    ad = _adapter(model)
+    ad = get_adapter(model)
     if not forward:
         dev = next(ad.m.parameters()).device
         enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, items, truncation).items()}
@@ -331,7 +329,7 @@ def ids_batch(model, tokenizer, seqs, targets, foils=None, layer=None, keep_laye
     explains `targets[i]` (a token id or string, or a list of them) against `foils[i]`. Without `forward` the model is
     not run: no hidden states, and `logits` (rows at the explained positions, if given) stand for the output.
     `model` may be its `HeadAdapter` (resolved once by the caller)."""
-    ad = model if isinstance(model, HeadAdapter) else get_adapter(model)
+    ad = get_adapter(model)
     dev = next(ad.m.parameters()).device
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
     ids = torch.full((len(seqs), max(len(s) for s in seqs)), pad, dtype=torch.long)

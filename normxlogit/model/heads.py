@@ -177,7 +177,9 @@ class HeadAdapter:
     def __repr__(self): return f"HeadAdapter({type(self.m).__name__}, kind={self.kind!r})"
 
 def get_adapter(model) -> HeadAdapter:
-    "The `HeadAdapter` of `model` (raises `NotImplementedError` naming the supported families if there is none)."
+    """The `HeadAdapter` of `model`, or `model` itself when it is one (a run resolves its model once and hands the adapter
+    down); raises `NotImplementedError` naming the supported families if there is none."""
+    if isinstance(model, HeadAdapter): return model
     m = unwrap(model)
     mt = m.config.model_type
     if mt not in FAMILIES:
@@ -206,9 +208,6 @@ def attention_bytes(model, n_items: int, n_tokens: int) -> int:
 import copy
 from ..cache import key_hash
 
-# %% ../../nbs/10_heads.ipynb #a784e951
-def _as_adapter(model) -> HeadAdapter: return model if isinstance(model, HeadAdapter) else get_adapter(model)
-
 # %% ../../nbs/10_heads.ipynb #90558e66
 def _layers_prefix(body, n_layers: int) -> str:
     "The name (inside the body) of the list of transformer layers."
@@ -220,7 +219,7 @@ def _layers_prefix(body, n_layers: int) -> str:
 def stage_names(model) -> list:
     """The randomisation stages from the top down: `['head', 'layer_L', ..., 'layer_1', 'embeddings']` (`model`: a model
     or its adapter)."""
-    L = _as_adapter(model).num_layers
+    L = get_adapter(model).num_layers
     return ["head"] + [f"layer_{l}" for l in range(L, 0, -1)] + ["embeddings"]
 
 # %% ../../nbs/10_heads.ipynb #da336f6d
@@ -228,7 +227,7 @@ def stage_parameters(model) -> dict:
     """`{stage: [parameter names]}` (names in the unwrapped model): the layers' parameters, the embeddings (every
     parameter of the body whose name mentions an embedding: word, position, token type, and their LayerNorm), and the
     head (everything else: final norm, pooler, classifier, LM head)."""
-    ad = _as_adapter(model); m = ad.m
+    ad = get_adapter(model); m = ad.m
     body_name = next(n for n, mod in m.named_modules() if mod is ad.body)
     pre = (body_name + ".") if body_name else ""
     lp = pre + _layers_prefix(ad.body, ad.num_layers) + "."
@@ -248,7 +247,7 @@ def randomise(model, stages, seed: int = 0):
     """A copy of `model` (a model or its adapter) whose parameters of `stages` (names from `stage_names`) are
     re-initialised with the architecture's own initialisation. Each stage draws from its own seed (from `seed` and its
     name), so a stage gets the same weights alone and in a cascade. The original is not touched."""
-    ad = _as_adapter(model)
+    ad = get_adapter(model)
     names = stage_names(ad)
     bad = [s for s in stages if s not in names]
     if bad: raise ValueError(f"unknown stages {bad}; choose from {names}")
