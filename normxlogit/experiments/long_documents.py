@@ -288,7 +288,7 @@ def _document_chunk(model, tokenizer, doc: dict, seeds: int) -> tuple:
 # %% ../../nbs/61_long_documents.ipynb #430be515
 def _write_documents(p: dict, run, model_name: str, tokens: int) -> pd.DataFrame:
     rows = pd.concat([pd.DataFrame(c.meta["rows"]).assign(doc=j) for j, c in enumerate(run.chunks)], ignore_index=True)
-    recs = [dict(c.meta["record"], doc=j, cpu_s=c.cpu_s) for j, c in enumerate(run.chunks)]
+    recs = [dict(c.meta["record"], doc=j, cpu_s=c.cpu_s, model=model_name) for j, c in enumerate(run.chunks)]
     write_json(p["record"], dict(model=model_name, tokens=tokens, seeds=MULTI_SEEDS, documents=recs))
     write_csv(p["rows"], rows.round(6))
     return rows

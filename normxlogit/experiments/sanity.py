@@ -28,10 +28,10 @@ from .common import (dashed, chunk_key, cache_root, run_chunks, results_path, wr
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'RECORDED',
            'DIAGNOSTICS', 'ONE_MODEL', 'main', 'SCALE_RUNS', 'EXPERIMENT', 'similarity_summary', 'decisive_verdict',
            'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'store_name', 'SanityResult',
-           'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity', 'load_runs', 'load_sanity',
-           'items_hash', 'load_diagnostics', 'recorded_run', 'fold_chunks', 'chunk_diagnostics', 'diagnostics',
-           'sanity_items', 'n_variants', 'estimate_cost', 'SanityPlan', 'sanity_run', 'expected_record', 'reproduce',
-           'estimate']
+           'SanityPlan', 'sanity_run', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity',
+           'load_runs', 'load_sanity', 'items_hash', 'load_diagnostics', 'recorded_run', 'fold_chunks',
+           'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants', 'estimate_cost', 'expected_record',
+           'reproduce', 'estimate']
 
 # %% ../../nbs/55a_sanity_run.ipynb #7dab1f99
 def similarity_summary(items: pd.DataFrame, model_name: str = "", n_boot: int = 1000) -> pd.DataFrame:
@@ -315,6 +315,35 @@ def _comparisons(vec, variants, comps, active, mname) -> tuple:
             for other in ("l2norm", "logat", "random"):
                 if other in active: frows += compare(vec[c, "normxlogit"], vec[c, other], other, test, rnd)
     return pd.DataFrame(rows, columns=cols), pd.DataFrame(frows, columns=cols)
+
+# %% ../../nbs/55a_sanity_run.ipynb #e93a5385
+@dataclass
+class SanityPlan:
+    "One model's protocol (`sanity_run`'s options): `methods`, `tests`, the `permuted` model's name, and the rest."
+    methods: list | None = None
+    tests: tuple = ("cascade", "independent", "random_target")
+    permuted: str | None = None
+    layer_step: int = 1
+    ig_steps: int = DEFAULT_OPTIONS["ig"]["n_steps"]
+    chunk_size: int = 8
+    seed: int = 0
+
+def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPlan | None = None, results=True,
+               cache=True, device=None, progress: bool = True, out=print, **fields) -> SanityResult:
+    """One model's resumable sanity run (`sanity_items` of `task`, default the fine-tuned model's task) with the
+    protocol `plan` (a `SanityPlan` or its fields as keywords), written with `write_sanity` to `results` (True:
+    `results/sanity`; or a folder). Chunks go to `<results>/chunks` (`cache=True`), a folder, or nowhere (False). The
+    data test runs when the permuted-label model `permuted` is trained here."""
+    p = plan_from(SanityPlan, plan, fields)
+    mdl, tok, task, it, permuted = _prepare(model, task, n, p.seed, p.permuted, device, out)
+    folder = results_path("sanity", results=results)
+    done = recorded_run(folder, _expected(model, task, it, p, mdl, tok, permuted))
+    if done is not None: return done                                    # a finished run: nothing to compute or write
+    res = run_sanity(mdl, tok, it, replace(p, permuted=permuted), model_name=model,
+                     cache=folder / "chunks" if cache is True else cache, progress=progress)
+    res.info["task"] = task
+    write_sanity(res, folder, chunks=folder / "chunks" if cache is True else cache or None)
+    return res
 
 # %% ../../nbs/55a_sanity_run.ipynb #89ab642b
 def run_sanity(model, tokenizer=None, items=None, plan: SanityPlan | None = None, *, model_name: str | None = None,
@@ -602,35 +631,6 @@ def _prepare(model: str, task, n: int, seed: int, permuted, device=None, out=pri
         out(f"data test skipped: no artifact models/{permuted} (train it with `python tools/finetune.py {permuted}`)")
         permuted = None
     return mdl, tok, task, sanity_items(mdl, tok, task, n, seed), permuted
-
-# %% ../../nbs/55a_sanity_run.ipynb #e93a5385
-@dataclass
-class SanityPlan:
-    "One model's protocol (`sanity_run`'s options): `methods`, `tests`, the `permuted` model's name, and the rest."
-    methods: list | None = None
-    tests: tuple = ("cascade", "independent", "random_target")
-    permuted: str | None = None
-    layer_step: int = 1
-    ig_steps: int = DEFAULT_OPTIONS["ig"]["n_steps"]
-    chunk_size: int = 8
-    seed: int = 0
-
-def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPlan | None = None, results=True,
-               cache=True, device=None, progress: bool = True, out=print, **fields) -> SanityResult:
-    """One model's resumable sanity run (`sanity_items` of `task`, default the fine-tuned model's task) with the
-    protocol `plan` (a `SanityPlan` or its fields as keywords), written with `write_sanity` to `results` (True:
-    `results/sanity`; or a folder). Chunks go to `<results>/chunks` (`cache=True`), a folder, or nowhere (False). The
-    data test runs when the permuted-label model `permuted` is trained here."""
-    p = plan_from(SanityPlan, plan, fields)
-    mdl, tok, task, it, permuted = _prepare(model, task, n, p.seed, p.permuted, device, out)
-    folder = results_path("sanity", results=results)
-    done = recorded_run(folder, _expected(model, task, it, p, mdl, tok, permuted))
-    if done is not None: return done                                    # a finished run: nothing to compute or write
-    res = run_sanity(mdl, tok, it, replace(p, permuted=permuted), model_name=model,
-                     cache=folder / "chunks" if cache is True else cache, progress=progress)
-    res.info["task"] = task
-    write_sanity(res, folder, chunks=folder / "chunks" if cache is True else cache or None)
-    return res
 
 # %% ../../nbs/55a_sanity_run.ipynb #a347e185
 def _expected(name: str, task: str, it: dict, p, mdl, tok, permuted) -> dict:
