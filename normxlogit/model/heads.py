@@ -208,13 +208,6 @@ def attention_bytes(model, n_items: int, n_tokens: int) -> int:
 import copy
 from ..cache import key_hash
 
-# %% ../../nbs/10_heads.ipynb #90558e66
-def _layers_prefix(body, n_layers: int) -> str:
-    "The name (inside the body) of the list of transformer layers."
-    for name, mod in body.named_modules():
-        if isinstance(mod, torch.nn.ModuleList) and len(mod) == n_layers: return name
-    raise NotImplementedError(f"cannot find the {n_layers} transformer layers of {type(body).__name__}")
-
 # %% ../../nbs/10_heads.ipynb #a3cc422b
 def stage_names(model) -> list:
     """The randomisation stages from the top down: `['head', 'layer_L', ..., 'layer_1', 'embeddings']` (`model`: a model
@@ -230,7 +223,8 @@ def stage_parameters(model) -> dict:
     ad = get_adapter(model); m = ad.m
     body_name = next(n for n, mod in m.named_modules() if mod is ad.body)
     pre = (body_name + ".") if body_name else ""
-    lp = pre + _layers_prefix(ad.body, ad.num_layers) + "."
+    layers = ad.layer_modules()                                  # the adapter finds them; here only their name
+    lp = pre + next(n for n, mod in ad.body.named_modules() if mod is layers) + "."
     out = {s: [] for s in stage_names(ad)}
     for n, _ in m.named_parameters():
         if n.startswith(lp): out[f"layer_{int(n[len(lp):].split('.')[0]) + 1}"].append(n)
