@@ -325,23 +325,26 @@ def load_documents(results=True) -> dict | None:
 
 def documents_table(M: dict) -> pd.DataFrame:
     """Per method and k, over the documents: the mean drop of the answer's log-probability when the method's top-k
-    sentences are deleted, minus the mean drop of random k sentences in the same document, with its 95 % t interval
-    and the verdict of 'deletes more than random' (`verdict`; one document has no interval: '–', inconclusive)."""
-    from normxlogit.metrics.stats import paired_t
+    sentences are deleted, minus the mean drop of random k sentences in the same document, with its 95 % t interval,
+    its p-value Holm-adjusted over the table's comparisons (`p (Holm)`) and the verdict of 'deletes more than random'
+    (`verdict` with the adjusted p; one document has no interval: '–', inconclusive)."""
+    from normxlogit.metrics.stats import holm, paired_t
     from normxlogit.registry import method_label
     from normxlogit.experiments.common import verdict
     r = M["rows"]
     rnd = r[r.method == "random"].groupby(["doc", "k"])["drop"].mean()
-    out = []
+    out, tests = [], []
     for (m, k), d in r[r.method != "random"].groupby(["method", "k"], sort=False):
         d = d.set_index("doc")["drop"]
         base = rnd.xs(k, level="k").reindex(d.index)
-        t = paired_t(d.to_numpy(), base.to_numpy())
+        tests.append(t := paired_t(d.to_numpy(), base.to_numpy()))
         ci = f"{t['diff']:.3f} [{t['lo']:.3f}, {t['hi']:.3f}]" if t["n"] > 1 else f"{t['diff']:.3f} [–]"
         out.append({"method": method_label(m), "k": int(k), "documents": t["n"], "drop": round(float(d.mean()), 3),
-                    "random drop": round(float(base.mean()), 3),
-                    "difference [95 % CI]": ci,
-                    "deletes more than random": verdict(t["lo"], t["hi"]) if t["n"] > 1 else "inconclusive"})
+                    "random drop": round(float(base.mean()), 3), "difference [95 % CI]": ci})
+    ph = holm([t["p"] for t in tests])
+    for row, t, p in zip(out, tests, ph):
+        row["p (Holm)"] = round(float(p), 3)
+        row["deletes more than random"] = verdict(t["lo"], t["hi"], p) if t["n"] > 1 else "inconclusive"
     return pd.DataFrame(out)
 
 # %% ../../nbs/61_long_documents.ipynb #b44ec3fc
