@@ -22,9 +22,10 @@ __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'S
            'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'plan_from', 'results_path', 'write_csv', 'write_json',
            'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
            'cost_table', 'chunk_rate', 'fold_stores', 'verdict', 'with_ci', 'dashed', 'count_verdicts',
-           'normal_verdicts', 'verdict_mark', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device',
-           'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations',
-           'reproduce', 'Opt', 'Command', 'CommandError', 'chunk_table', 'command_line']
+           'normal_verdicts', 'verdict_mark', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment',
+           'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population', 'claim_table',
+           'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'Opt', 'Command',
+           'CommandError', 'chunk_table', 'command_line']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -297,11 +298,43 @@ def verdict_mark(v, text: str = "") -> str:
     mark = SYMBOLS[normal_verdicts([v])[0]]
     return f"{mark} {text}" if text else mark
 
+# %% ../../nbs/50_experiments.ipynb #scl0c001
+@dataclass(frozen=True)
+class ScaleRun:
+    """One run of an experiment at one scale, the shape in which every experiment declares its scales: `model` (a name
+    `load_model` knows), `task` (its data, or what it measures), `n` (items; None: every item), `methods` (None: the
+    experiment's own), `options` (its other settings, e.g. `step` or `lengths`; read with `get`)."""
+    model: str
+    task: str | None = None
+    n: int | None = None
+    methods: tuple | None = None
+    options: dict = field(default_factory=dict)
+
+    def get(self, name: str, default=None): return self.options.get(name, default)
+
+    def arguments(self) -> dict:
+        "The keyword arguments of a runner that takes them: `n`, `methods` (when the run names them) and the options."
+        return dict(n=self.n, **({} if self.methods is None else dict(methods=self.methods)), **self.options)
+
+# %% ../../nbs/50_experiments.ipynb #scl0c002
+def scale_runs(scales: dict, scale: str) -> list:
+    "The `ScaleRun`s of `scale` in an experiment's `scales` ({scale: [ScaleRun, ...]}); an undeclared scale is an error."
+    if scale not in scales: raise ValueError(f"scale must be one of {tuple(scales)}, got {scale!r}")
+    return list(scales[scale])
+
+def scale_table(scales: dict) -> pd.DataFrame:
+    "Every scale's runs, one row each: `scale`, `model`, `task`, `n` ('all' for every item), `methods`, `options`."
+    text = lambda xs: ", ".join(map(str, xs)) if xs else "the experiment's"
+    rows = [dict(scale=s, model=r.model, task=r.task or "–", n="all" if r.n is None else r.n, methods=text(r.methods),
+                 options=", ".join(f"{k}={v}" for k, v in r.options.items()) or "–")
+            for s, runs in scales.items() for r in runs]
+    return pd.DataFrame(rows, columns=["scale", "model", "task", "n", "methods", "options"])
+
 # %% ../../nbs/50_experiments.ipynb #a1fb789d
 @dataclass
 class Experiment:
     """An experiment: `name`, `chapters` (notebook stems), `cli(argv)`, `reproduce(scale, device, results, cache)`,
-    `estimate(scale)` and `claims` (its `Claims`)."""
+    `estimate(scale)`, `claims` (its `Claims`) and `scales` ({scale: [`ScaleRun`, ...]}: what runs at each scale)."""
     name: str
     description: str
     chapters: tuple
@@ -309,6 +342,7 @@ class Experiment:
     reproduce: Callable | None = None
     estimate: Callable | None = None
     claims: tuple = ()
+    scales: dict = field(default_factory=dict)
 
 # %% ../../nbs/50_experiments.ipynb #e880f9a2
 EXPERIMENTS: dict = {}
@@ -316,9 +350,10 @@ EXPERIMENT_MODULES = ("experiment1", "blimp", "agreement", "pruning", "sanity", 
 SCALES = ("tiny", "book", "paper")
 
 def register_experiment(name: str, description: str, chapters=(), cli=None, reproduce=None, estimate=None,
-                        claims=()) -> Experiment:
+                        claims=(), scales=None) -> Experiment:
     "Register (or replace) an experiment under `name`; returns it."
-    EXPERIMENTS[name] = e = Experiment(name, description, tuple(chapters), cli, reproduce, estimate, tuple(claims))
+    e = Experiment(name, description, tuple(chapters), cli, reproduce, estimate, tuple(claims), dict(scales or {}))
+    EXPERIMENTS[name] = e
     return e
 
 # %% ../../nbs/50_experiments.ipynb #0b8a8eb1
@@ -432,6 +467,7 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
     for n in names:
         e = exps[n]
         if e.reproduce is None: raise ValueError(f"experiment {n!r} cannot be reproduced from the command line")
+        if e.scales: scale_runs(e.scales, scale)                      # a scale the experiment does not declare
         if e.estimate is not None:
             est = e.estimate(scale)
             head = f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread"
@@ -514,6 +550,11 @@ def _estimate(name: str, scale: str) -> None:
     if e is None or e.estimate is None: raise CommandError(f"experiment {name!r} registers no estimate")
     print(dashed(e.estimate(scale)).to_string(index=False), flush=True)
 
+def _scales(name: str) -> None:
+    e = EXPERIMENTS.get(name)
+    if e is None or not e.scales: raise CommandError(f"experiment {name!r} declares no scales")
+    print(scale_table(e.scales).to_string(index=False), flush=True)
+
 # %% ../../nbs/50_experiments.ipynb #86d5f85f
 def chunk_table(root) -> pd.DataFrame:
     """One row per chunk store under `root` (`find_stores`): its `folder`, the `experiment` its key names, readable
@@ -530,13 +571,14 @@ def _chunks(name: str, cache) -> None:
 
 # %% ../../nbs/50_experiments.ipynb #c441143f
 def _shared_commands(name: str) -> dict:
-    """The commands every experiment has: `estimate` (its registered estimate), `reproduce` (this experiment alone) and
-    `chunks` (its chunk stores, `chunk_table`)."""
+    """The commands every experiment has: `estimate` (its registered estimate), `reproduce` (this experiment alone),
+    `scales` (what runs at each scale, `scale_table`) and `chunks` (its chunk stores, `chunk_table`)."""
     return {"estimate": Command("the CPU cost of a scale, from the committed run records (writes nothing)",
                                 lambda a: _estimate(name, a.scale), (), ("scale",)),
             "reproduce": Command("`normxlogit reproduce NAME`: this experiment from scratch, resumably, at a scale",
                                  lambda a: reproduce([name], a.scale, a.device) and None,
                                  (), ("scale", "device")),
+            "scales": Command("what runs at each scale: its declared `ScaleRun`s (`scale_table`)", lambda a: _scales(name)),
             "chunks": Command("its chunk stores (default `results/NAME/chunks`): chunks, CPU hours recorded",
                               lambda a: _chunks(name, a.chunk_dir), (Opt("chunk_dir", "", "a chunk folder"),))}
 

@@ -18,7 +18,8 @@ from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
 from .common import (results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
-                                           command_line, Command, Opt, merge_rows, dashed, plan_from)
+                                           command_line, Command, Opt, merge_rows, dashed, plan_from, ScaleRun,
+                                           scale_runs)
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
@@ -666,16 +667,17 @@ def main(argv=None) -> int:
 main.parser = _main.parser
 
 # %% ../../nbs/56a_efficiency_run.ipynb #2578d9d1
-SCALE_RUNS = {   # what `reproduce` measures at each scale: Table 4 (time), Table 5 (memory), the efficiency goals
-    "tiny": dict(models=["tiny-bert-classification", "tiny-llama"], methods=["normxlogit", "gxi"], lengths=[16],
-                 repeats=1, memory=["tiny-bert-classification"], memory_methods=["normxlogit"], length=16,
-                 budget_gib=64.0, max_batch=2, goals={}),
-    "book": dict(models=["minilm-sst2", "smollm2-135m"], methods=None, lengths=[40, 120, 360, 512], repeats=5,
-                 memory=["minilm-sst2", "smollm2-135m"], memory_methods=None, length=512, budget_gib=8.0, max_batch=4096,
-                 goals={"minilm-sst2": 256, "smollm2-135m": 16}, wait_quiet=600),
-    "paper": dict(models=["textattack/bert-base-uncased-SST-2"], methods=None, lengths=[40, 120, 360, 512], repeats=5,
-                  memory=["textattack/bert-base-uncased-SST-2"], memory_methods=None, length=512, budget_gib=48.0,
-                  max_batch=4096, goals={}, wait_quiet=600)}
+_T4 = dict(lengths=[40, 120, 360, 512], repeats=5, wait_quiet=600)            # Table 4 at the book's and paper's scale
+_T5 = dict(length=512, budget_gib=8.0, max_batch=4096)                         # Table 5
+_TINY, _BOOK, _BERT = "tiny-bert-classification", ("minilm-sst2", "smollm2-135m"), "textattack/bert-base-uncased-SST-2"
+SCALE_RUNS = {   # what `reproduce` measures at each scale, in this order: task 'time' (Table 4), 'memory' (Table 5) and
+                 # 'goals' (the efficiency goals at `batch`); methods None: every method of the model's head
+    "tiny": [ScaleRun(m, "time", None, ["normxlogit", "gxi"], dict(lengths=[16], repeats=1))
+             for m in (_TINY, "tiny-llama")]
+            + [ScaleRun(_TINY, "memory", None, ["normxlogit"], dict(length=16, budget_gib=64.0, max_batch=2))],
+    "book": [ScaleRun(m, t, options=o) for t, o in (("time", _T4), ("memory", _T5)) for m in _BOOK]
+            + [ScaleRun(m, "goals", options=dict(length=512, batch=b, repeats=5)) for m, b in zip(_BOOK, (256, 16))],
+    "paper": [ScaleRun(_BERT, "time", options=_T4), ScaleRun(_BERT, "memory", options=dict(_T5, budget_gib=48.0))]}
 
 # %% ../../nbs/56a_efficiency_run.ipynb #cd430514
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
@@ -686,20 +688,20 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     paper scales wait up to `wait_quiet` seconds for one before each Table 4 run).
     Returns the rows it added: `{'computed': ..., 'time rows': ..., 'memory rows': ...}` (`cache` is unused: the CSVs
     are the store)."""
-    if scale not in SCALE_RUNS: raise ValueError(f"scale must be one of {tuple(SCALE_RUNS)}, got {scale!r}")
-    cfg, tiny = SCALE_RUNS[scale], scale == "tiny"
+    runs, tiny = scale_runs(SCALE_RUNS, scale), scale == "tiny"
     folder = (cache_dir() / "tiny" / "efficiency") if tiny and results is True else results_path("efficiency", results=results)
     n = lambda f, cols: len(read_rows(f(folder), cols))
     t0, m0 = n(time_csv, TIME_COLUMNS), n(memory_csv, MEMORY_COLUMNS)
-    for name in cfg["models"]:
-        model, tok = load_model(name, device=device)
-        plan = TimePlan(cfg["lengths"], cfg["methods"], repeats=cfg["repeats"], wait_quiet=cfg.get("wait_quiet", 0))
-        run_time(model, tok, name, plan, results=folder, progress=not tiny)
-        del model; gc.collect()
-    for name in cfg["memory"]:
-        plan = MemoryPlan(cfg["memory_methods"], cfg["length"], cfg["budget_gib"], max_batch=cfg["max_batch"])
-        run_memory(name, plan, device=device, results=folder, isolate=not tiny, progress=not tiny)
-    for name, batch in cfg["goals"].items(): run_goals(name, cfg["length"], batch, cfg["repeats"], device=device, results=folder)
+    for r in runs:
+        if r.task == "time":
+            model, tok = load_model(r.model, device=device)
+            plan = TimePlan(r.get("lengths"), r.methods, repeats=r.get("repeats"), wait_quiet=r.get("wait_quiet", 0))
+            run_time(model, tok, r.model, plan, results=folder, progress=not tiny)
+            del model; gc.collect()
+        elif r.task == "memory":
+            plan = MemoryPlan(r.methods, r.get("length"), r.get("budget_gib"), max_batch=r.get("max_batch"))
+            run_memory(r.model, plan, device=device, results=folder, isolate=not tiny, progress=not tiny)
+        else: run_goals(r.model, r.get("length"), r.get("batch"), r.get("repeats"), device=device, results=folder)
     added = {"time rows": n(time_csv, TIME_COLUMNS) - t0, "memory rows": n(memory_csv, MEMORY_COLUMNS) - m0}
     return dict(computed=sum(added.values()), **added)
 
@@ -710,27 +712,30 @@ def estimate(scale: str = "book") -> pd.DataFrame:
     seconds x threads its committed probes took. 'paper' scales MiniLM's rates by 8, BERT-base's multiply-adds over
     MiniLM's (twice the layers, twice the width); its 48 GB search is unknown here (a GPU's)."""
     if scale == "tiny": return cost_table([dict(step="tiny BERT and Llama: 2 methods, 1 round; 1 memory search", units=1, cpu_s_per_unit=10)])
-    if scale not in SCALE_RUNS: raise ValueError(f"scale must be one of {tuple(SCALE_RUNS)}, got {scale!r}")
+    runs = scale_runs(SCALE_RUNS, scale)
     t, m = read_rows(time_csv(), TIME_COLUMNS), read_rows(memory_csv(), MEMORY_COLUMNS)
-    rows, cfg = [], SCALE_RUNS[scale]
-    for name in (cfg["models"] if scale == "book" else ["minilm-sst2"]):
-        d = t[(t.model == name) & (t.batch == 1)].sort_values("started").drop_duplicates(["method", "length"], keep="last")
-        for L in cfg["lengths"]:
-            x = d[d.length == L]
-            rate = (x.median_s.sum() * (1 + cfg["repeats"]) * x.torch_threads.max() * (8 if scale == "paper" else 1)) if len(x) else np.nan
-            rows.append(dict(step=f"Table 4, {cfg['models'][0] if scale == 'paper' else name}, {L} tokens: one run",
-                             units=1, cpu_s_per_unit=round(rate, 1)))
-    for name in cfg["memory"]:
-        x = m[(m.model == name) & np.isclose(m.budget_gib.astype(float), cfg["budget_gib"])]
-        rows.append(dict(step=f"Table 5, {name}: memory search within {cfg['budget_gib']:g} GiB", units=max(len(x), 1),
-                         cpu_s_per_unit=round((x.wall_s * x.torch_threads).mean(), 1) if len(x) else np.nan))
-    for name, batch in cfg["goals"].items():
-        x = m[(m.model == name) & (m.batch == batch) & (m.budget_gib.astype(float) > cfg["budget_gib"])]
-        rows.append(dict(step=f"efficiency goals, {name}, batch {batch}", units=max(len(x), 1),
-                         cpu_s_per_unit=round((x.wall_s * x.torch_threads).mean(), 1) if len(x) else np.nan))
+    rows, budget = [], next(r.get("budget_gib") for r in runs if r.task == "memory")
+    cost = lambda x: round((x.wall_s * x.torch_threads).mean(), 1) if len(x) else np.nan
+    for r in runs:
+        if r.task == "time":
+            name = r.model if scale == "book" else "minilm-sst2"             # 'paper': MiniLM's rates, scaled
+            d = t[(t.model == name) & (t.batch == 1)].sort_values("started")
+            d, f = d.drop_duplicates(["method", "length"], keep="last"), 8 if scale == "paper" else 1
+            for L in r.get("lengths"):
+                x = d[d.length == L]
+                rate = x.median_s.sum() * (1 + r.get("repeats")) * x.torch_threads.max() * f if len(x) else np.nan
+                rows.append(dict(step=f"Table 4, {r.model}, {L} tokens: one run", units=1, cpu_s_per_unit=round(rate, 1)))
+        elif r.task == "memory":
+            x = m[(m.model == r.model) & np.isclose(m.budget_gib.astype(float), r.get("budget_gib"))]
+            step = f"Table 5, {r.model}: memory search within {r.get('budget_gib'):g} GiB"
+            rows.append(dict(step=step, units=max(len(x), 1), cpu_s_per_unit=cost(x)))
+        else:
+            x = m[(m.model == r.model) & (m.batch == r.get("batch")) & (m.budget_gib.astype(float) > budget)]
+            step = f"efficiency goals, {r.model}, batch {r.get('batch')}"
+            rows.append(dict(step=step, units=max(len(x), 1), cpu_s_per_unit=cost(x)))
     return cost_table(rows)
 
 EXPERIMENT = register_experiment("efficiency", "Time per instance against input length and the largest batch "
                     "within a memory "
                     "budget (the NormXLogit paper's Tables 4-5)", chapters=["56_efficiency"], cli=main,
-                    reproduce=reproduce, estimate=estimate)
+                    reproduce=reproduce, estimate=estimate, scales=SCALE_RUNS)

@@ -18,7 +18,7 @@ from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
                                            run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims,
-                                           dashed, plan_from)
+                                           dashed, plan_from, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
@@ -34,9 +34,9 @@ GEN_METHODS = ("normxlogit", "logat", "l2norm", "attention_last", "rollout", "gr
 DEFAULT_OPTIONS = {"ig": dict(baseline="mean", keep="first", n_steps=32, delta_tol=math.inf)}
 KS = (1, 2, 4, 8)
 IG_TOL = 0.05          # a step's IG is complete when its relative completeness gap is within this (as in chapter *Integrated Gradients*)
-SCALE_RUNS = {"tiny": dict(model="tiny-llama", prompts=3, new_tokens=3),
-              "book": dict(model="smollm2-135m", prompts=50, new_tokens=20),
-              "paper": dict(model="smollm2-135m", prompts=200, new_tokens=20)}
+SCALE_RUNS = {"tiny": [ScaleRun("tiny-llama", "squad", 3, options=dict(new_tokens=3))],     # n: questions
+              "book": [ScaleRun("smollm2-135m", "squad", 50, options=dict(new_tokens=20))],
+              "paper": [ScaleRun("smollm2-135m", "squad", 200, options=dict(new_tokens=20))]}
 FULL_COMMAND = ("bash tools/generation.sh   # = normxlogit experiment generation run --model smollm2-135m --prompts 50 "
                 "--new-tokens 20 --threads 1 --cache results/generation/chunks")
 
@@ -365,18 +365,17 @@ def estimate(scale: str = "book", record=None) -> pd.DataFrame:
     """The CPU cost of `reproduce(scale)` from scratch: questions x (each method's explanation + the deletions), at the
     CPU seconds per question of the run record (`record`, default: the committed `faithfulness.json`; rates scale with
     the number of generated tokens)."""
-    if scale not in SCALE_RUNS: raise ValueError(f"scale must be one of {list(SCALE_RUNS)}, got {scale!r}")
-    run = SCALE_RUNS[scale]
+    run, = scale_runs(SCALE_RUNS, scale)
     if scale == "tiny": return cost_table([dict(step="tiny Llama: 3 questions, all methods", units=3, cpu_s_per_unit=0.5)])
     if record is None:
         p = results_path(EXPERIMENT, "faithfulness.json")
         record = json.loads(p.read_text()) if p.exists() else None
-    if record is None or record.get("model") != run["model"]:
-        return cost_table([dict(step=f"{run['model']}: {run['prompts']} questions (no recorded run)", units=run["prompts"], cpu_s_per_unit=np.nan)])
-    f = run["new_tokens"] / record["new_tokens"]
-    rows = [dict(step=f"explain: {method_label(m)}", units=run["prompts"], cpu_s_per_unit=round(v * f, 2))
+    if record is None or record.get("model") != run.model:
+        return cost_table([dict(step=f"{run.model}: {run.n} questions (no recorded run)", units=run.n, cpu_s_per_unit=np.nan)])
+    f = run.get("new_tokens") / record["new_tokens"]
+    rows = [dict(step=f"explain: {method_label(m)}", units=run.n, cpu_s_per_unit=round(v * f, 2))
             for m, v in record["cpu_s_per_prompt"].items()]
-    rows.append(dict(step="deletions", units=run["prompts"], cpu_s_per_unit=round(record["cpu_s_deletion_per_prompt"] * f, 2)))
+    rows.append(dict(step="deletions", units=run.n, cpu_s_per_unit=round(record["cpu_s_deletion_per_prompt"] * f, 2)))
     return cost_table(rows)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
@@ -385,13 +384,11 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     scratch folder under the cache), 'book' (SmolLM2, 50 questions x 20 tokens; `cache=True`: the committed chunks
     beside the results, so a re-run computes nothing) or 'paper' (200 questions)."""
     from normxlogit.paths import cache_dir
-    run = SCALE_RUNS[scale] if scale in SCALE_RUNS else None
-    if run is None: raise ValueError(f"scale must be one of {list(SCALE_RUNS)}, got {scale!r}")
-    model, tok = load_model(run["model"], head="causal_lm", device=device)
+    run, = scale_runs(SCALE_RUNS, scale)
+    model, tok = load_model(run.model, head="causal_lm", device=device)
     if scale == "tiny" and results is True: results = cache_dir() / "tiny" / "generation"
-    r = run_generation(model, tok, run["model"], GenerationPlan(run["prompts"], run["new_tokens"]), results=results,
-                       cache=(Path(results) / "chunks" if scale == "tiny" else
-                              results_path(EXPERIMENT, "chunks", results=results)) if cache is True else cache)
+    r = run_generation(model, tok, run.model, GenerationPlan(run.n, run.get("new_tokens")), results=results,
+                       cache=results_path(EXPERIMENT, "chunks", results=results) if cache is True else cache)
     return dict(computed=r.record["chunks_computed"], rows=len(r.prompts))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #ca128eef
@@ -412,9 +409,6 @@ def _summary(a):
     print(wide_table(S).to_string(index=False)); print(random_table(S).to_string(index=False))
     print(reading(S, R["record"], R["prompts"]))
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #f8bca44e
-def _estimate(a): print(dashed(estimate(a.scale)).to_string(index=False))
-
 # %% ../../nbs/59_generation_faithfulness.ipynb #59f87a9d
 RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),
             Opt("new_tokens", 20, "tokens generated per question"), Opt("methods", ",".join(GEN_METHODS), "comma-separated"),
@@ -425,8 +419,7 @@ RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-lla
             Opt("no_write", False, "only compute and store chunks (the second process's role)"))
 main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion of each step's top-k context tokens), resumable.", {
     "run": Command("run (or continue) the study", _run, RUN_OPTS, ("results", "cache", "device", "threads")),
-    "summary": Command("print the tables of a written run", _summary, (), ("results",)),
-    "estimate": Command("print the estimated CPU cost of a scale", _estimate, (), ("scale",))})
+    "summary": Command("print the tables of a written run", _summary, (), ("results",))})
 
 def read_claims(results=True):
     "Each method against random deletion (mean over k; IG out where it did not converge), from 50 questions on."
@@ -440,7 +433,7 @@ CLAIM_TABLE = Claims("Generation: each method's top tokens matter more than rand
                 "59_generation_faithfulness.ipynb#results", "generation/faithfulness.csv", read_claims)
 _registered = register_experiment(EXPERIMENT, "Faithfulness of generation explanations: deleting each step's top-k context tokens "
                     "(SmolLM2 answering SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main,
-                    reproduce=reproduce, estimate=estimate, claims=(CLAIM_TABLE,))
+                    reproduce=reproduce, estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #5507a354
 if __name__ == "__main__" and "__file__" in globals(): main()   # `python -m normxlogit.experiments.generation ...`; not in a notebook

@@ -20,14 +20,14 @@ from ..metrics.stats import paired_t, holm
 from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
                                            run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
                                            command_line, Command, Opt, Claims, locked, merge_rows, plan_from,
-                                           fold_stores)
+                                           fold_stores, ScaleRun, scale_runs)
 from ..cache import key_hash
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
 __all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'CURVE_COLUMNS', 'ITEM_COLUMNS', 'RANDOM_FILE', 'RANDOM_COLUMNS',
            'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES', 'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS',
-           'FINDING_COLUMNS', 'BOOK_MODEL', 'PRUNING_SCALES', 'ALL_ITEMS', 'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE',
+           'FINDING_COLUMNS', 'BOOK_MODEL', 'SCALE_RUNS', 'ALL_ITEMS', 'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE',
            'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid',
            'pruning_margins', 'item_areas', 'PruningRun', 'PruningPlan', 'run_pruning', 'fold_chunks', 'pruning_label',
            'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs',
@@ -604,16 +604,16 @@ def pruning_findings_prose(summary, fnd) -> str:
 
 # %% ../../nbs/54_head_pruning.ipynb #86f09eb2
 BOOK_MODEL = "smollm2-135m"
-PRUNING_SCALES = {    # per scale: the model, ra's antecedents, and run_pruning's arguments per task
-    "tiny": dict(model="tiny-llama", coref="dependency",
-                 tasks=dict(sva=dict(n=6, n_pool=30, step=2, n_random=2, chunk_size=3),
-                            ra=dict(n=6, n_pool=30, step=2, n_random=2, chunk_size=3, methods=["gxi", "grad_l1"]))),
-    "book": dict(model=BOOK_MODEL, coref="dependency",      # the committed run: fastcoref's model was not available offline
-                 tasks=dict(sva=dict(n=300, step=5), ra=dict(n=300, step=5),
-                            qa=dict(n=100, n_pool=1200, step=15, methods=["attnlrp", "lrp", "gxi"], poolings=["relu_token"]))),
-    "paper": dict(model=BOOK_MODEL, coref="auto",          # 1,000 sva items, every correct ra item, 200 qa items; every head
-                  tasks=dict(sva=dict(n=1000, step=1), ra=dict(n=None, n_pool=None, step=1), qa=dict(n=200, n_pool=None, step=1))),
-}
+_TINY, _DEP = dict(n_pool=30, step=2, n_random=2, chunk_size=3, coref="dependency"), dict(coref="dependency")
+SCALE_RUNS = {    # per scale, one run per task: methods None = `PRUNING_METHODS`; options: run_pruning's other arguments
+    "tiny": [ScaleRun("tiny-llama", "sva", 6, options=_TINY), ScaleRun("tiny-llama", "ra", 6, ["gxi", "grad_l1"], _TINY)],
+    "book": [ScaleRun(BOOK_MODEL, "sva", 300, options=dict(step=5, **_DEP)),     # the committed run: ra's antecedents by
+             ScaleRun(BOOK_MODEL, "ra", 300, options=dict(step=5, **_DEP)),      # the parse (fastcoref's model was not
+             ScaleRun(BOOK_MODEL, "qa", 100, ["attnlrp", "lrp", "gxi"],        # available offline)
+                      dict(n_pool=1200, step=15, poolings=["relu_token"], **_DEP))],
+    "paper": [ScaleRun(BOOK_MODEL, "sva", 1000, options=dict(step=1)),           # every correct ra item; every head
+              ScaleRun(BOOK_MODEL, "ra", None, options=dict(n_pool=None, step=1)),
+              ScaleRun(BOOK_MODEL, "qa", 200, options=dict(n_pool=None, step=1))]}
 ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an upper bound here: only correct items are kept)
 BOOK_RATES = {"sva": (0.1113, 0.0201), "ra": (0.0629, 0.0101), "qa": (1.433, 0.3845)}   # fallback when no run record is at hand
                                       # (CPU s per item and method for relevances, per item config for curves: the book's runs)
@@ -648,41 +648,40 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
     (items x measured points x distinct curves), at the rates of the recorded runs (`run_costs`; else `BOOK_RATES`).
     Measuring after every head (scale 'paper') reuses more lower layers per point, so its rate is an upper bound; the item
     selection (scoring the pool, `selection_cpu_s` in the run records) is small and not counted."""
-    cfg = PRUNING_SCALES[scale]
-    heads, costs = _n_heads(cfg["model"]), run_costs(results)
+    runs, costs = scale_runs(SCALE_RUNS, scale), run_costs(results)
     rate = {r.task: (r.cpu_s_per_item_method, r.cpu_s_per_item_config) for r in costs[costs.model == BOOK_MODEL].itertuples()} if len(costs) else {}
     rows = []
-    for task, kw in cfg["tasks"].items():
-        n = kw["n"] if kw["n"] is not None else ALL_ITEMS[task]
-        methods, poolings = kw.get("methods", PRUNING_METHODS), kw.get("poolings", POOLINGS)
-        curves = sum(1 if m in NONNEGATIVE else len(poolings) for m in methods) + kw.get("n_random", 10)
+    for r in runs:
+        n, task = r.n if r.n is not None else ALL_ITEMS[r.task], r.task
+        methods, poolings = r.methods or PRUNING_METHODS, r.get("poolings", POOLINGS)
+        curves = sum(1 if m in NONNEGATIVE else len(poolings) for m in methods) + r.get("n_random", 10)
         r_rel, r_cur = rate.get(task, BOOK_RATES[task])
+        points = len(pruning_grid(_n_heads(r.model), r.get("step")))
         rows += [dict(step=f"{task}: head relevances", units=n * len(methods), cpu_s_per_unit=r_rel),
-                 dict(step=f"{task}: accuracy curves", units=n * len(pruning_grid(heads, kw["step"])) * curves, cpu_s_per_unit=r_cur)]
+                 dict(step=f"{task}: accuracy curves", units=n * points * curves, cpu_s_per_unit=r_cur)]
     return cost_table(rows)
 
 # %% ../../nbs/54_head_pruning.ipynb #1b172805
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, tasks=None, figures=None,
               verbose: bool = False) -> dict:
-    """Run head pruning at `scale` (`PRUNING_SCALES`: 'tiny' for tests, 'book' = the committed results, 'paper' = the
+    """Run head pruning at `scale` (`SCALE_RUNS`: 'tiny' for tests, 'book' = the committed results, 'paper' = the
     paper's item counts, every method and pooling, accuracy after every head) on `device`, resumably, for `tasks`
     (default all of the scale). `cache=True` at scale 'book' reads and writes the committed chunks
     (`results_dir('pruning')/chunks`, where `tools/pruning.sh` puts them): with them a rerun computes nothing. Figures
     (`figures`, default: not at 'tiny') go beside the results. Returns `{'computed': chunks computed, 'tasks': {task: ...}}`."""
-    if scale not in PRUNING_SCALES: raise ValueError(f"scale must be one of {list(PRUNING_SCALES)}, got {scale!r}")
-    cfg = PRUNING_SCALES[scale]
-    tasks = list(cfg["tasks"]) if tasks is None else list(tasks)
-    unknown = [t for t in tasks if t not in cfg["tasks"]]
-    if unknown: raise ValueError(f"unknown tasks {unknown}; scale {scale!r} has {list(cfg['tasks'])}")
+    runs = {r.task: r for r in scale_runs(SCALE_RUNS, scale)}
+    tasks = list(runs) if tasks is None else list(tasks)
+    if unknown := [t for t in tasks if t not in runs]: raise ValueError(f"unknown tasks {unknown}; scale {scale!r} has {list(runs)}")
     root = results_dir("pruning") / "chunks" if cache is True and scale == "book" else cache
-    model, tok = load_model(cfg["model"], device=device)          # it knows 'tiny-llama', the tiny scale's model
-    done = {}
+    done, loaded = {}, {}
     for task in tasks:
-        r = run_pruning(model, tok, cfg["model"], task, coref=cfg["coref"], cache=root, results=results, verbose=verbose,
-                        **cfg["tasks"][task])
+        run = runs[task]
+        if run.model not in loaded: loaded = {run.model: load_model(run.model, device=device)}     # knows 'tiny-llama'
+        r = run_pruning(*loaded[run.model], run.model, task, cache=root, results=results, verbose=verbose,
+                        **run.arguments())
         done[task] = dict(computed=len(r.info["computed"]), reused=r.info["reused"], items=len(r.items))
         if (scale != "tiny" if figures is None else figures) and results is not False:
-            save_figure(r.frame, cfg["model"], task, results_path("agreement", results=results), r.curves)
+            save_figure(r.frame, run.model, task, results_path("agreement", results=results), r.curves)
     if results is not False:               # the findings over every task in the results folder
         per_item = pd.read_csv(results_path("agreement", "pruning_items.csv.gz", results=results))
         write_csv(results_path("agreement", "pruning_findings.csv", results=results), pruning_findings(per_item), float_format="%.6g")
@@ -739,4 +738,4 @@ CLAIM_TABLE = Claims("Head pruning: method and pooling comparisons", "the decomp
 EXPERIMENT = register_experiment("pruning", "Head pruning (decomposition-attributions paper, Sec. 5.3): "
                                  "SmolLM2's heads pruned least relevant first",
                     chapters=["54_head_pruning"], cli=main, reproduce=reproduce, estimate=estimate,
-                    claims=(CLAIM_TABLE,))
+                    claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

@@ -22,7 +22,7 @@ from ..metrics.stats import bootstrap_ci
 from ..metrics.plausibility import similarity
 from .common import (dashed, chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
                                            cost_table, register_experiment, verdict, command_line, Command, Opt,
-                                           merge_rows, plan_from, fold_stores)
+                                           merge_rows, plan_from, fold_stores, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'RECORDED',
@@ -693,11 +693,12 @@ main = command_line("sanity", "Sanity checks (model-parameter, random-target and
                         _estimate, (*ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
 
 # %% ../../nbs/55a_sanity_run.ipynb #64682ce6
-SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tiny BERT, seconds)
-    "book": [dict(model="minilm-sst2", task="sst2", n=200, layer_step=1, permuted="minilm-sst2-permuted"),
-             dict(model="smollm2-sst2", task="sst2", n=100, layer_step=5)],
-    "paper": [dict(model="minilm-sst2", task="sst2", n=200, layer_step=1, permuted="minilm-sst2-permuted", ig_steps=50),
-              dict(model="smollm2-sst2", task="sst2", n=100, layer_step=1, ig_steps=25)]}
+SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tiny BERT on the sample texts, seconds)
+    "tiny": [ScaleRun("tiny-bert", None, 6, ("l2norm", "random", "normxlogit", "logat"), dict(chunk_size=4))],
+    "book": [ScaleRun("minilm-sst2", "sst2", 200, options=dict(layer_step=1, permuted="minilm-sst2-permuted")),
+             ScaleRun("smollm2-sst2", "sst2", 100, options=dict(layer_step=5))],
+    "paper": [ScaleRun("minilm-sst2", "sst2", 200, options=dict(layer_step=1, permuted="minilm-sst2-permuted", ig_steps=50)),
+              ScaleRun("smollm2-sst2", "sst2", 100, options=dict(layer_step=1, ig_steps=25))]}
 
 # %% ../../nbs/55a_sanity_run.ipynb #6bc130f8
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
@@ -705,18 +706,17 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     `results` or, for `results=True`, a scratch folder under the cache), 'book' (`SCALE_RUNS['book']`: the committed runs,
     whose stored chunks make a re-run compute nothing) or 'paper' (every layer of both models, IG with the NormXLogit
     paper's 50 / 25 steps). Returns `{'computed': chunks computed now, 'models': {model: chunks computed now}}`."""
+    runs = scale_runs(SCALE_RUNS, scale)
     if scale == "tiny":
-        from normxlogit.model.zoo import tiny_model
         from normxlogit.testing import SAMPLE_TEXTS
-        folder = cache_dir() / "tiny" / "sanity" if results is True else Path(results)
-        m, t = tiny_model("bert", "classification", num_labels=2)
-        res = run_sanity(m.to(device), t, SAMPLE_TEXTS * 2, methods=["l2norm", "random", "normxlogit", "logat"],
-                         model_name="tiny-bert",
-                         cache=folder / "chunks" if cache is True else cache, chunk_size=4, progress=False, n_boot=100)
+        folder, (r,) = cache_dir() / "tiny" / "sanity" if results is True else Path(results), runs
+        m, t = load_model(r.model, head="classification", device=device)
+        res = run_sanity(m, t, (SAMPLE_TEXTS * r.n)[:r.n], methods=list(r.methods), model_name=r.model,
+                         cache=folder / "chunks" if cache is True else cache, progress=False, n_boot=100, **r.options)
         write_sanity(res, folder)
-        done = {"tiny-bert": res.computed}
-    elif scale not in SCALE_RUNS: raise ValueError(f"scale must be tiny, book or paper, got {scale!r}")
-    else: done = {r["model"]: sanity_run(**r, results=results, cache=cache, device=device).computed for r in SCALE_RUNS[scale]}
+        done = {r.model: res.computed}
+    else: done = {r.model: sanity_run(r.model, r.task, r.n, **r.options, results=results, cache=cache, device=device).computed
+                  for r in runs}
     return dict(computed=sum(done.values()), models=done)
 
 # %% ../../nbs/55a_sanity_run.ipynb #ea9d00e4
@@ -725,19 +725,19 @@ def estimate(scale: str = "book") -> pd.DataFrame:
     the CPU seconds per item and variant that the committed runs recorded (`runs.json`), summed over their methods (IG
     scaled by its steps); unknown without a recorded run."""
     if scale == "tiny": return cost_table([dict(step="tiny BERT: 4 methods x 10 model variants", units=6 * 10, cpu_s_per_unit=0.02)])
-    if scale not in SCALE_RUNS: raise ValueError(f"scale must be tiny, book or paper, got {scale!r}")
     runs, rows = load_runs(), []
-    for r in SCALE_RUNS[scale]:
-        info = runs.get(r["model"])
-        if not info: rows.append(dict(step=f"{r['model']} (no recorded run)", units=r["n"], cpu_s_per_unit=np.nan)); continue
+    for r in scale_runs(SCALE_RUNS, scale):
+        info = runs.get(r.model)
+        if not info: rows.append(dict(step=f"{r.model} (no recorded run)", units=r.n, cpu_s_per_unit=np.nan)); continue
         L = max(int(s.split("_")[1]) for s in info["stages"] if s.startswith("layer_"))
-        nv = n_variants(L, r["layer_step"], "permuted" in r)
+        nv = n_variants(L, r.get("layer_step"), r.get("permuted") is not None)
         steps = r.get("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"]) / info["options"].get("ig", DEFAULT_OPTIONS["ig"])["n_steps"]
         rate = sum(v * (steps if m == "ig" else 1) for m, v in info["cpu_s_per_item_pass"].items())
-        rows.append(dict(step=f"{r['model']}: {len(info['methods'])} methods x {nv} model variants", units=r["n"] * nv,
+        rows.append(dict(step=f"{r.model}: {len(info['methods'])} methods x {nv} model variants", units=r.n * nv,
                          cpu_s_per_unit=round(rate, 4)))
     return cost_table(rows)
 
 EXPERIMENT = register_experiment("sanity", "Sanity checks of every method: model-parameter randomisation (cascade, "
                                  "independent), random-target and data randomisation (Adebayo et al. 2018)",
-                                 chapters=["55_sanity"], cli=main, reproduce=reproduce, estimate=estimate)
+                                 chapters=["55_sanity"], cli=main, reproduce=reproduce, estimate=estimate,
+                                 scales=SCALE_RUNS)
