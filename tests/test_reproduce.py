@@ -111,3 +111,26 @@ def test_experiment1_command_skips_a_finished_run(tmp_path):
 def test_experiment_command_bad_input_is_a_clear_error(tmp_path, name, args, needle):
     r = _cli(tmp_path, name, *args)
     assert r.returncode != 0 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]
+
+
+def test_one_scale_shape():
+    """Every experiment declares its scales in one shape (issue 37): tiny, book and paper, each a list of `ScaleRun`s
+    naming a model `load_model` resolves; the command `scales` prints them; no experiment keeps a shape of its own."""
+    import re
+    from normxlogit.experiments.common import load_experiments, ScaleRun, SCALES
+    from normxlogit.model.zoo import tiny_arch, OFFLINE_MODELS
+    from normxlogit.model.finetune import RECIPES
+    exps = load_experiments()
+    assert set(exps) == set(FILES)
+    known = set(OFFLINE_MODELS) | set(RECIPES) | {"textattack/bert-base-uncased-SST-2"}   # installed, trained here, hub
+    for name, e in exps.items():
+        assert tuple(e.scales) == SCALES, name
+        runs = [r for rs in e.scales.values() for r in rs]
+        assert runs and all(isinstance(r, ScaleRun) for r in runs), name
+        unknown = {r.model for r in runs if tiny_arch(r.model) is None and r.model not in known}
+        assert not unknown, (name, unknown)
+        out = subprocess.run([str(BIN / "normxlogit"), "experiment", name, "scales"], capture_output=True, text=True)
+        assert out.returncode == 0 and all(s in out.stdout for s in SCALES), (name, out.stderr)
+    old = re.compile(r"^(PRUNING_SCALES|SIZES|PLANNED_N|ABLATION_RUNS|TINY) = ", re.M)
+    src = {p.name: old.findall(p.read_text()) for p in (ROOT / "normxlogit" / "experiments").glob("*.py")}
+    assert not any(src.values()), src

@@ -22,12 +22,13 @@ from ..attribution.ig import pass_on_warnings
 from ..metrics.plausibility import item_metrics
 from .common import (chunk_key, cache_root, open_store, fold_stores, run_chunks, results_path,
                                            write_csv, write_json, run_record, cost_table, register_experiment,
-                                           command_line, Command, CommandError, Opt, Claims, plan_from)
+                                           command_line, Command, CommandError, Opt, Claims, plan_from, ScaleRun,
+                                           scale_runs)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
            'VARIANTS', 'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'BENCH_MODELS',
-           'COMMITTED_N', 'BOOK_N', 'PAPER_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY', 'TINY_CPU_S', 'WHICH', 'RUN_OPTS',
+           'COMMITTED_N', 'SCALE_RUNS', 'BOOK_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY_CPU_S', 'WHICH', 'RUN_OPTS',
            'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
            'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options',
            'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key',
@@ -353,9 +354,16 @@ def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True,
 # %% ../../nbs/53a_agreement_run.ipynb #2d94f4e7
 BENCH_MODELS = ("smollm2-135m", "gemma3-270m", "minilm-agreement-mlm")
 COMMITTED_N = {"sva": 1000, "ra": 300, "qa": 200}  # the committed run (results/agreement/items and chunks)
-BOOK_N = {"sva": 1000, "ra": 300, "qa": 200}       # this book's sizes: at least 1,000 scored sva items per model
-PAPER_N = {"sva": None, "ra": None, "qa": None}    # every correctly predicted item of the data (the paper: up to 1k ra, 30k sva, 40k qa)
-FULL_POOL = {"sva": 1500, "ra": None, "qa": None}  # None: the whole data set (items are scored until n are correct)
+_TINY_METHODS = ["random", "grad_l2", "gxi", "rollout", "alti_logit", "alti", "lrp", "attnlrp", "logat", "normxlogit"]
+SCALE_RUNS = {   # one run per model and task: `n` correct items (None: all of the data) from the first `pool` items
+                 # (None: the whole data set; scored until n are correct); tiny: random models with their `head`
+    "tiny": [ScaleRun(m, t, n, _TINY_METHODS, dict(pool=p, head=h)) for m, h in (("tiny-llama", "causal_lm"),
+             ("tiny-bert", "masked_lm")) for t, n, p in (("sva", 2, 12), ("ra", 2, 12), ("qa", 1, 4))],
+    "book": [ScaleRun(m, t, n, options=dict(pool=p))           # at least 1,000 scored sva items per model
+             for m in BENCH_MODELS for t, n, p in (("sva", 1000, 1500), ("ra", 300, None), ("qa", 200, None))],
+    "paper": [ScaleRun(m, t, None, options=dict(pool=None)) for m in BENCH_MODELS for t in AGREEMENT_TASKS]}
+BOOK_N = {r.task: r.n for r in SCALE_RUNS["book"]}               # the book's scale per task: items
+FULL_POOL = {r.task: r.get("pool") for r in SCALE_RUNS["book"]}  # and pools
 SEGMENT_ENDS = {"sva": (300, 1000), "ra": (300, 1000), "qa": (200, 1000)}
 
 # %% ../../nbs/53a_agreement_run.ipynb #aeec27f1
@@ -639,8 +647,6 @@ def fold_chunks(results=True, cache=None) -> pd.DataFrame:
     return fold_stores(root, "", finished)
 
 # %% ../../nbs/53a_agreement_run.ipynb #8360e51c
-TINY = dict(n={"sva": 2, "ra": 2, "qa": 1}, pools={"sva": 12, "ra": 12, "qa": 4},
-            methods=["random", "grad_l2", "gxi", "rollout", "alti_logit", "alti", "lrp", "attnlrp", "logat", "normxlogit"])
 TINY_CPU_S = 30.0              # about what the tiny run takes on one core of this machine (measured by its test)
 
 # %% ../../nbs/53a_agreement_run.ipynb #603c05eb
@@ -686,20 +692,19 @@ main = command_line("agreement", "The decomposition-attribution benchmark (sva, 
 
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per task),
-    'book' (`BOOK_N` of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correct item of the data, `PAPER_N`). Results go
+    'book' (`BOOK_N` of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correct item of the data; `SCALE_RUNS`). Results go
     to `results` (True: `results/agreement`), chunks to `cache` (True: `chunks` beside the results, the committed ones).
     Returns the chunks computed and the rows of `table1`."""
-    if scale not in ("tiny", "book", "paper"): raise ValueError(f"scale must be tiny, book or paper, got {scale!r}")
+    runs = scale_runs(SCALE_RUNS, scale)
     if cache is True: cache = results_path("agreement", "chunks", results=results)
+    n, pools = {r.task: r.n for r in runs}, {r.task: r.get("pool") for r in runs}
+    heads = {r.model: r.get("head") for r in runs}                   # the models, in order
     if scale == "tiny":
-        from normxlogit.model.zoo import tiny_model
-        models = [(nm, *tiny_model(a, h)) for nm, a, h in [("tiny-llama", "llama", "causal_lm"), ("tiny-bert", "bert", "masked_lm")]]
-        models = [(nm, m.to(device), t) for nm, m, t in models]
-        out = run_benchmark(models, AGREEMENT_TASKS, TINY["n"], TINY["pools"], TINY["methods"], results=results, cache=cache,
+        from normxlogit.model.zoo import load_model
+        models = [(m, *load_model(m, head=h, device=device)) for m, h in heads.items()]
+        out = run_benchmark(models, AGREEMENT_TASKS, n, pools, runs[0].methods, results=results, cache=cache,
                             ig_gap_items=1, ig_gap_steps=(4,), verbose=False)
-    else:
-        n, pools = (BOOK_N, FULL_POOL) if scale == "book" else (PAPER_N, {t: None for t in AGREEMENT_TASKS})
-        out = run_benchmark(BENCH_MODELS, AGREEMENT_TASKS, n, pools, results=results, cache=cache, device=device)
+    else: out = run_benchmark(list(heads), AGREEMENT_TASKS, n, pools, results=results, cache=cache, device=device)
     return dict(computed=sum(len(r.info["computed"]) for r in out["runs"]), rows=len(out["table1"]))
 
 # %% ../../nbs/53a_agreement_run.ipynb #964a8fb6
@@ -708,23 +713,20 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
     to explain times the measured CPU seconds per item (summed over the (method, variant) pairs with a stored cost), and
     the pool items still to score times theirs. 'paper' counts every correct item of the data at the stored accuracy."""
     if scale == "tiny": return cost_table([dict(step="tiny run (2 random models, 1-2 items per task)", units=1, cpu_s_per_unit=TINY_CPU_S)])
-    if scale not in ("book", "paper"): raise ValueError(f"scale must be tiny, book or paper, got {scale!r}")
     rows = []
-    for name in BENCH_MODELS:
-        for task in AGREEMENT_TASKS:
-            k = stored_n(name, task, results)
-            if k == 0: rows.append(dict(step=f"explain {name} {task} (no stored run: rate unknown)", units=0, cpu_s_per_unit=np.nan)); continue
-            rec = json.loads(_meta_file(name, task, k, results).read_text())
-            c, info = rec["counts"], rec["info"]
-            avail = (DATA_SIZES[task] - len(training_item_ids(name, task))) if scale == "paper" else c["pool"] - c["excluded"]
-            reachable = round(c["accuracy"] * avail * c["annotated"] / max(c["pool"] - c["excluded"], 1))
-            want = (BOOK_N if scale == "book" else PAPER_N)[task]
-            todo = max(0, min(reachable, want if want is not None else reachable) - c["used"])
-            timed = info.get("timing", [])
-            rows.append(dict(step=f"explain {name} {task} ({len(timed)} timed method-variant pairs)", units=todo,
-                             cpu_s_per_unit=sum(t["cpu_s_per_item"] for t in timed)))
-            if todo: rows.append(dict(step=f"score the pool {name} {task}", units=round(todo / max(c["accuracy"], 1e-9)),
-                                      cpu_s_per_unit=info.get("selection_cpu_s", 0.0) / max(c["examined"], 1)))
+    for name, task, want in ((r.model, r.task, r.n) for r in scale_runs(SCALE_RUNS, scale)):
+        k = stored_n(name, task, results)
+        if k == 0: rows.append(dict(step=f"explain {name} {task} (no stored run: rate unknown)", units=0, cpu_s_per_unit=np.nan)); continue
+        rec = json.loads(_meta_file(name, task, k, results).read_text())
+        c, info = rec["counts"], rec["info"]
+        avail = (DATA_SIZES[task] - len(training_item_ids(name, task))) if scale == "paper" else c["pool"] - c["excluded"]
+        reachable = round(c["accuracy"] * avail * c["annotated"] / max(c["pool"] - c["excluded"], 1))
+        todo = max(0, min(reachable, want if want is not None else reachable) - c["used"])
+        timed = info.get("timing", [])
+        rows.append(dict(step=f"explain {name} {task} ({len(timed)} timed method-variant pairs)", units=todo,
+                         cpu_s_per_unit=sum(t["cpu_s_per_item"] for t in timed)))
+        if todo: rows.append(dict(step=f"score the pool {name} {task}", units=round(todo / max(c["accuracy"], 1e-9)),
+                                  cpu_s_per_unit=info.get("selection_cpu_s", 0.0) / max(c["examined"], 1)))
     return cost_table(rows)
 
 # %% ../../nbs/53a_agreement_run.ipynb #3017ed96
@@ -735,4 +737,4 @@ CLAIM_TABLE = Claims("Agreement benchmark: findings per model and task", "the de
                      "53_agreement_benchmark.ipynb", "agreement/findings.csv", _claims)
 EXPERIMENT = register_experiment("agreement", "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
                     chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce,
-                    estimate=estimate, claims=(CLAIM_TABLE,))
+                    estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

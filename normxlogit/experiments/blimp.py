@@ -23,21 +23,21 @@ from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
-from .common import (dashed, chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
+from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
                                            run_record, cost_table, verdict, register_experiment, pick_device,
-                                           command_line, Command, Opt, Claims)
+                                           command_line, Command, Opt, Claims, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KNOWN', 'CONTROL_WORDS', 'LENS_ROWS', 'ORDER',
-           'LABELS', 'LENS', 'EXPLAINED', 'LAYERWISE', 'SIZES', 'PROTOCOLS', 'HEAD_READ', 'SWITCH_AFFECTS', 'ABLATED',
-           'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'BEATS', 'CLAIM_COLUMNS',
-           'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods', 'run_sizes',
-           'have_finetuned', 'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids', 'prefix_input',
-           'mask_item', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_key',
-           'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
-           'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims',
-           'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread', 'run_alignment',
-           'estimate', 'reproduce', 'read_claims']
+           'LABELS', 'LENS', 'EXPLAINED', 'LAYERWISE', 'SCALE_RUNS', 'PROTOCOLS', 'HEAD_READ', 'SWITCH_AFFECTS',
+           'ABLATED', 'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'BEATS',
+           'CLAIM_COLUMNS', 'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods',
+           'run_sizes', 'have_finetuned', 'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids',
+           'prefix_input', 'mask_item', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores',
+           'score_key', 'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores',
+           'method_scores', 'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table',
+           'finish_claims', 'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread',
+           'run_alignment', 'estimate', 'reproduce', 'read_claims']
 
 # %% ../../nbs/52a_blimp_run.ipynb #ac7a6607
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -56,9 +56,14 @@ LABELS = {"nearest": "Nearest first", "logat_foil": "LogAt(Foil)", "logat_target
 LENS = ("logat_target", "logat_foil", "logat_plural", "logat_noun", "logat_apple", "normxlogit")
 EXPLAINED = {"causal_lm": ("alti_logit", "attnlrp", "grad_l1", "gxi"), "masked_lm": ("globenc", "alti", "value_zeroing")}
 LAYERWISE = ("alti_logit", "globenc", "alti", "value_zeroing")   # explained with layer='all'; the others once (the output)
-SIZES = {"tiny": {"causal_lm": (1, 16), "masked_lm": (1, 16)},          # seconds: the tests (bert-tiny alone)
-         "book": {"causal_lm": (200, 1000), "masked_lm": (100, 200)},   # the committed results
-         "paper": {"causal_lm": (1000, 1000), "masked_lm": (200, 200)}} # every item of the pools
+_MLMS = ("bert-tiny-mlm", FT_NAME)     # FT_NAME stands for the random-head MiniLM while it is not trained (`model_names`)
+SCALE_RUNS = {   # one run per model; task: its head kind, which sets the sizes: up to `n` used items per paradigm from the
+                 # first `pool` pairs (masked LMs: pairs held out from the fine-tuning)
+    "tiny": [ScaleRun("bert-tiny-mlm", "masked_lm", 1, options=dict(pool=16))],                 # seconds: the tests
+    "book": [ScaleRun(m, "causal_lm", 200, options=dict(pool=1000)) for m in CLM_MODELS]         # the committed results
+            + [ScaleRun(m, "masked_lm", 100, options=dict(pool=200)) for m in _MLMS],
+    "paper": [ScaleRun(m, "causal_lm", 1000, options=dict(pool=1000)) for m in CLM_MODELS]       # every item of the pools
+             + [ScaleRun(m, "masked_lm", 200, options=dict(pool=200)) for m in _MLMS]}
 
 # %% ../../nbs/52a_blimp_run.ipynb #768e9983
 def label(method: str) -> str:
@@ -73,11 +78,10 @@ def kind_methods(kind: str) -> list:
 
 # %% ../../nbs/52a_blimp_run.ipynb #289fba62
 def run_sizes(scale: str | None = None) -> dict:
-    """`{kind: (n, pool)}` of a scale (`SIZES`); by default 'tiny' under `nbdev_test` (`normxlogit.testing.small_run`),
-    else 'book'."""
+    """`{kind: (n, pool)}` of a scale (its `SCALE_RUNS`); by default 'tiny' under `nbdev_test`
+    (`normxlogit.testing.small_run`), else 'book'."""
     scale = ("tiny" if small_run() else "book") if scale is None else scale
-    if scale not in SIZES: raise ValueError(f"scale must be one of {list(SIZES)}, got {scale!r}")
-    return {k: tuple(v) for k, v in SIZES[scale].items()}
+    return {r.task: (r.n, r.get("pool")) for r in scale_runs(SCALE_RUNS, scale)}
 
 # %% ../../nbs/52a_blimp_run.ipynb #976960c1
 def have_finetuned() -> bool:
@@ -86,10 +90,10 @@ def have_finetuned() -> bool:
 
 # %% ../../nbs/52a_blimp_run.ipynb #d5c89b22
 def model_names(scale: str = "book") -> list:
-    """The models of a scale: bert-tiny alone for 'tiny'; else the two causal LMs, then bert-tiny (weak) and the agreement
-    masked LM (the random-head MiniLM if it is not trained)."""
-    if scale == "tiny": return ["bert-tiny-mlm"]
-    return CLM_MODELS + ["bert-tiny-mlm", FT_NAME if have_finetuned() else "minilm-l6-randomhead"]
+    """The models of a scale (`SCALE_RUNS`): bert-tiny alone for 'tiny'; else the two causal LMs, then bert-tiny (weak)
+    and the agreement masked LM (the random-head MiniLM if it is not trained)."""
+    names = [r.model for r in scale_runs(SCALE_RUNS, scale)]
+    return [n if n != FT_NAME or have_finetuned() else "minilm-l6-randomhead" for n in names]
 
 # %% ../../nbs/52a_blimp_run.ipynb #a63eddb6
 def load_blimp_model(name: str, device: str = "cpu", dtype=torch.float32):
@@ -568,7 +572,7 @@ def results_files(sizes: dict, results=True) -> dict:
     """The results files of a run of `sizes` in `results_path('blimp', results=results)`: stem `alignment` for the book's
     sizes, `alignment_<scale>` for another scale's, `alignment_<n>of<pool>_<n>of<pool>` otherwise."""
     sizes = {k: tuple(v) for k, v in sizes.items()}
-    scale = next((s for s in SIZES if run_sizes(s) == sizes), None)
+    scale = next((s for s in SCALE_RUNS if run_sizes(s) == sizes), None)
     stem = ("alignment" if scale == "book" else f"alignment_{scale}" if scale
             else "alignment_" + "_".join(f"{n}of{p}" for n, p in sizes.values()))
     return {k: results_path("blimp", stem + x, results=results)
@@ -621,6 +625,7 @@ def run_alignment(names=None, sizes: dict | None = None, results=True, cache=Tru
         t0 = time.process_time()
         model, tok = load_blimp_model(name, device, dtype)
         ad = get_adapter(model)
+        if ad.kind not in sizes: raise ValueError(f"{name}: these sizes have none for a {ad.kind} model: {sizes}")
         n, pool = sizes[ad.kind]
         it, c = alignment_items(ad, tok, evidence, n, pool, held)
         t1 = time.process_time()
@@ -687,19 +692,13 @@ def _run(a):
                         dtype=a.dtype, chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
     print("wrote", ", ".join(run.files.values()))
 
-# %% ../../nbs/52a_blimp_run.ipynb #d9727950
-def _estimate(a):
-    est = estimate(a.scale)
-    print(dashed(est).to_string(index=False))
-
 # %% ../../nbs/52a_blimp_run.ipynb #29c61128
 main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {
     "run": Command("run or resume the experiment and write the results files", _run,
                    (Opt("models", None, f"default: the scale's ({', '.join(model_names())} for book and paper)", many=True),
                     Opt("dtype", "float32", "the models' dtype", ("float32", "bfloat16", "float16")),
                     Opt("chunk_size", 16, "items per stored chunk"), Opt("batch_size", 8, "items per forward pass")),
-                   ("scale", "results", "cache", "device", "threads")),
-    "estimate": Command("print the estimated CPU cost of a run", _estimate, (), ("scale",))})
+                   ("scale", "results", "cache", "device", "threads"))})
 
 def read_claims(results=True):
     "Our protocol's claims (bert-tiny left out; a claim against the same rival once), as `Claims` reads them."
@@ -715,4 +714,4 @@ CLAIM_TABLE = Claims("BLiMP evidence alignment per layer", "the NormXLogit paper
                 "blimp/alignment_claims.csv", read_claims)
 EXPERIMENT = register_experiment("blimp", "BLiMP evidence alignment per layer (the NormXLogit paper's Experiment 2)",
                                  chapters=["52_blimp_alignment"], cli=main, reproduce=reproduce, estimate=estimate,
-                                 claims=(CLAIM_TABLE,))
+                                 claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

@@ -17,28 +17,33 @@ from ..paths import results_dir
 from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
 from .common import (chunk_key, cache_root, results_path, write_csv, write_json, run_record, cost_table, register_experiment,
-                                           command_line, Command, CommandError, Opt, Claims)
+                                           command_line, Command, CommandError, Opt, Claims, ScaleRun, scale_runs)
 from .profiling import machine_info
 from .experiment1_report import (TASK_LABELS, REGRESSION_TASKS, ALL_METHODS, MODEL_FAMILIES, ABLATIONS, N_BOOT,
     family_of, methods_of, result_files, load_results, cells, bootstrap_cells, summarise, paper_numbers, convergence,
     compare_orderings, write_table1, write_orderings, write_ablations, show)
 
-PLANNED_N = {("minilm", "sst2"): 872, ("minilm", "mnli"): 500, ("minilm", "qnli"): 500, ("minilm", "stsb"): 500,   # the book's runs
-             ("smollm2", "sst2"): 400, ("smollm2", "mnli"): 400, ("smollm2", "qnli"): 400, ("smollm2", "stsb"): 400}
 PAPER_N = {"sst2": 872, "mnli": 500, "qnli": 500, "stsb": 500}   # the paper gives no counts: its code takes 500 MNLI items; all SST-2 dev sentences
 IG_STEPS = {False: 50, True: 25}                                # the paper: 50 steps, 25 for the decoder (Llama 2)
-TINY = dict(cells=(("minilm", "sst2"), ("minilm", "stsb")), n=3, methods=("random", "logat", "normxlogit", "ig"), ig_steps=4)
 SEED, BATCH_SIZE, IG_BATCH = 0, 16, 64                          # item sample seed, items per chunk, IG path sequences per pass
+_N = dict(minilm=dict(sst2=872, mnli=500, qnli=500, stsb=500), smollm2=dict(sst2=400, mnli=400, qnli=400, stsb=400))
 _SIX = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi")
-ABLATION_RUNS = {"correct_only": dict(cells=(("minilm", "sst2"),), methods=_SIX, correct_only=True),
-                 "strict": dict(cells=(("minilm", "sst2"),), methods=_SIX, protocol="strict"),
-                 "embedding_output": dict(cells=tuple(("minilm", t) for t in TASK_LABELS), methods=("l2norm", "normxlogit"), embedding="output")}
+SCALE_RUNS = {   # one run per fine-tuned model ('<family>-<task>') and task; methods None: every method of the family;
+                 # the book's ablations are runs with an `ablation` option (and the protocol it changes)
+    "tiny": [ScaleRun(f"minilm-{t}", t, 3, ("random", "logat", "normxlogit", "ig"), dict(ig_steps=4))
+             for t in ("sst2", "stsb")],
+    "book": [ScaleRun(f"{f}-{t}", t, n) for f, ns in _N.items() for t, n in ns.items()]
+            + [ScaleRun("minilm-sst2", "sst2", 872, _SIX, dict(ablation="correct_only", correct_only=True)),
+               ScaleRun("minilm-sst2", "sst2", 872, _SIX, dict(ablation="strict", protocol="strict"))]
+            + [ScaleRun(f"minilm-{t}", t, _N["minilm"][t], ("l2norm", "normxlogit"), dict(ablation="embedding_output",
+                        embedding="output")) for t in TASK_LABELS],
+    "paper": [ScaleRun(f"{f}-{t}", t, PAPER_N[t]) for f in _N for t in _N[f]]}
 
 # %% auto #0
-__all__ = ['PLANNED_N', 'PAPER_N', 'IG_STEPS', 'TINY', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'ABLATION_RUNS', 'RUN_OPTS', 'main',
-           'CLAIM_TABLE', 'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'CellPlan',
-           'run_cell', 'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report',
-           'reproduce', 'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
+__all__ = ['PAPER_N', 'IG_STEPS', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'SCALE_RUNS', 'RUN_OPTS', 'main', 'CLAIM_TABLE',
+           'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'CellPlan', 'run_cell',
+           'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce',
+           'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
 
 # %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
@@ -53,26 +58,19 @@ def method_options(method: str, decoder: bool, ig_steps: int | None = None, embe
 
 # %% ../../nbs/51a_experiment1_run.ipynb #73532690
 def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
-    """Every run of Experiment 1 at `scale`, one row per model x task x method (x ablation): `model`, `family`, `task`,
-    `method`, `n` (items), `ablation` ('' for the default protocol), `options` (the method's options), `correct_only`,
-    `protocol`. Scales: 'book' (`PLANNED_N`, the committed results, with the ablations), 'paper' (`PAPER_N` for both
-    families, no ablations) and 'tiny' (`TINY`: a few items of MiniLM, for the tests). `ablations` overrides the default."""
-    if scale not in ("tiny", "book", "paper"): raise ValueError(f"scale must be tiny, book or paper, got {scale!r}")
+    """Every run of Experiment 1 at `scale` (`SCALE_RUNS`), one row per model x task x method (x ablation): `model`,
+    `family`, `task`, `method`, `n` (items), `ablation` ('' for the default protocol), `options` (the method's options),
+    `correct_only`, `protocol`. Scales: 'book' (the committed results, with the ablations), 'paper' (`PAPER_N` for both
+    families) and 'tiny' (a few items of MiniLM, for the tests). `ablations=False` leaves the ablation runs out."""
     rows = []
-    def add(fam, task, n, methods, ablation="", ig_steps=None, correct_only=False, protocol="paper", embedding=None):
-        dec = MODEL_FAMILIES[fam]["decoder"]
-        for m in methods:
-            rows.append(dict(model=f"{fam}-{task}", family=fam, task=task, method=m, n=int(n), ablation=ablation,
-                             options=method_options(m, dec, ig_steps, embedding), correct_only=correct_only, protocol=protocol))
-    if scale == "tiny":
-        for fam, task in TINY["cells"]: add(fam, task, TINY["n"], TINY["methods"], ig_steps=TINY["ig_steps"])
-    else:
-        for (fam, task), n in PLANNED_N.items(): add(fam, task, n if scale == "book" else PAPER_N[task], methods_of(fam))
-        if ablations if ablations is not None else scale == "book":
-            for name, a in ABLATION_RUNS.items():
-                for fam, task in a["cells"]:
-                    add(fam, task, PLANNED_N[(fam, task)], a["methods"], name, correct_only=a.get("correct_only", False),
-                        protocol=a.get("protocol", "paper"), embedding=a.get("embedding"))
+    for r in scale_runs(SCALE_RUNS, scale):
+        if ablations is False and r.get("ablation"): continue
+        fam = family_of(r.model)
+        dec, ablation = MODEL_FAMILIES[fam]["decoder"], r.get("ablation", "")
+        for m in r.methods or methods_of(fam):
+            rows.append(dict(model=r.model, family=fam, task=r.task, method=m, n=int(r.n), ablation=ablation,
+                             options=method_options(m, dec, r.get("ig_steps"), r.get("embedding")),
+                             correct_only=r.get("correct_only", False), protocol=r.get("protocol", "paper")))
     return pd.DataFrame(rows, columns=["model", "family", "task", "method", "n", "ablation", "options", "correct_only", "protocol"])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #10d67030
@@ -381,4 +379,4 @@ CLAIM_TABLE = Claims("Experiment 1: NormXLogit against each baseline (Tables 1 a
                      read_claims)
 _registered = register_experiment("experiment1", "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 and 3)",
                                   chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce,
-                                  estimate=estimate, claims=(CLAIM_TABLE,))
+                                  estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

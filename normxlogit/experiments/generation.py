@@ -6,7 +6,6 @@
 from __future__ import annotations
 import json, math, os, time
 from dataclasses import dataclass
-from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
@@ -18,7 +17,7 @@ from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
                                            run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims,
-                                           dashed, plan_from, ScaleRun, scale_runs)
+                                           plan_from, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
