@@ -7,11 +7,12 @@ from __future__ import annotations
 import hashlib, json, os, tempfile, time, warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 import numpy as np
 
 # %% auto #0
 __all__ = ['FORMAT', 'key_hash', 'atomic_write', 'remove_stale_tmp', 'save_entry', 'load_entry', 'ChunkStore', 'Chunk',
-           'timed_chunk', 'find_stores']
+           'timed_chunk', 'find_stores', 'ChunkRun', 'run_chunks']
 
 # %% ../nbs/01_cache.ipynb #e3ba1ab4
 FORMAT = 1   # bump when the layout of an entry changes: older entries are then recomputed
@@ -172,3 +173,39 @@ def find_stores(root, prefix: str, where=None) -> list[ChunkStore]:
         except (OSError, ValueError): continue                 # not a store, or one being written
         if where is None or where(st.key): out.append(st)
     return out
+
+# %% ../nbs/01_cache.ipynb #0167415f
+@dataclass
+class ChunkRun:
+    """The chunks of one `run_chunks` call, in order, and the tally: `computed` now, `cpu_s` spent now, `cpu_s_stored`
+    (all chunks' recorded cost)."""
+    chunks: list
+    computed: int = 0
+    cpu_s: float = 0.0
+    cpu_s_stored: float = 0.0
+    untimed: int = 0
+
+# %% ../nbs/01_cache.ipynb #fa128e89
+def run_chunks(store: ChunkStore | None, n_chunks: int, compute: Callable, desc: str = "chunks", progress: bool = True,
+               order=None) -> ChunkRun:
+    """Chunk j = 0..n_chunks-1 of `store` (read back), or `compute(j)` -> `(arrays, meta)` stored with its cost
+    (`timed_chunk`). `order`: the order in which chunks are visited (default 0..n-1; e.g. longest first)."""
+    if n_chunks < 0: raise ValueError(f"n_chunks must be >= 0, got {n_chunks}")
+    order = list(range(n_chunks)) if order is None else list(order)
+    if sorted(order) != list(range(n_chunks)): raise ValueError("order must be a permutation of the chunk indices")
+    found = sum(store.has(j) for j in order) if store is not None else 0
+    bar = None
+    if progress and n_chunks:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=n_chunks, desc=f"{desc} ({found} of {n_chunks} found done)", unit="chunk", leave=False)
+    got, run = {}, ChunkRun([])
+    for j in order:
+        ch = timed_chunk(store, j, lambda: compute(j))
+        got[j] = ch
+        if ch.computed: run.computed += 1; run.cpu_s += ch.cpu_s or 0.0
+        if ch.cpu_s is None: run.untimed += 1
+        else: run.cpu_s_stored += ch.cpu_s
+        if bar is not None: bar.update(1)
+    if bar is not None: bar.close()
+    run.chunks = [got[j] for j in range(n_chunks)]
+    return run

@@ -153,8 +153,8 @@ def test_sidebar_lists_every_chapter():
 
 # Long lines (E501 at 120) and unused imports of the package (F401) still present, per top folder: a ceiling that may
 # only fall (lower it when you shorten lines). Every other rule of pyproject.toml's [tool.ruff.lint] must find nothing.
-RUFF_CEILINGS = {("E501", "nbs"): 2181, ("E501", "normxlogit"): 1315, ("E501", "tools"): 81,
-                 ("E501", "tests"): 61, ("F401", "normxlogit"): 49}
+RUFF_CEILINGS = {("E501", "nbs"): 2178, ("E501", "normxlogit"): 1312, ("E501", "tools"): 81,
+                 ("E501", "tests"): 61, ("F401", "normxlogit"): 48}
 
 def ruff_findings(*paths) -> list:
     "ruff's findings (pyproject.toml's rules) as (code, top folder, file:line) rows."

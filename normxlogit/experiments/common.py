@@ -11,7 +11,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 from .._version import __version__
-from ..cache import ChunkStore, Chunk, timed_chunk, atomic_write, find_stores
+from ..cache import ChunkStore, atomic_write, find_stores, run_chunks, ChunkRun
+_all_ = ["run_chunks", "ChunkRun"]          # the one chunk loop (cache layer): experiments import it from here
 from ..paths import cache_dir, results_dir, repo_root
 from ..testing import small_run
 from ..metrics.stats import interval_verdict, VERDICTS
@@ -19,13 +20,13 @@ from .profiling import machine_info
 
 # %% auto #0
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
-           'cache_root', 'open_store', 'ChunkRun', 'run_chunks', 'plan_from', 'results_path', 'write_csv', 'write_json',
-           'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
-           'cost_table', 'chunk_rate', 'fold_stores', 'verdict', 'with_ci', 'dashed', 'count_verdicts',
-           'normal_verdicts', 'verdict_mark', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment',
-           'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population', 'claim_table',
-           'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'Opt', 'Command',
-           'CommandError', 'chunk_table', 'command_line']
+           'cache_root', 'open_store', 'plan_from', 'results_path', 'write_csv', 'write_json', 'write_record',
+           'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet', 'cost_table', 'chunk_rate',
+           'fold_stores', 'verdict', 'with_ci', 'dashed', 'count_verdicts', 'normal_verdicts', 'verdict_mark',
+           'ScaleRun', 'scale_runs', 'scale_table', 'Experiment', 'register_experiment', 'load_experiments',
+           'pick_device', 'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir',
+           'destinations', 'reproduce', 'Opt', 'Command', 'CommandError', 'chunk_table', 'command_line', 'run_chunks',
+           'ChunkRun']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -46,41 +47,6 @@ def open_store(cache, default: str, name: str, key: dict) -> ChunkStore | None:
     "The `ChunkStore` `name` for `key` under `cache_root(cache, default)`, or None when nothing is cached."
     root = cache_root(cache, default)
     return None if root is None else ChunkStore(root, name, key)
-
-# %% ../../nbs/50_experiments.ipynb #0167415f
-@dataclass
-class ChunkRun:
-    "The chunks of one `run_chunks` call, in order, and the tally: `computed` now, `cpu_s` spent now, `cpu_s_stored` (all chunks' recorded cost)."
-    chunks: list
-    computed: int = 0
-    cpu_s: float = 0.0
-    cpu_s_stored: float = 0.0
-    untimed: int = 0
-
-# %% ../../nbs/50_experiments.ipynb #fa128e89
-def run_chunks(store: ChunkStore | None, n_chunks: int, compute: Callable, desc: str = "chunks", progress: bool = True,
-               order=None) -> ChunkRun:
-    """Chunk j = 0..n_chunks-1 of `store` (read back), or `compute(j)` -> `(arrays, meta)` stored with its cost
-    (`cache.timed_chunk`). `order`: the order in which chunks are visited (default 0..n-1; e.g. longest first)."""
-    if n_chunks < 0: raise ValueError(f"n_chunks must be >= 0, got {n_chunks}")
-    order = list(range(n_chunks)) if order is None else list(order)
-    if sorted(order) != list(range(n_chunks)): raise ValueError("order must be a permutation of the chunk indices")
-    found = sum(store.has(j) for j in order) if store is not None else 0
-    bar = None
-    if progress and n_chunks:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=n_chunks, desc=f"{desc} ({found} of {n_chunks} found done)", unit="chunk", leave=False)
-    got, run = {}, ChunkRun([])
-    for j in order:
-        ch = timed_chunk(store, j, lambda: compute(j))
-        got[j] = ch
-        if ch.computed: run.computed += 1; run.cpu_s += ch.cpu_s or 0.0
-        if ch.cpu_s is None: run.untimed += 1
-        else: run.cpu_s_stored += ch.cpu_s
-        if bar is not None: bar.update(1)
-    if bar is not None: bar.close()
-    run.chunks = [got[j] for j in range(n_chunks)]
-    return run
 
 # %% ../../nbs/50_experiments.ipynb #plan0a02
 def plan_from(cls, plan=None, fields=None):
@@ -318,7 +284,7 @@ class ScaleRun:
 
 # %% ../../nbs/50_experiments.ipynb #scl0c002
 def scale_runs(scales: dict, scale: str) -> list:
-    "The `ScaleRun`s of `scale` in an experiment's `scales` ({scale: [ScaleRun, ...]}); an undeclared scale is an error."
+    "The `ScaleRun`s of `scale` in an experiment's `scales` ({scale: [ScaleRun, ...]}); another scale is an error."
     if scale not in scales: raise ValueError(f"scale must be one of {tuple(scales)}, got {scale!r}")
     return list(scales[scale])
 
@@ -578,7 +544,7 @@ def _shared_commands(name: str) -> dict:
             "reproduce": Command("`normxlogit reproduce NAME`: this experiment from scratch, resumably, at a scale",
                                  lambda a: reproduce([name], a.scale, a.device) and None,
                                  (), ("scale", "device")),
-            "scales": Command("what runs at each scale: its declared `ScaleRun`s (`scale_table`)", lambda a: _scales(name)),
+            "scales": Command("what runs at each scale (its `ScaleRun`s, `scale_table`)", lambda a: _scales(name)),
             "chunks": Command("its chunk stores (default `results/NAME/chunks`): chunks, CPU hours recorded",
                               lambda a: _chunks(name, a.chunk_dir), (Opt("chunk_dir", "", "a chunk folder"),))}
 

@@ -13,7 +13,7 @@ import torch
 from .._version import __version__
 from ..core import explain, Explanation
 from ..model.batch import predict
-from ..cache import ChunkStore
+from ..cache import ChunkStore, timed_chunk
 from ..registry import get_method, METHODS
 from ..model.heads import get_adapter
 from ..paths import cache_dir
@@ -77,14 +77,14 @@ def _json_rows(df: pd.DataFrame) -> list:
     return json.loads(json.dumps(df.to_dict("records"), default=lambda o: o.item()))
 
 def _chunk(store, j, compute):
-    "Chunk `j` from `store` (None = no cache), computing and storing it when missing or unreadable."
-    got = store.get(j) if store is not None else None
-    if got is not None: return got[1]["explanations"], got[0], got[1]["rows"], True
-    exps, rows = compute()
-    arrays = {f"scores_{i}": e.scores for i, e in enumerate(exps)}
-    meta = dict(explanations=[e.to_dict(scores=False) for e in exps], rows=rows)
-    if store is not None: store.put(j, arrays, meta)
-    return meta["explanations"], arrays, rows, False
+    """Chunk `j` from `store` (None = no cache), computed when missing or unreadable and stored with the CPU seconds it
+    took (`timed_chunk`, as every experiment's chunks): `(explanation dicts, arrays, rows, reused)`."""
+    def packed():
+        exps, rows = compute()
+        return ({f"scores_{i}": e.scores for i, e in enumerate(exps)},
+                dict(explanations=[e.to_dict(scores=False) for e in exps], rows=rows))
+    ch = timed_chunk(store, j, packed)
+    return ch.meta["explanations"], ch.arrays, ch.meta["rows"], not ch.computed
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr02a5e1
 def _checked(methods, n, batch_size, label, ratios):
