@@ -12,7 +12,7 @@ import torch
 from ..core import explain
 from ..model.batch import predict, make_batch, max_length, ATTENTION_BUDGET, memory_split, single_token_id
 from ..model.heads import get_adapter, uses_rmsnorm, has_position_embeddings, attention_bytes
-from ..model.zoo import model_fingerprint
+from ..model.zoo import model_fingerprint, load_model
 from ..paths import models_dir
 from ..evidence.extractors import sva_evidence, ra_evidence, qa_evidence, qa_prompt, QA_TEMPLATE
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
@@ -28,12 +28,12 @@ from .common import (chunk_key, cache_root, open_store, fold_stores, run_chunks,
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
            'VARIANTS', 'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'BENCH_MODELS',
-           'COMMITTED_N', 'SCALE_RUNS', 'BOOK_N', 'FULL_POOL', 'SEGMENT_ENDS', 'TINY_CPU_S', 'WHICH', 'RUN_OPTS',
-           'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
-           'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items', 'method_options',
-           'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file', 'item_key',
-           'AgreementPlan', 'run_agreement', 'summarize', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks',
-           'reproduce', 'estimate']
+           'COMMITTED_N', 'SCALE_RUNS', 'BOOK_N', 'FULL_POOL', 'SEGMENT_ENDS', 'IG_GAP', 'TINY_CPU_S', 'WHICH',
+           'RUN_OPTS', 'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for',
+           'variant_methods', 'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items',
+           'method_options', 'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file',
+           'item_key', 'AgreementPlan', 'run_agreement', 'summarize', 'benchmark_runs', 'run_benchmark', 'stored_n',
+           'read_benchmark', 'fold_chunks', 'reproduce', 'estimate']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -365,6 +365,7 @@ SCALE_RUNS = {   # one run per model and task: `n` correct items (None: all of t
 BOOK_N = {r.task: r.n for r in SCALE_RUNS["book"]}               # the book's scale per task: items
 FULL_POOL = {r.task: r.get("pool") for r in SCALE_RUNS["book"]}  # and pools
 SEGMENT_ENDS = {"sva": (300, 1000), "ra": (300, 1000), "qa": (200, 1000)}
+IG_GAP = dict(items=8, steps=(16, 64), tasks=AGREEMENT_TASKS)   # where IG is left out: its completeness gap on a few items
 
 # %% ../../nbs/53a_agreement_run.ipynb #aeec27f1
 def item_segments(task, n_used) -> list:
@@ -556,44 +557,48 @@ def _gap_file_for(name, task, ids, steps, results):
     return None
 
 # %% ../../nbs/53a_agreement_run.ipynb #8e22e2b9
-def run_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None, methods=None, variants=VARIANTS,
-                  results=True, cache=True, ig_gap_items=8, ig_gap_steps=(16, 64), ig_gap_tasks=AGREEMENT_TASKS,
-                  batch_size=8, verbose=True, write_table=True, device=None, recompute=False) -> dict:
-    """`run_agreement` for every model (a name loaded on `device`, or a `(name, model, tokenizer)` triple) and task, with
-    its run record (`<model>_<task>_<n>.json`, rewritten only when something was computed) and, where IG is left out,
-    its gap on the first `ig_gap_items` items (`.ig_gap.csv`; a stored file on the same items is reused). `n` / `pools`:
-    task -> items (defaults `BOOK_N`, `FULL_POOL`); `methods`: a list or task -> list. Then `table1.csv` from every stored
-    run (`read_benchmark`: parallel runs leave a complete table). Returns the runs, `table1` and the IG gaps."""
-    from normxlogit.model.zoo import load_model
+def benchmark_runs(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None, methods=None, **options) -> list:
+    """The `ScaleRun`s of models x tasks: `n` / `pools` task -> items (defaults `BOOK_N`, `FULL_POOL`), `methods` a list
+    or task -> list, `options` (`variants`, `batch_size`) for every run."""
     n, pools = {**BOOK_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
-    runs, gaps = [], []
-    for spec in models:
-        name, model, tok = spec if isinstance(spec, tuple) else (spec, *load_model(spec, device=device))
+    ms = lambda t: methods.get(t) if isinstance(methods, dict) else methods
+    return [ScaleRun(m, t, n[t], ms(t), dict(pool=pools[t], **options)) for m in models for t in tasks]
+
+def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GAP, verbose=True, write_table=True,
+                  device=None, recompute=False) -> dict:
+    """`run_agreement` for every run (`ScaleRun`s, default the book's: `benchmark_runs()`), its model loaded once on
+    `device` (or taken from `loaded`, name -> `(model, tokenizer)`), with its run record (`<model>_<task>_<n>.json`,
+    rewritten only when something was computed) and, where IG is left out, its gap on the first `ig_gap['items']` items
+    (`.ig_gap.csv`; a stored file on the same items is reused). Then `table1.csv` from every stored run
+    (`read_benchmark`: parallel runs leave a complete table). Returns the runs, `table1` and the IG gaps."""
+    out, gaps, ig_gap, runs = [], [], {**IG_GAP, **ig_gap}, benchmark_runs() if runs is None else runs
+    for name in dict.fromkeys(r.model for r in runs):
+        model, tok = (loaded or {}).get(name) or load_model(name, device=device)
         ad = get_adapter(model)                            # resolved once per model, handed to every task
-        for task in tasks:
-            ms = methods.get(task) if isinstance(methods, dict) else methods
-            plan = AgreementPlan(ms, variants, n_pool=pools[task], batch_size=batch_size)
-            r = run_agreement(ad, tok, name, task, n[task], plan, cache, results, recompute, verbose)
-            runs.append(r)
+        for run in (r for r in runs if r.model == name):
+            task, n = run.task, run.n
+            plan = AgreementPlan(run.methods, run.get("variants", VARIANTS), n_pool=run.get("pool"),
+                                 batch_size=run.get("batch_size", 8))
+            out.append(r := run_agreement(ad, tok, name, task, n, plan, cache, results, recompute, verbose))
             if results:
-                jf = _meta_file(name, task, n[task], results)
+                jf = _meta_file(name, task, n, results)
                 prev = json.loads(jf.read_text()) if jf.exists() else None
                 same = lambda c: {k: v for k, v in (c or {}).items() if k != "coref"}      # coref: a wording, not a count
                 if prev is None or r.info["computed"] or same(prev.get("counts")) != same(r.counts): write_json(jf, _record(r, prev))
-            if "ig" in r.excluded and ig_gap_items and len(r.items) and task in ig_gap_tasks:
-                head = r.items.head(ig_gap_items)
-                gf = _meta_file(name, task, n[task], results, "ig") if results else None
-                g = _gap_file_for(name, task, head.id.astype(str), ig_gap_steps, results) if results else None
-                if g is None: g = ig_completeness(ad, tok, head, ig_gap_steps).assign(model=name, task=task)
+            if "ig" in r.excluded and ig_gap["items"] and len(r.items) and task in ig_gap["tasks"]:
+                head = r.items.head(ig_gap["items"])
+                gf = _meta_file(name, task, n, results, "ig") if results else None
+                g = _gap_file_for(name, task, head.id.astype(str), ig_gap["steps"], results) if results else None
+                if g is None: g = ig_completeness(ad, tok, head, ig_gap["steps"]).assign(model=name, task=task)
                 if gf is not None and not gf.exists(): write_csv(gf, g, float_format="%.6g")
                 gaps.append(g)
         del model, ad
     ig = pd.concat(gaps, ignore_index=True) if gaps else None
-    t1 = summarize([r.frame for r in runs], [r.counts for r in runs], ig)
+    t1 = summarize([r.frame for r in out], [r.counts for r in out], ig)
     if results and write_table:
-        names = list(dict.fromkeys([*BENCH_MODELS, *(r.counts["model"] for r in runs)]))
+        names = list(dict.fromkeys([*BENCH_MODELS, *(r.counts["model"] for r in out)]))
         write_csv(results_path("agreement", "table1.csv", results=results), read_benchmark(names, results=results)["table1"])
-    return dict(runs=runs, table1=t1, ig_gaps=ig)
+    return dict(runs=out, table1=t1, ig_gaps=ig)
 
 # %% ../../nbs/53a_agreement_run.ipynb #f8e852d4
 def stored_n(model_name, task, results=True):
@@ -663,8 +668,9 @@ def _task_ints(pairs, what):
 def _run(a):
     "Run (or resume) the benchmark; then `table1.csv` from every stored run unless `--no-table`."
     cache = results_path("agreement", "chunks", results=a.results) if a.cache is True else a.cache
-    out = run_benchmark(a.models, a.tasks, _task_ints(a.n, "n"), _task_ints(a.pool, "pool"), a.methods, a.variants, results=a.results,
-                        cache=cache, batch_size=a.batch_size, write_table=not a.no_table, device=a.device)
+    runs = benchmark_runs(a.models, a.tasks, _task_ints(a.n, "n"), _task_ints(a.pool, "pool"), a.methods,
+                          variants=a.variants, batch_size=a.batch_size)
+    out = run_benchmark(runs, results=a.results, cache=cache, write_table=not a.no_table, device=a.device)
     print(f"{sum(len(r.info['computed']) for r in out['runs'])} chunks computed; {'table1.csv left to `table`' if a.no_table else 'wrote table1.csv'}")
 
 # %% ../../nbs/53a_agreement_run.ipynb #a501b3b6
@@ -697,14 +703,10 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     Returns the chunks computed and the rows of `table1`."""
     runs = scale_runs(SCALE_RUNS, scale)
     if cache is True: cache = results_path("agreement", "chunks", results=results)
-    n, pools = {r.task: r.n for r in runs}, {r.task: r.get("pool") for r in runs}
-    heads = {r.model: r.get("head") for r in runs}                   # the models, in order
     if scale == "tiny":
-        from normxlogit.model.zoo import load_model
-        models = [(m, *load_model(m, head=h, device=device)) for m, h in heads.items()]
-        out = run_benchmark(models, AGREEMENT_TASKS, n, pools, runs[0].methods, results=results, cache=cache,
-                            ig_gap_items=1, ig_gap_steps=(4,), verbose=False)
-    else: out = run_benchmark(list(heads), AGREEMENT_TASKS, n, pools, results=results, cache=cache, device=device)
+        loaded = {m: load_model(m, head=h, device=device) for m, h in {r.model: r.get("head") for r in runs}.items()}
+        out = run_benchmark(runs, loaded, results, cache, dict(items=1, steps=(4,)), verbose=False)
+    else: out = run_benchmark(runs, results=results, cache=cache, device=device)
     return dict(computed=sum(len(r.info["computed"]) for r in out["runs"]), rows=len(out["table1"]))
 
 # %% ../../nbs/53a_agreement_run.ipynb #964a8fb6
