@@ -113,6 +113,21 @@ def test_stored_outputs_are_clean():
                 if local.search(txt): bad.append((nb_path.name, local.search(txt).group(0)))
     assert not bad, bad
 
+def test_source_links_lead_to_their_code():
+    """Every stored `source` link of a show_doc points to a file of the package, and to the module the chapter exports:
+    a function defined in a notebook is looked up by its name alone, which picks another module's function of the same
+    name (three experiments have a `reproduce`)."""
+    import re
+    bad = []
+    for nb_path in sorted((ROOT / "nbs").glob("*.ipynb")):
+        cells = json.loads(nb_path.read_text())["cells"]
+        m = re.search(r"default_exp\s+(\S+)", "".join(cells[0]["source"]))
+        own = m and m.group(1).replace(".", "/") + ".py"
+        for c in cells:
+            for link in re.findall(r"blob/main/normxlogit/([^#\"\\]+)#L", json.dumps(c.get("outputs", []))):
+                if not (ROOT / "normxlogit" / link).exists() or (own and link != own): bad.append((nb_path.name, link))
+    assert not bad, bad
+
 def test_no_pickle_in_the_library():
     "Caches and artifacts are data: nothing in the library unpickles (pickle, torch.load, allow_pickle=True)."
     import re
