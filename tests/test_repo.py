@@ -128,6 +128,31 @@ def test_source_links_lead_to_their_code():
                 if not (ROOT / "normxlogit" / link).exists() or (own and link != own): bad.append((nb_path.name, link))
     assert not bad, bad
 
+def test_show_doc_outputs_are_current():
+    """A stored show_doc output is what show_doc renders today (signature and docstring; the source line aside): a
+    chapter not re-executed after its code changed shows the reader a stale signature."""
+    import importlib, re
+    from nbdev.showdoc import show_doc
+    strip = lambda t: re.sub(r"\[source\]\([^)]*\)\{[^}]*\}", "", t).strip()
+    stale, compared = [], 0
+    for nb_path in sorted((ROOT / "nbs").glob("*.ipynb")):
+        cells = json.loads(nb_path.read_text())["cells"]
+        m = re.search(r"default_exp\s+(\S+)", "".join(cells[0]["source"]))
+        if not m: continue
+        mod = importlib.import_module("normxlogit." + m.group(1))
+        for c in cells:
+            names = re.findall(r"^show_doc\((?:_here\.)?([\w.]+)\)$", "".join(c["source"]).strip(), re.M)
+            if not names: continue
+            objs = [mod] * len(names)
+            for i, n in enumerate(names):
+                for part in n.split("."): objs[i] = getattr(objs[i], part)
+            now = "".join(show_doc(o)._repr_markdown_() for o in objs)
+            old = "".join("".join(o["data"].get("text/markdown", "")) for o in c.get("outputs", []) if "data" in o)
+            compared += 1
+            if strip(now) != strip(old) and re.sub(r"\s+", "", strip(now)) != re.sub(r"\s+", "", strip(old)):
+                stale.append((nb_path.name, names))
+    assert compared > 20 and not stale, (compared, stale)
+
 def test_no_pickle_in_the_library():
     "Caches and artifacts are data: nothing in the library unpickles (pickle, torch.load, allow_pickle=True)."
     import re
