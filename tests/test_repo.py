@@ -223,7 +223,7 @@ def test_ruff_can_fail(tmp_path):
 # Functions over 60 lines and public functions with more than 10 parameters still present (issue 37's size rules): a
 # ceiling that may only fall, as for ruff. The parameter rule is for experiment code: the user's calls `explain`,
 # `explain_generation` and `faithfulness` keep the keyword arguments users expect (the brief says so): not counted.
-SIZE_CEILINGS = {"functions over 60 lines": 3, "public functions over 10 parameters": 2}
+SIZE_CEILINGS = {"functions over 60 lines": 3, "public functions over 10 parameters": 1}
 USER_API = ("normxlogit/core.py:explain", "normxlogit/generation.py:explain_generation",
             "normxlogit/metrics/faithfulness.py:faithfulness")
 

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/46_faithfulness_run.ipynb #5d1e9ddc
 from __future__ import annotations
-import os, json, hashlib, time
+import dataclasses, os, json, hashlib, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -42,7 +42,7 @@ def _texts(df, cols):
     return list(zip(df[cols[0]].astype(str), df[cols[1]].astype(str)))
 
 # %% auto #0
-__all__ = ['infer_columns', 'FaithfulnessResult', 'distributed', 'run_faithfulness']
+__all__ = ['infer_columns', 'FaithfulnessResult', 'distributed', 'FaithfulnessPlan', 'run_faithfulness']
 
 # %% ../../nbs/46_faithfulness_run.ipynb #cc3b2ad9
 @dataclass
@@ -200,20 +200,48 @@ def _save(done, methods, n_chunks, folder):
                             for j in range(n_chunks) for i, d in enumerate(done[m, j][0]))
         exps.save(Path(folder) / f"{m}.json")
 
+# %% ../../nbs/46_faithfulness_run.ipynb #fr05plan
+@dataclass
+class FaithfulnessPlan:
+    """The protocol of a faithfulness run. `n`: samples (None = all), the first `n` of a seeded (`seed`) shuffle of the
+    frame; `correct_only`: only samples the model predicts correctly (classification). `metrics`: 'comprehensiveness' /
+    'sufficiency'; `ratios`; `label`: None (the prediction) or 'gold'; `method_options`: `{method: {option: value}}` for
+    `explain`; `protocol`: which tokens are perturbed and how many ('paper', the authors' code, or 'strict'; see
+    `faithfulness`), whose other keywords are `faithfulness`. `text_columns` / `label_column` (default: inferred),
+    `dataset_name` and `model_name` name the run in its chunk keys; `batch_size` samples per chunk; `wait_timeout`:
+    seconds a process waits for the others' chunks."""
+    n: int | None = 100
+    metrics: tuple = ("comprehensiveness", "sufficiency")
+    ratios: tuple = DEFAULT_RATIOS
+    correct_only: bool = False
+    text_columns: object = None
+    label_column: str | None = None
+    dataset_name: str = "dataset"
+    model_name: str | None = None
+    method_options: dict | None = None
+    seed: int = 0
+    batch_size: int = 16
+    label: str | None = None
+    protocol: str = "paper"
+    wait_timeout: float = 24 * 3600
+    faithfulness: dict = field(default_factory=dict)
+
+def _plan(plan, fields) -> FaithfulnessPlan:
+    "The run's `FaithfulnessPlan`: `plan`, or one from the keywords (those it does not name go to `faithfulness`)."
+    if plan is not None and fields: raise ValueError("give a FaithfulnessPlan or its fields as keywords, not both")
+    if plan is not None: return plan
+    own = {f.name for f in dataclasses.fields(FaithfulnessPlan)} - {"faithfulness"}
+    return FaithfulnessPlan(**{k: v for k, v in fields.items() if k in own},
+                            faithfulness={k: v for k, v in fields.items() if k not in own})
+
 # %% ../../nbs/46_faithfulness_run.ipynb #fr06a5e1
-def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int | None = 100, metrics=("comprehensiveness", "sufficiency"),
-                     ratios=DEFAULT_RATIOS, cache=True, correct_only: bool = False, text_columns=None, label_column=None,
-                     dataset_name: str = "dataset", model_name: str | None = None, method_options: dict | None = None,
-                     seed: int = 0, batch_size: int = 16, progress: bool = True, label=None, rank: int | None = None,
-                     world_size: int | None = None, wait_timeout: float = 24 * 3600, save_explanations=None,
-                     protocol: str = "paper", **faith_kw) -> FaithfulnessResult:
+def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: FaithfulnessPlan | None = None, *,
+                     cache=True, progress: bool = True, rank: int | None = None, world_size: int | None = None,
+                     save_explanations=None, **fields) -> FaithfulnessResult:
     """Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness, resumably.
 
-    methods: registered method names (an unknown name is an error before any work). n: samples (None = all), drawn as a
-    seeded shuffle of the frame; `correct_only=True` keeps only samples the model predicts correctly (the first `n` of
-    them in the shuffled order; classification only). metrics: 'comprehensiveness' / 'sufficiency'. label: None (the
-    prediction) or 'gold'. method_options: `{method: {option: value}}` for `explain`. protocol: which tokens are
-    perturbed and how many ('paper', the authors' code, or 'strict'; see `faithfulness`); other keywords go to
+    methods: registered method names (an unknown name is an error before any work). The protocol is `plan` (a
+    `FaithfulnessPlan`) or its fields as keywords (`n=100, ratios=...`, as before); keywords it does not name go to
     `faithfulness` (mode, special, count, rounding, ...).
 
     Work is done in chunks of `batch_size` samples per method (explain, then perturb and score), each stored as soon as it
@@ -225,9 +253,12 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
     (Integrated Gradients) add two columns to their rows: `completeness_gap`, the sample's worst relative gap
     $|\\delta|/|f(x)-f(\\bar x)|$ over its targets, and `converged`; the explanations carry the full record in
     `options['completeness']`. Returns a `FaithfulnessResult`."""
-    methods, ratios = _checked(methods, n, batch_size, label, ratios)
+    p = _plan(plan, fields)
+    n, seed, batch_size, label, protocol, metrics = p.n, p.seed, p.batch_size, p.label, p.protocol, p.metrics
+    methods, ratios = _checked(methods, n, batch_size, label, p.ratios)
     rank, world_size = _share(rank, world_size, cache)
-    cols, lab = infer_columns(dataset_df, text_columns, label_column)
+    dataset_name, correct_only, faith_kw = p.dataset_name, p.correct_only, p.faithfulness
+    cols, lab = infer_columns(dataset_df, p.text_columns, p.label_column)
     ad = get_adapter(model)
     reg = ad.kind == "regression"
     if correct_only and (reg or lab is None): raise ValueError("correct_only needs a classification model and a label column")
@@ -237,8 +268,8 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
     sel = _sample(ad, tokenizer, dataset_df, cols, lab, n, seed, correct_only, info)
     texts = _texts(sel, cols)
     gold = sel[lab].tolist() if lab is not None else None
-    mname = model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config, "_name_or_path", type(ad.m).__name__))
-    method_options = method_options or {}
+    mname = p.model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config, "_name_or_path", type(ad.m).__name__))
+    method_options = p.method_options or {}
     key = dict(model=mname, dataset=dataset_name, rows=[str(i) for i in sel.index], label=label, metrics=list(metrics),
                ratios=list(ratios), protocol=protocol, faithfulness=faith_kw, batch_size=batch_size)
     chunks = _Chunks(ad, tokenizer, texts, gold, batch_size, label, method_options,
@@ -247,7 +278,7 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, n: int
     jobs = [(m, j) for m in methods for j in range(-(-len(texts) // batch_size))]
     mine = [jb for q, jb in enumerate(jobs) if q % world_size == rank]
     done, found = _work(chunks, mine, progress)
-    if world_size > 1: _others(chunks, jobs, done, wait_timeout)
+    if world_size > 1: _others(chunks, jobs, done, p.wait_timeout)
     df = pd.DataFrame([r for jb in jobs for r in done[jb][2]])
     if save_explanations is not None and rank == 0: _save(done, methods, len(jobs) // len(methods), save_explanations)
     info["chunks"] = len(jobs); info["chunks_found_done"] = found; info["chunks_reused"] = sum(done[jb][3] for jb in mine)
