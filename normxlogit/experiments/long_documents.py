@@ -377,7 +377,8 @@ def documents_reading(M: dict | None) -> str:
             f"{np.median([d['cpu_s'] for d in recs]) / 60:.0f} min (explaining: "
             + ", ".join(f"{method_label(m)} {cpu(m):.0f} s" for m in DOC_METHODS)
             + f"; the deletion forwards {np.median([d['cpu_s_deletion'] for d in recs]):.0f} s). With so few documents "
-            f"the intervals are wide: more documents are the cure, and the run resumes where it stopped.")
+            f"the intervals are wide: more documents are the cure" + (", and the run resumes where it stopped."
+            if len(recs) < MULTI_N else f" (`run_documents(n=...)` with n above {MULTI_N} adds them)."))
 
 # %% ../../nbs/61_long_documents.ipynb #a69c0d8f
 LENGTHS = (1024, 2048, 4096, 8192)
