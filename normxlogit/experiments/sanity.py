@@ -715,7 +715,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
                          cache=folder / "chunks" if cache is True else cache, progress=False, n_boot=100, **r.options)
         write_sanity(res, folder)
         done = {r.model: res.computed}
-    else: done = {r.model: sanity_run(r.model, r.task, r.n, **r.options, results=results, cache=cache, device=device).computed
+    else: done = {r.model: sanity_run(r.model, r.task, **r.arguments(), results=results, cache=cache, device=device).computed
                   for r in runs}
     return dict(computed=sum(done.values()), models=done)
 
