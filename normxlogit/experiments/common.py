@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 from .._version import __version__
 from ..cache import ChunkStore, atomic_write, find_stores, run_chunks, ChunkRun
-_all_ = ["run_chunks", "ChunkRun"]          # the one chunk loop (cache layer): experiments import it from here
+from ..config import plan_from, Opt, Command, CommandError, command_parser, command_main
+# below the skeleton (cache layer, configs); experiments import them from here:
+_all_ = ["run_chunks", "ChunkRun", "plan_from", "Opt", "Command", "CommandError"]
 from ..paths import cache_dir, results_dir, repo_root
 from ..testing import small_run
 from ..metrics.stats import interval_verdict, VERDICTS
@@ -20,13 +22,13 @@ from .profiling import machine_info
 
 # %% auto #0
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
-           'cache_root', 'open_store', 'plan_from', 'results_path', 'write_csv', 'write_json', 'write_record',
-           'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet', 'cost_table', 'chunk_rate',
-           'fold_stores', 'verdict', 'with_ci', 'dashed', 'count_verdicts', 'normal_verdicts', 'verdict_mark',
-           'ScaleRun', 'scale_runs', 'scale_table', 'Experiment', 'register_experiment', 'load_experiments',
-           'pick_device', 'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir',
-           'destinations', 'reproduce', 'Opt', 'Command', 'CommandError', 'chunk_table', 'command_line', 'run_chunks',
-           'ChunkRun']
+           'cache_root', 'open_store', 'results_path', 'write_csv', 'write_json', 'write_record', 'run_record', 'quiet',
+           'locked', 'merge_rows', 'others_load', 'wait_until_quiet', 'cost_table', 'chunk_rate', 'fold_stores',
+           'verdict', 'with_ci', 'dashed', 'count_verdicts', 'normal_verdicts', 'verdict_mark', 'ScaleRun',
+           'scale_runs', 'scale_table', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device',
+           'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations',
+           'reproduce', 'chunk_table', 'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command',
+           'CommandError']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -47,14 +49,6 @@ def open_store(cache, default: str, name: str, key: dict) -> ChunkStore | None:
     "The `ChunkStore` `name` for `key` under `cache_root(cache, default)`, or None when nothing is cached."
     root = cache_root(cache, default)
     return None if root is None else ChunkStore(root, name, key)
-
-# %% ../../nbs/50_experiments.ipynb #plan0a02
-def plan_from(cls, plan=None, fields=None):
-    "A run's protocol as the config object `cls`: the given `plan`, or one made from its `fields` (keywords), not both."
-    if plan is not None and fields: raise ValueError(f"give a {cls.__name__} or its fields as keywords, not both")
-    if plan is not None and not isinstance(plan, cls):
-        raise TypeError(f"plan must be a {cls.__name__}, not {type(plan).__name__}")
-    return plan if plan is not None else cls(**(fields or {}))
 
 # %% ../../nbs/50_experiments.ipynb #f338f878
 def results_path(experiment: str, *names, results=True) -> Path:
@@ -450,29 +444,6 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
     if chapters and book: execute_chapters([c for n in book for c in exps[n].chapters])
     return done
 
-# %% ../../nbs/50_experiments.ipynb #13f42ee3
-@dataclass(frozen=True)
-class Opt:
-    """An option `--name` (underscores become dashes): default, help, choices; its type is the default's (or `kind`);
-    `many`: one or more values; `required`: must be given; `positional`: an argument `name` without a flag."""
-    name: str
-    default: object = None
-    help: str = ""
-    choices: tuple | None = None
-    kind: type | None = None
-    many: bool = False
-    required: bool = False
-    positional: bool = False
-
-    def add_to(self, parser):
-        kind = self.kind or (type(self.default) if self.default is not None else str)
-        spec = dict(type=kind, help=self.help, choices=list(self.choices) if self.choices else None, nargs="+" if self.many else None)
-        if self.positional: return parser.add_argument(self.name, metavar=self.name.upper(), **spec)
-        flag = "--" + self.name.replace("_", "-")
-        if self.default is False and self.kind is None:
-            return parser.add_argument(flag, action="store_true", help=self.help)
-        return parser.add_argument(flag, dest=self.name, default=self.default, required=self.required, **spec)
-
 # %% ../../nbs/50_experiments.ipynb #e34bb743
 SHARED_OPTS = {
     "scale": Opt("scale", BOOK_SCALE, "tiny (seconds; a scratch folder), book (this book's sizes) or paper (the papers' sizes)", SCALES),
@@ -482,21 +453,6 @@ SHARED_OPTS = {
     "threads": Opt("threads", None, "torch threads (default: torch's)", kind=int),
 }
 
-@dataclass(frozen=True)
-class Command:
-    "One sub-command: `help`, `run(args) -> int | None`, its own `opts`, and the names of the `SHARED_OPTS` it takes."
-    help: str
-    run: Callable
-    opts: tuple = ()
-    shared: tuple = ()
-
-# %% ../../nbs/50_experiments.ipynb #b28be784
-class CommandError(ValueError):
-    "A mistake in an experiment command's input: one `error:` line, exit code 2."
-
-# %% ../../nbs/50_experiments.ipynb #a061ea4f
-class _Parser(__import__("argparse").ArgumentParser):
-    def error(self, message): raise CommandError(f"{message} (see `{self.prog} --help`)")
 
 # %% ../../nbs/50_experiments.ipynb #ef7803b5
 def _settle(a, name: str):
@@ -551,21 +507,8 @@ def _shared_commands(name: str) -> dict:
 # %% ../../nbs/50_experiments.ipynb #0eb79f04
 def command_line(name: str, description: str, commands: dict) -> Callable:
     """`main(argv) -> int` of experiment `name` from its declared `commands` ({command: `Command`}) and the ones every
-    experiment has (`estimate`, `reproduce`; its own win): the parser, the shared options settled (`_settle`), the
-    command run; input errors (`ValueError`) are one `error:` line, exit code 2."""
+    experiment has (`estimate`, `reproduce`, `scales`, `chunks`; its own win): `command_parser` with `SHARED_OPTS`, the
+    shared options settled (`_settle`), the command run (`command_main`: a `ValueError` is one `error:` line, code 2)."""
     commands = {**_shared_commands(name), **commands}
-    def parser():
-        p = _Parser(prog=f"normxlogit experiment {name}", description=description)
-        sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
-        for cmd, c in commands.items():
-            s = sub.add_parser(cmd, help=c.help, description=c.help)
-            for o in (*(SHARED_OPTS[k] for k in c.shared), *c.opts): o.add_to(s)
-        return p
-    def main(argv=None) -> int:
-        try:
-            a = _settle(parser().parse_args(argv), name)
-            return commands[a.cmd].run(a) or 0
-        except ValueError as err:
-            print(f"error: {' '.join(str(err).split())}", file=sys.stderr); return 2
-    main.parser = parser
-    return main
+    parser = lambda: command_parser(f"normxlogit experiment {name}", description, commands, SHARED_OPTS)
+    return command_main(parser, commands, lambda a: _settle(a, name))

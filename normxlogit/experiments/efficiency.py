@@ -262,13 +262,17 @@ def round_ratios(time_rows: pd.DataFrame, model_name: str, method: str, baseline
     return a / b
 
 # %% ../../nbs/56a_efficiency_run.ipynb #076ee7db
-def ratio_interval(ratios) -> tuple:
-    """`(median, lo, hi, coverage)` of per-round ratios, `lo`/`hi` the smallest and largest. If the rounds are
-    independent, [lo, hi] contains the median ratio with probability `coverage` = 1 - 2 / 2^n (order statistics, no
-    distribution assumed): 0.9375 for 5 rounds. All NaN without ratios."""
-    r = np.asarray(ratios, float); r = r[~np.isnan(r)]
-    if len(r) == 0: return (np.nan, np.nan, np.nan, np.nan)
-    return (float(np.median(r)), float(r.min()), float(r.max()), 1 - 2 / 2 ** len(r))
+def ratio_interval(ratios, level: float = 0.95) -> tuple:
+    """`(median, lo, hi, coverage)` of per-round ratios: [lo, hi] = [r_(k), r_(n+1-k)] of the sorted ratios, with
+    the largest k whose `coverage` (the chance, for independent rounds, that it holds the median ratio: order
+    statistics, no distribution assumed) is at least `level`; k = 1 (smallest and largest) when none is: 0.9375 for 5
+    rounds. All NaN without ratios."""
+    from scipy.stats import binom
+    r = np.sort(np.asarray(ratios, float)); r = r[~np.isnan(r)]; n = len(r)
+    if n == 0: return (np.nan, np.nan, np.nan, np.nan)
+    cover = lambda k: 1 - 2 * binom.cdf(k - 1, n, 0.5)
+    k = max([k for k in range(1, n // 2 + 1) if cover(k) >= level] or [1])
+    return (float(np.median(r)), float(r[k - 1]), float(r[n - k]), float(cover(k)))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #02ae8699
 def goal_verdict(lo: float, hi: float, goal: float) -> str:

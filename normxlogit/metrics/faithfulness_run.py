@@ -14,6 +14,7 @@ from .._version import __version__
 from ..core import explain, Explanation
 from ..model.batch import predict
 from ..cache import ChunkStore, timed_chunk
+from ..config import plan_from
 from ..registry import get_method, METHODS
 from ..model.heads import get_adapter
 from ..paths import cache_dir
@@ -228,11 +229,10 @@ class FaithfulnessPlan:
 
 def _plan(plan, fields) -> FaithfulnessPlan:
     "The run's `FaithfulnessPlan`: `plan`, or one from the keywords (those it does not name go to `faithfulness`)."
-    if plan is not None and fields: raise ValueError("give a FaithfulnessPlan or its fields as keywords, not both")
-    if plan is not None: return plan
     own = {f.name for f in dataclasses.fields(FaithfulnessPlan)} - {"faithfulness"}
-    return FaithfulnessPlan(**{k: v for k, v in fields.items() if k in own},
-                            faithfulness={k: v for k, v in fields.items() if k not in own})
+    split = fields and {**{k: v for k, v in fields.items() if k in own},
+                        "faithfulness": {k: v for k, v in fields.items() if k not in own}}
+    return plan_from(FaithfulnessPlan, plan, split)
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr06a5e1
 def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: FaithfulnessPlan | None = None, *,
