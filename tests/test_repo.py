@@ -193,8 +193,8 @@ def test_sidebar_lists_every_chapter():
 
 # Long lines (E501 at 120) and unused imports of the package (F401) still present, per top folder: a ceiling that may
 # only fall (lower it when you shorten lines). Every other rule of pyproject.toml's [tool.ruff.lint] must find nothing.
-RUFF_CEILINGS = {("E501", "nbs"): 2177, ("E501", "normxlogit"): 1310, ("E501", "tools"): 81,
-                 ("E501", "tests"): 61, ("F401", "normxlogit"): 48}
+RUFF_CEILINGS = {("E501", "nbs"): 2174, ("E501", "normxlogit"): 1307, ("E501", "tools"): 81,
+                 ("E501", "tests"): 61, ("F401", "normxlogit"): 46}
 
 def ruff_findings(*paths) -> list:
     "ruff's findings (pyproject.toml's rules) as (code, top folder, file:line) rows."
@@ -223,7 +223,7 @@ def test_ruff_can_fail(tmp_path):
 # Functions over 60 lines and public functions with more than 10 parameters still present (issue 37's size rules): a
 # ceiling that may only fall, as for ruff. The parameter rule is for experiment code: the user's calls `explain`,
 # `explain_generation` and `faithfulness` keep the keyword arguments users expect (the brief says so): not counted.
-SIZE_CEILINGS = {"functions over 60 lines": 3, "public functions over 10 parameters": 1}
+SIZE_CEILINGS = {"functions over 60 lines": 0, "public functions over 10 parameters": 1}
 USER_API = ("normxlogit/core.py:explain", "normxlogit/generation.py:explain_generation",
             "normxlogit/metrics/faithfulness.py:faithfulness")
 

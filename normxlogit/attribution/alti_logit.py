@@ -163,48 +163,21 @@ def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -
     res["alti"].append(M)
     x_prev = hs[0]
     for l, (attn, vmod, vslice, o, pan, mlp) in enumerate(mods):
-        A = att[l]                                                                # (b, H, s, s)
-        H = A.shape[1]
-        dh = _in_features(o) // H
-        v = head_values(cache[("v", l)], vslice, H, dh).transpose(1, 2)           # (b, H, s, dh)
-        z = torch.zeros(b, H, s, H, dh, dtype=v.dtype, device=v.device)
-        z[:, torch.arange(H), :, torch.arange(H)] = v.transpose(0, 1)            # head h's values in head h's slot
-        b_o = o(torch.zeros(1, H * dh, dtype=v.dtype, device=v.device))[0]
-        uo = o(z.reshape(b, H, s, H * dh)) - b_o                                  # (b, H, s, d): W_O^h v_j^h
-        A = A.to(uo.dtype)
+        uo, b_o = _head_outputs(cache[("v", l)], vslice, o, att[l].shape)                # (b, H, s, d): W_O^h v_j^h
+        A = att[l].to(uo.dtype)                                                   # (b, H, s, s)
         a_real = cache[("attn", l)]
         raw = torch.einsum("bhts,bhsd->btd", A, uo)                               # sum_j T_t(x_j), no (b, s, s, d) tensor
-        if check:
-            err = (raw + b_o - a_real).abs().max().item()
-            if err > 1e-4 * (a_real.abs().max().item() + 1):
-                raise RuntimeError(f"Layer {l}: the attention decomposition does not reproduce the attention output (error {err:.2e}).")
-        bias_a = b_o.expand_as(a_real)
-        post = lambda t, sc_: t                                                   # the frozen post-attention norm, if any
+        if check: _check_sum(raw + b_o, a_real, f"Layer {l}: the attention decomposition does not reproduce the attention output", ".")
+        bias_a, post, sc = b_o.expand_as(a_real), (lambda t, sc_: t), None        # the frozen post-attention norm, if any
         if pan is not None:                                                       # Gemma: post-attention norm
             sc, cen, be = _norm_stats(pan, a_real, ref_norms[l])
-            post = lambda t, sc_: sc_ * _center(t, cen)
+            post = lambda t, sc_, cen=cen: sc_ * _center(t, cen)
             bias_a = sc * _center(bias_a, cen) + be
-        add = post(raw, sc if pan is not None else None) + bias_a                 # what the attention block adds
+        add = post(raw, sc) + bias_a                                              # what the attention block adds
         m_add = cache[("mlp", l)]
         x_next = hs[l + 1] if l + 1 < L else xL
-        if check:
-            err = (x_prev + add + m_add - x_next).abs().max().item()
-            if err > 1e-4 * (x_next.abs().max().item() + 1):
-                raise RuntimeError(f"Layer {l}: residual stream does not add up (error {err:.2e}); unsupported block layout.")
-        # ALTI contribution matrix (residual included on the diagonal), `rows` query positions at a time: T_t(x_j) is
-        # (b, s, s, d) in full, about 1 GB per item for 700 tokens of SmolLM2 and copied by the L1 terms; a block needs rows / s
-        y = x_prev + add                                                          # (b, t, d)
-        C = torch.empty(b, s, s, dtype=y.dtype, device=y.device)
-        rows = max(1, ROW_BLOCK_ELEMENTS // (b * s * y.shape[-1]))
-        for r0 in range(0, s, rows):
-            r = slice(r0, min(s, r0 + rows))
-            Tr = torch.einsum("bhts,bhsd->btsd", A[:, :, r], uo)                  # T_t(x_j) for t in r: (b, n, s, d)
-            Tr = post(Tr, sc[:, r, None] if pan is not None else None)
-            i = torch.arange(Tr.shape[1], device=y.device)
-            Tr[:, i, r0 + i] += x_prev[:, r]
-            C[:, r] = (y[:, r].abs().sum(-1)[..., None] - (y[:, r, None] - Tr).abs().sum(-1)).clamp_min(0)
-            del Tr
-        C = C / C.sum(-1, keepdim=True).clamp_min(torch.finfo(C.dtype).tiny)
+        if check: _check_sum(x_prev + add + m_add, x_next, f"Layer {l}: residual stream does not add up", "; unsupported block layout.")
+        C = _alti_matrix(x_prev, x_prev + add, A, uo, post, sc)
         TT = torch.einsum("bhs,bhsd->bsd", A[bi, :, T], uo)                       # T_T(x_j) at the explained positions
         delta = dot(post(TT, sc[bi, T][:, None] if pan is not None else None))    # (b, k, s)
         res["blocks"].append(delta)
@@ -218,6 +191,37 @@ def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -
                bias=(u * beta).sum(-1) + c, alti=torch.stack(res["alti"]))
     with torch.no_grad(): out["score"] = batch.score(batch.out_logits)
     return out
+
+def _head_outputs(v_out, vslice, o, shape) -> tuple:
+    """Each head's output projection of each source's value, `W_O^h v_j^h` (b, H, s, d), and the projection's bias;
+    `v_out`: the hooked value projection, `shape`: the attention's (b, H, s, s)."""
+    b, H, s = shape[0], shape[1], shape[-1]
+    dh = _in_features(o) // H
+    v = head_values(v_out, vslice, H, dh).transpose(1, 2)                        # (b, H, s, dh)
+    z = torch.zeros(b, H, s, H, dh, dtype=v.dtype, device=v.device)
+    z[:, torch.arange(H), :, torch.arange(H)] = v.transpose(0, 1)                # head h's values in head h's slot
+    b_o = o(torch.zeros(1, H * dh, dtype=v.dtype, device=v.device))[0]
+    return o(z.reshape(b, H, s, H * dh)) - b_o, b_o
+
+def _check_sum(got, want, what: str, tail: str) -> None:
+    "Raise when the hooked pieces `got` do not reproduce the model's `want` (to float32 rounding)."
+    err = (got - want).abs().max().item()
+    if err > 1e-4 * (want.abs().max().item() + 1): raise RuntimeError(f"{what} (error {err:.2e}){tail}")
+
+def _alti_matrix(x_prev, y, A, uo, post, sc):
+    """ALTI's contribution matrix of one block (b, t, j), rows normalised, the residual on the diagonal; `rows` query
+    positions at a time: T_t(x_j) is (b, s, s, d) in full, about 1 GB per item for 700 tokens of SmolLM2."""
+    b, s = y.shape[:2]
+    C = torch.empty(b, s, s, dtype=y.dtype, device=y.device)
+    rows = max(1, ROW_BLOCK_ELEMENTS // (b * s * y.shape[-1]))
+    for r0 in range(0, s, rows):
+        r = slice(r0, min(s, r0 + rows))
+        Tr = post(torch.einsum("bhts,bhsd->btsd", A[:, :, r], uo), None if sc is None else sc[:, r, None])  # (b, n, s, d)
+        i = torch.arange(Tr.shape[1], device=y.device)
+        Tr[:, i, r0 + i] += x_prev[:, r]
+        C[:, r] = (y[:, r].abs().sum(-1)[..., None] - (y[:, r, None] - Tr).abs().sum(-1)).clamp_min(0)
+        del Tr
+    return C / C.sum(-1, keepdim=True).clamp_min(torch.finfo(C.dtype).tiny)
 
 def total(dec: dict):
     "Sum of all terms of a decomposition (b, k): equals `dec['score']`."

@@ -158,7 +158,22 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
     'rankable': from the rankable ones) and `rounding` (`n_selected`). Also stored: the predictions on the perturbed inputs (accuracy under
     perturbation, with `gold`) and, for regression heads, the predicted values (Pearson under perturbation);
     probabilities are NaN for regression."""
-    ratios = check_ratios(ratios)
+    ratios, cfg = check_ratios(ratios), _settings(protocol, special, count, rounding, metrics)
+    groups = _as_list(explanations)
+    if not isinstance(groups, dict): groups = {None: groups}
+    ad = get_adapter(model)
+    if ad.kind not in ("classification", "regression"):
+        raise NotImplementedError(f"faithfulness works on sequence classifiers/regressors, not {ad.kind} heads")
+    mode = perturbation_mode(model, tokenizer, mode)
+    lens = {len(v) for v in groups.values()}
+    if len(lens) != 1: raise ValueError(f"methods explain different numbers of samples: { {k: len(v) for k, v in groups.items()} }")
+    gold = _check_labels(label, gold, lens.pop())
+    seqs, tts, where = _perturbed_inputs(model, tokenizer, groups, ratios, metrics, cfg, mode)
+    logits = model_outputs(model, tokenizer, seqs, None if all(t is None for t in tts) else tts, batch_size)
+    return pd.DataFrame(_score_rows(groups, where, logits, ad.kind == "regression", label, gold))
+
+def _settings(protocol, special, count, rounding, metrics) -> dict:
+    "The perturbation settings of `protocol` with the ones given by hand, checked before any work."
     for m in metrics:
         if m not in ("comprehensiveness", "sufficiency"): raise ValueError(f"unknown metric {m!r}")
     if protocol not in PROTOCOLS: raise ValueError(f"protocol must be one of {sorted(PROTOCOLS)}, got {protocol!r}")
@@ -166,16 +181,10 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
     cfg.update({k: v for k, v in dict(special=special, count=count, rounding=rounding).items() if v is not None})
     if cfg["count"] not in ("all", "rankable"): raise ValueError(f"count must be 'all' or 'rankable', got {cfg['count']!r}")
     n_selected(0.5, 2, cfg["rounding"]); rankable_mask([False], cfg["special"])   # bad values fail before any work
-    groups = _as_list(explanations)
-    if not isinstance(groups, dict): groups = {None: groups}
-    ad = get_adapter(model)
-    if ad.kind not in ("classification", "regression"):
-        raise NotImplementedError(f"faithfulness works on sequence classifiers/regressors, not {ad.kind} heads")
-    reg = ad.kind == "regression"
-    mode = perturbation_mode(model, tokenizer, mode)
-    lens = {len(v) for v in groups.values()}
-    if len(lens) != 1: raise ValueError(f"methods explain different numbers of samples: { {k: len(v) for k, v in groups.items()} }")
-    n_samples = lens.pop()
+    return cfg
+
+def _check_labels(label, gold, n_samples: int):
+    "`gold` as a list (or None), after checking it and `label` against the number of explained samples."
     if gold is not None:
         gold = list(gold)
         if len(gold) != n_samples: raise ValueError(f"{len(gold)} gold labels for {n_samples} explanations")
@@ -183,7 +192,12 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
     if label == "gold" and gold is None: raise ValueError("label='gold' needs `gold`")
     if isinstance(label, (list, tuple, np.ndarray)) and len(label) != n_samples:
         raise ValueError(f"{len(label)} labels for {n_samples} explanations")
-    rows, seqs, tts, where = [], [], [], []
+    return gold
+
+def _perturbed_inputs(model, tokenizer, groups: dict, ratios, metrics, cfg: dict, mode: str) -> tuple:
+    """Every input to score: each explained text, then its perturbations per ratio and metric; `where` says what each
+    is: (method, sample, ratio or None for the text itself, metric, rankable tokens, tokens perturbed or kept)."""
+    seqs, tts, where = [], [], []
     for meth, exps in groups.items():
         for i, e in enumerate(exps):
             if not isinstance(e, Explanation): raise TypeError(f"expected Explanation objects, got {type(e).__name__}")
@@ -199,21 +213,20 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
                     drop = order[:k] if m == "comprehensiveness" else order[k:]
                     p_ids, p_tt = perturb(ids, drop, mode, tokenizer.mask_token_id, tt)
                     seqs.append(p_ids); tts.append(p_tt); where.append((meth, i, r, m, n, k))
-    tts = None if all(t is None for t in tts) else tts
-    logits = model_outputs(model, tokenizer, seqs, tts, batch_size)
+    return seqs, tts, where
+
+def _score_rows(groups: dict, where: list, logits, reg: bool, label, gold) -> list:
+    "One row per perturbed input: the label's probability on the text and on its perturbation, and the predictions."
     probs = None if reg else logits.softmax(-1)
-    full = {}
-    for j, (meth, i, r, m, n, k) in enumerate(where):
-        if r is None: full[(meth, i)] = j
+    full = {(meth, i): j for j, (meth, i, r, *_) in enumerate(where) if r is None}
+    rows = []
     for j, (meth, i, r, m, n, k) in enumerate(where):
         if r is None: continue
-        j0 = full[(meth, i)]
-        e = groups[meth][i]
+        j0, e = full[(meth, i)], groups[meth][i]
         if reg:
             y = 0; pf = pp = float("nan")
         else:
-            pred0 = int(logits[j0].argmax())
-            y = pred0 if label is None else int(gold[i]) if label == "gold" else int(label[i])
+            y = int(logits[j0].argmax()) if label is None else int(gold[i]) if label == "gold" else int(label[i])
             pf, pp = float(probs[j0, y]), float(probs[j, y])
         row = dict(sample=i, method=meth if meth is not None else e.method, ratio=r, metric=m, k=k, n_tokens=n,
                    label=y, p_full=pf, p_perturbed=pp, score=pf - pp,
@@ -221,7 +234,7 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
                    pred_perturbed=float(logits[j, 0]) if reg else int(logits[j].argmax()))
         if gold is not None: row["gold"] = gold[i]
         rows.append(row)
-    return pd.DataFrame(rows)
+    return rows
 
 # %% ../../nbs/45_faithfulness.ipynb #514794f8
 def aopc(df: pd.DataFrame, by=("method", "metric")) -> pd.DataFrame:

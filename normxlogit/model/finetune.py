@@ -6,6 +6,7 @@
 from __future__ import annotations
 import os, json, math, time, random, platform, warnings
 from dataclasses import dataclass, field, fields, asdict, replace, MISSING
+from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -283,7 +284,6 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
 
     'agreement' also stores the accuracy of each task (`dev_score`: sva, ra, each paradigm), `AGREEMENT_TARGETS` and
     `train_item_ids`: the ids of every sva and ra pair of the training pool, which the agreement benchmark excludes."""
-    from dataclasses import replace
     rec = replace(get_recipe(name), **({"n_train": n_train} if n_train else {}), **({"epochs": epochs} if epochs else {}), **overrides)
     out = Path(out_dir) if out_dir else models_dir() / name
     rj = out / "result.json"
@@ -293,79 +293,112 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     _set_seed(seed)
     td = task_data(rec.task)
     model, tok = build_model(rec, td.labels, seed)
-    gen = torch.Generator().manual_seed(seed)
-    t0 = time.time()
-    lengths = None
+    d, t0 = _training_data(rec, td, tok, seed, n_dev), time.time()
+    def log(step, steps, losses):
+        if log_every and step % log_every == 0:
+            print(f"[{name}] step {step}/{steps} loss {np.mean(losses[-log_every:]):.4f} {time.time() - t0:.0f}s", flush=True)
+    losses, steps = _train(model, tok, rec, d, seed, log)
+    run = dict(n_dev=n_dev, seed=seed, steps=steps, train_time_s=round(time.time() - t0, 1),
+               final_loss=float(np.mean(losses[-20:])))
+    score = _dev_score(model, tok, rec, td, d.dev)
+    _save_artifact(model, rec, out)
+    res = _result(name, rec, td, d, score, dict(run, trainable_params=n_trainable(model)))
+    rj.write_text(json.dumps(res, indent=1))
+    res["artifact_bytes"] = _dir_size(out)
+    rj.write_text(json.dumps(res, indent=1))
+    return json.loads(rj.read_text())
+
+def _training_data(rec: Recipe, td, tok, seed: int, n_dev) -> SimpleNamespace:
+    """The training items (`train`, `n` of them, sampled with `seed`), the held-out ones (`dev`), and for the batches:
+    the texts `xs`, labels `ys` (shuffled for a permuted-label recipe) and `lengths` (None: batches by index)."""
     if rec.head == "masked_lm":
         agr = rec.task == "agreement"
         train = mlm_items(rec.task, _sample(td.train, rec.n_train, seed), tok, rec.max_length if agr else None)
         dev = mlm_items(rec.task, td.dev, tok)
         if n_dev: dev = dev.groupby("task", sort=False).head(n_dev).reset_index(drop=True) if agr else dev.iloc[:n_dev]
-        if agr:
-            lengths = [len(x) for x in train.input_ids]
-            if set(train.id) & set(dev.id): raise RuntimeError("training and held-out items overlap")   # check_disjoint guards this
-        n = len(train)
-    else:
-        train = _sample(td.train, rec.n_train, seed).reset_index(drop=True)
-        dev = td.dev.iloc[:n_dev] if n_dev else td.dev
-        n = len(train)
-        xs, ys = td.texts(train), train[td.label].to_numpy()
-        lengths = [len(x) if isinstance(x, str) else len(x[0]) + len(x[1]) for x in xs]
-        if rec.permute_labels: ys = np.random.default_rng(seed).permutation(ys)   # labels no longer match the texts
+        if agr and set(train.id) & set(dev.id): raise RuntimeError("training and held-out items overlap")  # check_disjoint guards this
+        lengths = [len(x) for x in train.input_ids] if agr else None
+        return SimpleNamespace(train=train, dev=dev, n=len(train), xs=None, ys=None, lengths=lengths)
+    train = _sample(td.train, rec.n_train, seed).reset_index(drop=True)
+    xs, ys = td.texts(train), train[td.label].to_numpy()
+    if rec.permute_labels: ys = np.random.default_rng(seed).permutation(ys)   # labels no longer match the texts
+    lengths = [len(x) if isinstance(x, str) else len(x[0]) + len(x[1]) for x in xs]
+    return SimpleNamespace(train=train, dev=td.dev.iloc[:n_dev] if n_dev else td.dev, n=len(train), xs=xs, ys=ys,
+                           lengths=lengths)
+
+def _optimizer(model, rec: Recipe) -> tuple:
+    "The trainable parameters and AdamW over them (a fresh masked-LM head with its own rate beside pretrained blocks)."
     params = [p for p in model.parameters() if p.requires_grad]
-    if rec.head == "masked_lm" and rec.unfreeze_top and rec.body_lr is not None:   # a fresh head, pretrained blocks
+    if rec.head == "masked_lm" and rec.unfreeze_top and rec.body_lr is not None:
         head = [p for k, p in model.named_parameters() if p.requires_grad and k.startswith("cls.")]
         body = [p for k, p in model.named_parameters() if p.requires_grad and not k.startswith("cls.")]
-        opt = torch.optim.AdamW([dict(params=head, lr=rec.lr), dict(params=body, lr=rec.body_lr)], lr=rec.lr, weight_decay=0.01)
-    else: opt = torch.optim.AdamW(params, lr=rec.lr, weight_decay=0.01)
-    steps = rec.epochs * math.ceil(n / rec.batch_size)
-    sched = _schedule(opt, steps, rec.warmup)
-    losses, step = [], 0
+        return params, torch.optim.AdamW([dict(params=head, lr=rec.lr), dict(params=body, lr=rec.body_lr)], lr=rec.lr,
+                                         weight_decay=0.01)
+    return params, torch.optim.AdamW(params, lr=rec.lr, weight_decay=0.01)
+
+def _loss(model, tok, rec: Recipe, d: SimpleNamespace, idx):
+    "The training loss of the items `idx` of `d`: pairwise for minimal pairs, cross-entropy or MSE for a head."
+    F = torch.nn.functional
+    if rec.head == "masked_lm":
+        tf, full = mlm_logits_at(model, tok, d.train.iloc[idx], batch_size=len(idx), grad=True)
+        loss = -F.logsigmoid(tf[:, 0] - tf[:, 1]).mean()
+        if rec.lm_weight: loss = loss + rec.lm_weight * F.cross_entropy(full, torch.tensor(d.train.target.iloc[idx].tolist()))
+        return loss
+    y = torch.tensor(d.ys[idx])
+    logits = run_model(model, tok, [d.xs[i] for i in idx], truncation=True, grad=True, max_tokens=rec.max_length).logits
+    if rec.head == "regression": return F.mse_loss(logits[:, 0].float(), y.float())
+    return F.cross_entropy(logits.float(), y.long())
+
+def _train(model, tok, rec: Recipe, d: SimpleNamespace, seed: int, log) -> tuple:
+    """`rec.epochs` epochs over `d` in batches drawn with `seed` (warm-up schedule, gradients clipped at 1), with
+    autograd on whatever the caller set; `log(step, steps, losses)` after each step. Returns the losses and the steps."""
+    gen = torch.Generator().manual_seed(seed)
+    params, opt = _optimizer(model, rec)
+    steps = rec.epochs * math.ceil(d.n / rec.batch_size)
+    sched, losses = _schedule(opt, steps, rec.warmup), []
     model.train()
-    grad_mode = torch.is_grad_enabled(); torch.set_grad_enabled(True)  # training needs autograd whatever the caller set
-    for ep in range(rec.epochs):
-        for idx in _batches(n, rec.batch_size, gen, lengths):
-            if rec.head == "masked_lm":
-                tf, full = mlm_logits_at(model, tok, train.iloc[idx], batch_size=len(idx), grad=True)
-                loss = -torch.nn.functional.logsigmoid(tf[:, 0] - tf[:, 1]).mean()
-                if rec.lm_weight: loss = loss + rec.lm_weight * torch.nn.functional.cross_entropy(full, torch.tensor(train.target.iloc[idx].tolist()))
-            else:
-                y = torch.tensor(ys[idx])
-                logits = run_model(model, tok, [xs[i] for i in idx], truncation=True, grad=True, max_tokens=rec.max_length).logits
-                if rec.head == "regression": loss = torch.nn.functional.mse_loss(logits[:, 0].float(), y.float())
-                else: loss = torch.nn.functional.cross_entropy(logits.float(), y.long())
-            opt.zero_grad(); loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, 1.0)
-            opt.step(); sched.step(); step += 1
-            losses.append(loss.item())
-            if log_every and step % log_every == 0:
-                print(f"[{name}] step {step}/{steps} loss {np.mean(losses[-log_every:]):.4f} {time.time() - t0:.0f}s", flush=True)
-    torch.set_grad_enabled(grad_mode)
-    train_time = time.time() - t0
+    grad_mode = torch.is_grad_enabled(); torch.set_grad_enabled(True)
+    try:
+        for _ in range(rec.epochs):
+            for idx in _batches(d.n, rec.batch_size, gen, d.lengths):
+                loss = _loss(model, tok, rec, d, idx)
+                opt.zero_grad(); loss.backward()
+                torch.nn.utils.clip_grad_norm_(params, 1.0)
+                opt.step(); sched.step()
+                losses.append(loss.item()); log(len(losses), steps, losses)
+    finally: torch.set_grad_enabled(grad_mode)
+    return losses, steps
+
+def _dev_score(model, tok, rec: Recipe, td, dev) -> dict:
+    "The trained model's score on the held-out items (the masked-LM head first rounded to its stored precision)."
     model.eval()
     if rec.head == "masked_lm":
         _round_stored(model, rec)
-        score = mlm_accuracy(model, tok, dev) if rec.task == "agreement" else {"accuracy": blimp_accuracy(model, tok, dev)}
-    else: score = score_predictions(predict(model, tok, td.texts(dev), max_tokens=rec.max_length), dev[td.label].to_numpy(), rec.head == "regression")
+        return mlm_accuracy(model, tok, dev) if rec.task == "agreement" else {"accuracy": blimp_accuracy(model, tok, dev)}
+    texts = td.texts(dev)
+    return score_predictions(predict(model, tok, texts, max_tokens=rec.max_length), dev[td.label].to_numpy(), rec.head == "regression")
+
+def _save_artifact(model, rec: Recipe, out: Path) -> None:
+    "The masked-LM head, or the LoRA adapter and head with its base named by hub id; no empty model card."
     out.mkdir(parents=True, exist_ok=True)
     if rec.head == "masked_lm": _save_mlm(model, out, rec.unfreeze_top, rec.store_dtype)
     else:
         model.save_pretrained(out)
         _name_base_by_hub_id(out / "adapter_config.json", rec.base)   # peft wrote this machine's path of the base
     for f in out.glob("README.md"): f.unlink()  # peft's empty model card
+
+def _result(name: str, rec: Recipe, td, d: SimpleNamespace, score: dict, run: dict) -> dict:
+    "`result.json`'s record of a training run (`run`: n_dev, seed, steps, time, final loss, trainable parameters)."
     res = dict(name=name, base=rec.base, task=rec.task, head=rec.head, dev_score=score, metric=next(iter(score)),
-               n_train=int(n), n_dev=n_dev, dev_size=int(len(dev)), seed=seed, epochs=rec.epochs, steps=steps,
-               train_time_s=round(train_time, 1), final_loss=float(np.mean(losses[-20:])), trainable_params=n_trainable(model),
-               labels=list(td.labels) if td.labels else None, recipe=asdict(rec),
-               torch=torch.__version__, threads=torch.get_num_threads(), machine=platform.machine(),
+               n_train=int(d.n), n_dev=run["n_dev"], dev_size=int(len(d.dev)), seed=run["seed"], epochs=rec.epochs,
+               steps=run["steps"], train_time_s=run["train_time_s"], final_loss=run["final_loss"],
+               trainable_params=run["trainable_params"], labels=list(td.labels) if td.labels else None,
+               recipe=asdict(rec), torch=torch.__version__, threads=torch.get_num_threads(), machine=platform.machine(),
                date=time.strftime("%Y-%m-%d %H:%M:%S"))
     if rec.task == "agreement":
-        res.update(dev_sizes={k: int(v) for k, v in dev.task.value_counts(sort=False).items()}, targets=AGREEMENT_TARGETS,
+        res.update(dev_sizes={k: int(v) for k, v in d.dev.task.value_counts(sort=False).items()}, targets=AGREEMENT_TARGETS,
                    meets_targets=all(score.get(k, 0) >= v for k, v in AGREEMENT_TARGETS.items()),
                    held_out=dict(sva=f"Linzen items 0-{SVA_HELD_OUT - 1}", blimp=f"task_data('blimp').dev (SPLIT_SEED={SPLIT_SEED}, 200 per paradigm)",
                                  ra=f"anaphor_number_agreement pairs 0-{RA_HELD_OUT_FIRST - 1} and those of the blimp split"),
                    train_item_ids=sorted(i for i in td.train.id if i.startswith(("sva-", "anaphor_number_agreement-"))))
-    rj.write_text(json.dumps(res, indent=1))
-    res["artifact_bytes"] = _dir_size(out)
-    rj.write_text(json.dumps(res, indent=1))
-    return json.loads(rj.read_text())
+    return res
