@@ -549,7 +549,7 @@ def reading(rows: pd.DataFrame, rep: pd.DataFrame | None = None) -> str:
     return " ".join(parts)
 
 # %% ../../nbs/61_long_documents.ipynb #8a5b84a4
-REPEAT_TOKENS, REPEATS = 8192, 15      # the length where one run each left NormXLogit's memory goal unmet, and rounds
+REPEAT_TOKENS, REPEATS = 8192, 25      # the length where one run each left NormXLogit's memory goal unmet, and rounds
 
 ARENA_ENV = {"MALLOC_ARENA_MAX": "1"}   # the ablation: glibc's malloc with one arena instead of one per thread
 

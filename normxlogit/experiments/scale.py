@@ -26,7 +26,7 @@ __all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'P
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
 COLUMNS = ["part", "model", "method", "round", "first", "seconds", "cpu_seconds", "load1", "n_items", "n_batches",
            "real_tokens", "padded_tokens"]
-ROUNDS = 5                         # interleaved rounds of each part
+ROUNDS = 10                        # interleaved rounds of each part (part (c)'s committed run: 5)
 PROMPTS, PROMPT_TOKENS = 16, 64    # part (b): prompts of 64 tokens, each explained with its next 64 tokens
 SQUAD_CONTEXTS = 24                # part (c): SQuAD contexts on SmolLM2 (about 4,000 tokens)
 
