@@ -193,7 +193,7 @@ def test_sidebar_lists_every_chapter():
 
 # Long lines (E501 at 120) and unused imports of the package (F401) still present, per top folder: a ceiling that may
 # only fall (lower it when you shorten lines). Every other rule of pyproject.toml's [tool.ruff.lint] must find nothing.
-RUFF_CEILINGS = {("E501", "nbs"): 2174, ("E501", "normxlogit"): 1307, ("E501", "tools"): 81,
+RUFF_CEILINGS = {("E501", "nbs"): 2164, ("E501", "normxlogit"): 1297, ("E501", "tools"): 81,
                  ("E501", "tests"): 61, ("F401", "normxlogit"): 46}
 
 def ruff_findings(*paths) -> list:

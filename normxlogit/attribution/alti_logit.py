@@ -152,23 +152,22 @@ def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -
     ref_norms = [m[4] for m in _modules(reference)] if reference is not None else [None] * L
     out, cache = capture(batch, ("v", "attn", "mlp"))
     att, hs = out.attentions, out.hidden_states
-    b, s = batch.input_ids.shape
+    (b, s), T = batch.input_ids.shape, batch.positions
     bi = torch.arange(b, device=batch.device)
-    T = batch.positions
     xL = cache["xL"]
     w, u, c, beta = final_direction(batch, xL, reference)                                   # effective direction at T
     dot = lambda v: torch.einsum("bkd,b...d->bk...", w, v)
-    res = dict(tokens=[], blocks=[], mlp=[], attn_bias=[], alti=[])
     M = torch.eye(s, dtype=xL.dtype, device=xL.device).expand(b, s, s)
-    res["alti"].append(M)
+    res = dict(tokens=[], blocks=[], mlp=[], attn_bias=[], alti=[M])
     x_prev = hs[0]
     for l, (attn, vmod, vslice, o, pan, mlp) in enumerate(mods):
         uo, b_o = _head_outputs(cache[("v", l)], vslice, o, att[l].shape)                # (b, H, s, d): W_O^h v_j^h
         A = att[l].to(uo.dtype)                                                   # (b, H, s, s)
         a_real = cache[("attn", l)]
-        raw = torch.einsum("bhts,bhsd->btd", A, uo)                               # sum_j T_t(x_j), no (b, s, s, d) tensor
-        if check: _check_sum(raw + b_o, a_real, f"Layer {l}: the attention decomposition does not reproduce the attention output", ".")
-        bias_a, post, sc = b_o.expand_as(a_real), (lambda t, sc_: t), None        # the frozen post-attention norm, if any
+        raw = torch.einsum("bhts,bhsd->btd", A, uo)                       # sum_j T_t(x_j), no (b, s, s, d) tensor
+        if check: _check_sum(raw + b_o, a_real, f"Layer {l}: the attention decomposition does not reproduce the "
+                             "attention output", ".")
+        bias_a, post, sc = b_o.expand_as(a_real), (lambda t, sc_: t), None  # the frozen post-attention norm, if any
         if pan is not None:                                                       # Gemma: post-attention norm
             sc, cen, be = _norm_stats(pan, a_real, ref_norms[l])
             post = lambda t, sc_, cen=cen: sc_ * _center(t, cen)
@@ -176,7 +175,8 @@ def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -
         add = post(raw, sc) + bias_a                                              # what the attention block adds
         m_add = cache[("mlp", l)]
         x_next = hs[l + 1] if l + 1 < L else xL
-        if check: _check_sum(x_prev + add + m_add, x_next, f"Layer {l}: residual stream does not add up", "; unsupported block layout.")
+        if check: _check_sum(x_prev + add + m_add, x_next, f"Layer {l}: residual stream does not add up",
+                             "; unsupported block layout.")
         C = _alti_matrix(x_prev, x_prev + add, A, uo, post, sc)
         TT = torch.einsum("bhs,bhsd->bsd", A[bi, :, T], uo)                       # T_T(x_j) at the explained positions
         delta = dot(post(TT, sc[bi, T][:, None] if pan is not None else None))    # (b, k, s)
@@ -216,7 +216,8 @@ def _alti_matrix(x_prev, y, A, uo, post, sc):
     rows = max(1, ROW_BLOCK_ELEMENTS // (b * s * y.shape[-1]))
     for r0 in range(0, s, rows):
         r = slice(r0, min(s, r0 + rows))
-        Tr = post(torch.einsum("bhts,bhsd->btsd", A[:, :, r], uo), None if sc is None else sc[:, r, None])  # (b, n, s, d)
+        Tr = torch.einsum("bhts,bhsd->btsd", A[:, :, r], uo)                  # T_t(x_j) for t in r: (b, n, s, d)
+        Tr = post(Tr, None if sc is None else sc[:, r, None])
         i = torch.arange(Tr.shape[1], device=y.device)
         Tr[:, i, r0 + i] += x_prev[:, r]
         C[:, r] = (y[:, r].abs().sum(-1)[..., None] - (y[:, r, None] - Tr).abs().sum(-1)).clamp_min(0)

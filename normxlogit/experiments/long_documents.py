@@ -579,12 +579,14 @@ def measure_repeats(model_name: str = "smollm2-135m", n: int = REPEAT_TOKENS, me
 def repeat_reading(rep: pd.DataFrame, ratio: float = 1.1) -> dict:
     """NormXLogit's peak over the last-logits forward pass's, round by round (both ran in the same round, one after the
     other): the median of the per-round ratios with an interval of their order statistics (`ratio_interval`: at
-    least 0.95 where the rounds allow it), each method's peaks, and the goal's verdict on that interval."""
+    least 0.95 where the rounds allow it), each method's peaks, the goal's verdict on that interval, and how many
+    rounds had a ratio above the goal (`over`)."""
     from normxlogit.experiments.efficiency import ratio_interval, goal_verdict
     ok = rep[rep.stopped.fillna("") == ""]
     w = ok.pivot_table(index="round", columns="method", values="peak_gib").dropna()
     med, lo, hi, cover = ratio_interval(w.normxlogit / w.forward_last)
     return dict(rounds=len(w), ratio=med, lo=lo, hi=hi, coverage=cover, verdict=goal_verdict(lo, hi, ratio),
+                over=int((w.normxlogit / w.forward_last > ratio).sum()),
                 peaks={m: (w[m].median(), w[m].min(), w[m].max()) for m in ("forward_last", "normxlogit")})
 
 
@@ -605,7 +607,8 @@ def repeat_text(rep: pd.DataFrame | None, single: pd.DataFrame | None = None, ti
          f"{pk('forward_last')} and NormXLogit at {pk('normxlogit')} (median, range). NormXLogit's peak over the "
          f"forward pass's in the same round: median {x['ratio']:.2f}x [{x['lo']:.2f}, {x['hi']:.2f}] (order "
          f"statistics of the per-round ratios, an interval that holds the median with probability "
-         f"{x['coverage']:.2f}): the goal of at most 1.1x is **{x['verdict']}** at {n:,} tokens.")
+         f"{x['coverage']:.2f}): the goal of at most 1.1x is **{x['verdict']}** at {n:,} tokens, for the median ratio; "
+         f"single rounds went above 1.1x in {x['over']} of {x['rounds']}.")
     one = None if single is None else single[(single.tokens == n) & single.method.isin(["normxlogit", "forward_last"])]
     if one is not None and one.method.nunique() == 2:
         v = one.groupby("method").peak_gib.last()

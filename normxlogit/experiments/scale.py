@@ -4,7 +4,7 @@
 
 # %% ../../nbs/60_scale_benchmark.ipynb #94d997b9
 from __future__ import annotations
-import os, time
+import inspect, os, time
 import numpy as np
 import pandas as pd
 import torch
@@ -18,10 +18,10 @@ from .common import results_path, write_csv, write_json, run_record
 from ..metrics.stats import bootstrap_ci, paired_t, interval_verdict
 
 # %% auto #0
-__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'timed', 'plain_inference',
-           'forward_backward', 'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts', 'measure_sst2',
-           'measure_squad', 'measure_generations', 'scale_files', 'measure_scale', 'read_scale', 'round_ratios',
-           'goal_verdict']
+__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'PROFILE_FILE', 'timed',
+           'plain_inference', 'forward_backward', 'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts',
+           'measure_sst2', 'measure_squad', 'measure_generations', 'scale_files', 'measure_scale', 'read_scale',
+           'phases', 'phase_seconds', 'profile_sst2', 'round_ratios', 'goal_verdict']
 
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
 COLUMNS = ["part", "model", "method", "round", "first", "seconds", "cpu_seconds", "load1", "n_items", "n_batches",
@@ -206,6 +206,71 @@ def read_scale(part: str = "sst2", results=True) -> tuple[pd.DataFrame, pd.DataF
     f = scale_files(part, results)
     if not f["calls"].exists(): return None
     return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
+
+# %% ../../nbs/60_scale_benchmark.ipynb #p60prof1
+PROFILE_FILE = "sst2_profile.csv"
+
+def phases(name: str) -> dict:
+    """The phases of a profiled call of `name` ('normxlogit': `explain`; 'inference': `plain_inference`) as {phase: the
+    function whose cumulative time it is}."""
+    import normxlogit.core as core
+    from normxlogit.model import batch
+    if name == "inference": return {"tokenise each batch": _encode}
+    return {"tokenise all texts up front (plan, offsets)": batch.input_lengths, "tokenise each batch": batch.encode,
+            "model forward": batch.run_model, "Explanation objects": core._to_explanations,
+            "the scores: the head on every token, times the norms": core._method_scores}
+
+def phase_seconds(stats: dict, phases: dict) -> dict:
+    """Cumulative seconds per phase in `pstats.Stats(...).stats` (keyed by code location): `phases` {phase: function};
+    a phase whose function is not in the profile is an error (its time must not silently drop out)."""
+    out = {}
+    for phase, f in phases.items():
+        code = inspect.unwrap(f).__code__
+        hit = stats.get((code.co_filename, code.co_firstlineno, code.co_name))
+        if hit is None: raise KeyError(f"{code.co_name} ({code.co_filename}) is not in the profile")
+        out[phase] = float(hit[3])
+    return out
+
+# %% ../../nbs/60_scale_benchmark.ipynb #p60prof2
+def _profiled(fn) -> tuple[float, dict]:
+    import cProfile, pstats
+    pr = cProfile.Profile(); t0 = time.perf_counter(); pr.enable()
+    try: fn()
+    finally: pr.disable()
+    return time.perf_counter() - t0, pstats.Stats(pr).stats
+
+def _phases(name: str, fn) -> dict:
+    "One profiled call of `fn` in `phases(name)`: the forward pass without the batch's tokenising; 'other': the rest."
+    total, stats = _profiled(fn)
+    p = phase_seconds(stats, phases(name))
+    if name == "normxlogit": p["model forward"] -= p["tokenise each batch"]          # run_model encodes first
+    else: p["model forward"] = total - p["tokenise each batch"]
+    return {**p, "other": total - sum(p.values())}
+
+def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: int = 5) -> pd.DataFrame:
+    """`repeats` profiled calls each of plain inference and NormXLogit on the SST-2 dev sentences (the first `n`),
+    interleaved, after one warm-up call each, split into phases (`_phases`); per phase the median over the calls (a
+    garbage collection that lands in one call moves one phase of one call), its share of their sum; written to
+    `PROFILE_FILE`."""
+    model, tok = load_model("minilm-sst2"); texts = sst2_texts(n)
+    plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
+    calls = {"inference": lambda: plain_inference(model, tok, texts, plan.batches),
+             "normxlogit": lambda: explain(model, tok, texts, method="normxlogit")}
+    rows, old = [], torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for fn in calls.values(): fn()                                         # warm-up, not profiled
+        runs = {name: [] for name in calls}
+        for _ in range(repeats):                                               # interleaved, as the timed rounds
+            for name, fn in calls.items(): runs[name].append(_phases(name, fn))
+        for name, r in runs.items():
+            med = pd.DataFrame(r).median()
+            rows += [dict(call=name, phase=k, seconds=round(v, 4), share=round(v / med.sum(), 4), calls=repeats)
+                     for k, v in med.items()]
+    finally: torch.set_num_threads(old)
+    out = pd.DataFrame(rows)
+    write_csv(results_path("scale", PROFILE_FILE, results=results), out)
+    return out
 
 # %% ../../nbs/60_scale_benchmark.ipynb #12b7d7ef
 def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str, speed: bool = True, time: str = "seconds") -> pd.Series:

@@ -296,7 +296,8 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
     d, t0 = _training_data(rec, td, tok, seed, n_dev), time.time()
     def log(step, steps, losses):
         if log_every and step % log_every == 0:
-            print(f"[{name}] step {step}/{steps} loss {np.mean(losses[-log_every:]):.4f} {time.time() - t0:.0f}s", flush=True)
+            loss = np.mean(losses[-log_every:])
+            print(f"[{name}] step {step}/{steps} loss {loss:.4f} {time.time() - t0:.0f}s", flush=True)
     losses, steps = _train(model, tok, rec, d, seed, log)
     run = dict(n_dev=n_dev, seed=seed, steps=steps, train_time_s=round(time.time() - t0, 1),
                final_loss=float(np.mean(losses[-20:])))
@@ -316,7 +317,8 @@ def _training_data(rec: Recipe, td, tok, seed: int, n_dev) -> SimpleNamespace:
         train = mlm_items(rec.task, _sample(td.train, rec.n_train, seed), tok, rec.max_length if agr else None)
         dev = mlm_items(rec.task, td.dev, tok)
         if n_dev: dev = dev.groupby("task", sort=False).head(n_dev).reset_index(drop=True) if agr else dev.iloc[:n_dev]
-        if agr and set(train.id) & set(dev.id): raise RuntimeError("training and held-out items overlap")  # check_disjoint guards this
+        if agr and set(train.id) & set(dev.id):                            # check_disjoint guards this
+            raise RuntimeError("training and held-out items overlap")
         lengths = [len(x) for x in train.input_ids] if agr else None
         return SimpleNamespace(train=train, dev=dev, n=len(train), xs=None, ys=None, lengths=lengths)
     train = _sample(td.train, rec.n_train, seed).reset_index(drop=True)
@@ -342,7 +344,8 @@ def _loss(model, tok, rec: Recipe, d: SimpleNamespace, idx):
     if rec.head == "masked_lm":
         tf, full = mlm_logits_at(model, tok, d.train.iloc[idx], batch_size=len(idx), grad=True)
         loss = -F.logsigmoid(tf[:, 0] - tf[:, 1]).mean()
-        if rec.lm_weight: loss = loss + rec.lm_weight * F.cross_entropy(full, torch.tensor(d.train.target.iloc[idx].tolist()))
+        if rec.lm_weight:
+            loss = loss + rec.lm_weight * F.cross_entropy(full, torch.tensor(d.train.target.iloc[idx].tolist()))
         return loss
     y = torch.tensor(d.ys[idx])
     logits = run_model(model, tok, [d.xs[i] for i in idx], truncation=True, grad=True, max_tokens=rec.max_length).logits
@@ -351,7 +354,7 @@ def _loss(model, tok, rec: Recipe, d: SimpleNamespace, idx):
 
 def _train(model, tok, rec: Recipe, d: SimpleNamespace, seed: int, log) -> tuple:
     """`rec.epochs` epochs over `d` in batches drawn with `seed` (warm-up schedule, gradients clipped at 1), with
-    autograd on whatever the caller set; `log(step, steps, losses)` after each step. Returns the losses and the steps."""
+    autograd on whatever the caller set; `log(step, steps, losses)` after each step. Returns the losses and steps."""
     gen = torch.Generator().manual_seed(seed)
     params, opt = _optimizer(model, rec)
     steps = rec.epochs * math.ceil(d.n / rec.batch_size)
@@ -376,7 +379,8 @@ def _dev_score(model, tok, rec: Recipe, td, dev) -> dict:
         _round_stored(model, rec)
         return mlm_accuracy(model, tok, dev) if rec.task == "agreement" else {"accuracy": blimp_accuracy(model, tok, dev)}
     texts = td.texts(dev)
-    return score_predictions(predict(model, tok, texts, max_tokens=rec.max_length), dev[td.label].to_numpy(), rec.head == "regression")
+    pred = predict(model, tok, texts, max_tokens=rec.max_length)
+    return score_predictions(pred, dev[td.label].to_numpy(), rec.head == "regression")
 
 def _save_artifact(model, rec: Recipe, out: Path) -> None:
     "The masked-LM head, or the LoRA adapter and head with its base named by hub id; no empty model card."
