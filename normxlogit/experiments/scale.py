@@ -240,11 +240,12 @@ def _profiled(fn) -> tuple[float, dict]:
     return time.perf_counter() - t0, pstats.Stats(pr).stats
 
 def _phases(name: str, fn) -> dict:
-    "One profiled call of `fn` in `phases(name)`: the forward pass without the batch's tokenising; 'other': the rest."
+    """One profiled call of `fn` in `phases(name)`, the forward pass without the batch's tokenising. NormXLogit: 'other'
+    is what no phase covers; plain inference: all but its tokenising counts as its forward pass (no 'other')."""
     total, stats = _profiled(fn)
     p = phase_seconds(stats, phases(name))
-    if name == "normxlogit": p["model forward"] -= p["tokenise each batch"]          # run_model encodes first
-    else: p["model forward"] = total - p["tokenise each batch"]
+    if name == "inference": return {**p, "model forward": total - p["tokenise each batch"]}
+    p["model forward"] -= p["tokenise each batch"]                                    # run_model encodes first
     return {**p, "other": total - sum(p.values())}
 
 def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: int = 5) -> pd.DataFrame:
@@ -256,18 +257,17 @@ def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: 
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
     calls = {"inference": lambda: plain_inference(model, tok, texts, plan.batches),
              "normxlogit": lambda: explain(model, tok, texts, method="normxlogit")}
-    rows, old = [], torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    def profile():
         for fn in calls.values(): fn()                                         # warm-up, not profiled
         runs = {name: [] for name in calls}
         for _ in range(repeats):                                               # interleaved, as the timed rounds
             for name, fn in calls.items(): runs[name].append(_phases(name, fn))
-        for name, r in runs.items():
-            med = pd.DataFrame(r).median()
-            rows += [dict(call=name, phase=k, seconds=round(v, 4), share=round(v / med.sum(), 4), calls=repeats)
-                     for k, v in med.items()]
-    finally: torch.set_num_threads(old)
+        return runs
+    rows = []
+    for name, r in _with_threads(threads, {}, profile)[0].items():
+        med = pd.DataFrame(r).median()
+        rows += [dict(call=name, phase=k, seconds=round(v, 4), share=round(v / med.sum(), 4), calls=repeats)
+                 for k, v in med.items()]
     out = pd.DataFrame(rows)
     write_csv(results_path("scale", PROFILE_FILE, results=results), out)
     return out
