@@ -6,7 +6,7 @@ import pytest
 from conftest import ROOT
 
 NBS = sorted((ROOT / "nbs").glob("*.ipynb"))
-EXPERIMENT_CHAPTERS = [p for p in NBS if re.match(r"5[1-9]", p.name)]   # the experiment chapters (50/50a: machinery)
+EXPERIMENT_CHAPTERS = [p for p in NBS if re.match(r"5[1-9]|6\d", p.name)]   # experiment chapters (50, 50a: machinery)
 MARK_PAPER = "<!-- numbers: paper -->"        # every number in the cell is quoted from a paper or is a protocol constant
 MARK_CHECKED = "<!-- numbers: checked -->"    # the next code cell asserts every number of the cell against the results
 
