@@ -18,7 +18,8 @@ from .model.zoo import load_model, tiny_model, offline_models, load_finetuned, f
 from .model.memory import checkpointed
 
 # %% ../nbs/09_api.ipynb #e76f36c9
-METHOD_MODULES = ["logit_attribution", "gradients", "ig", "attention", "alti_logit", "lrp", "alti", "globenc", "value_zeroing", "decompx"]
+METHOD_MODULES = ["logit_attribution", "gradients", "ig", "attention", "alti_logit", "lrp", "alti", "globenc",
+                  "value_zeroing", "decompx"]
 
 def _register_all():
     "Import the modules that register methods, so that `methods()` is complete."

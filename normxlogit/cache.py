@@ -22,8 +22,8 @@ def key_hash(key: dict, n: int = 16) -> str:
     return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:n]
 
 def atomic_write(path, write) -> Path:
-    """Write `path` atomically: `write(tmp_path)` writes a unique temporary file in the same folder, which is then flushed
-    and moved into place. On any error the temporary file is removed and `path` is untouched."""
+    """Write `path` atomically: `write(tmp_path)` writes a unique temporary file in the same folder, which is then
+    flushed and moved into place. On any error the temporary file is removed and `path` is untouched."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=f".tmp-{os.getpid()}")
     os.close(fd)
@@ -58,10 +58,12 @@ def save_entry(path, arrays: dict, meta: dict) -> Path:
     for k, v in arrays.items():
         if k.startswith("__"): raise ValueError(f"array names starting with '__' are reserved: {k!r}")
         if np.asarray(v).dtype == object: raise TypeError(f"array {k!r} has dtype object; store it in meta instead")
-    doc = json.dumps(dict(format=FORMAT, meta=meta), allow_nan=True, default=lambda o: o.item() if hasattr(o, "item") else str(o))
+    doc = json.dumps(dict(format=FORMAT, meta=meta), allow_nan=True,
+                     default=lambda o: o.item() if hasattr(o, "item") else str(o))
     blob = np.frombuffer(doc.encode(), dtype=np.uint8)
     def write(tmp):
-        with open(tmp, "wb") as f: np.savez_compressed(f, __meta__=blob, **{k: np.asarray(v) for k, v in arrays.items()})
+        with open(tmp, "wb") as f: np.savez_compressed(f, __meta__=blob,
+                                                       **{k: np.asarray(v) for k, v in arrays.items()})
     return atomic_write(path, write)
 
 def load_entry(path, expect_key: dict | None = None, with_arrays: bool = True):
@@ -145,7 +147,8 @@ class ChunkStore:
 # %% ../nbs/01_cache.ipynb #15831b43
 @dataclass
 class Chunk:
-    "One chunk: its `arrays` and `meta`, the `cpu_s` / `wall_s` it took (None if stored without them), and whether it was `computed` now."
+    """One chunk: its `arrays` and `meta`, the `cpu_s` / `wall_s` it took (None if stored without them), and whether it
+    was `computed` now."""
     arrays: dict
     meta: dict
     cpu_s: float | None

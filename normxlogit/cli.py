@@ -128,11 +128,15 @@ def _explain_output(ex, args) -> str:
     if args.format == "csv": return df.to_csv(index=False).rstrip("\n")
     if args.format == "json": return df.to_json(orient="records", force_ascii=False)
     foil = f" vs {ex.foils[0]!r}" if ex.foils else ""
-    head = f"model {args.model} ({ex.kind}), method {ex.method}, prediction {ex.prediction_name!r}, target {ex.target_names[0]!r}{foil}"
+    head = (f"model {args.model} ({ex.kind}), method {ex.method}, prediction {ex.prediction_name!r}, target "
+            f"{ex.target_names[0]!r}{foil}")
     if args.format == "html":
         text = ex.text if isinstance(ex.text, str) else "\n".join(ex.text)
-        return html_page(f"{ex.method} on {args.model}", f"<h2>{html.escape(head)}</h2><pre style='white-space:pre-wrap'>"
-                         f"{html.escape(text)}</pre>", ex._repr_html_())
+        return html_page(
+            f"{ex.method} on {args.model}",
+            f"<h2>{html.escape(head)}</h2><pre style='white-space:pre-wrap'>{html.escape(text)}</pre>",
+            ex._repr_html_(),
+        )
     df = df.assign(token=df.token.map(token_label).str.strip())
     fmt = lambda v: f"{v:.4f}"
     if df.layer.nunique() > 1:
@@ -195,7 +199,8 @@ def _faith_model(nx, args, td, device):
     model, tok = _load(nx, args.model, device=device)
     kind = nx.get_adapter(model).kind
     if kind not in ("classification", "regression"):
-        raise UserError(f"model {args.model!r} has a {kind} head; faithfulness needs a sequence classifier or regressor")
+        raise UserError(f"model {args.model!r} has a {kind} head; faithfulness needs a sequence classifier or "
+                        "regressor")
     if (kind == "regression") != (td.labels is None):
         raise UserError(f"model {args.model!r} is a {kind} model but task {args.task} is "
                         f"{'a regression' if td.labels is None else 'a classification'} task")
@@ -206,7 +211,8 @@ def _faith_task(args):
     try: td = task_data(args.task)
     except FileNotFoundError as err: raise UserError(_one_line(err)) from None
     if args.n > len(td.dev):
-        raise UserError(f"--n {args.n} is more than the {len(td.dev)} held-out items of {args.task}; use --n {len(td.dev)} or fewer")
+        raise UserError(f"--n {args.n} is more than the {len(td.dev)} held-out items of {args.task}; use --n "
+                        f"{len(td.dev)} or fewer")
     return td
 
 def _faithfulness(nx, args):
@@ -224,7 +230,8 @@ def _faithfulness(nx, args):
     model, tok = _faith_model(nx, args, td, _process_device(rank, world))
     try:
         res = run_faithfulness(methods, model, tok, td.dev, n=args.n, ratios=ratios, cache=args.cache or True,
-                               correct_only=args.correct_only, protocol=args.protocol, method_options=opts, text_columns=td.text, label_column=td.label,
+                               correct_only=args.correct_only, protocol=args.protocol, method_options=opts,
+                               text_columns=td.text, label_column=td.label,
                                dataset_name=f"{args.task}-heldout", model_name=args.model, seed=args.seed,
                                batch_size=args.batch_size, progress=not args.no_progress, save_explanations=save_dir)
     except (ValueError, NotImplementedError) as err:
@@ -258,7 +265,8 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     import normxlogit as nx
     try:
-        if args.cmd == "methods": print(nx.methods()[["family", "layerwise", "heads", "description"]].to_string()); return 0
+        if args.cmd == "methods": print(nx.methods()[["family",
+                                                      "layerwise", "heads", "description"]].to_string()); return 0
         if args.cmd == "models":
             print(nx.offline_models().to_string(index=False)); print()
             print(nx.finetuned_table().to_string(index=False)); return 0

@@ -11,7 +11,8 @@ import numpy as np
 import torch
 from .model.heads import get_adapter
 from .registry import get_method
-from .model.batch import as_inputs, make_batch, token_offsets, max_length, input_lengths, plan_batches, reserve_item_ids, MAX_TOKENS
+from .model.batch import as_inputs, make_batch, token_offsets, max_length, input_lengths, plan_batches
+from .model.batch import reserve_item_ids, MAX_TOKENS
 from .plot import heatmap_html, plot_heatmap, readable_tokens, token_scheme
 
 # %% auto #0
@@ -51,21 +52,25 @@ class Explanation:
     foils: list | None = None
     layers: list | None = None
     kind: str = ""
-    offsets: list | None = None      # per token: [segment, start, end] in the text (None: special token); None if unknown
+    # per token: [segment, start, end] in the text (None: special token); None if unknown
+    offsets: list | None = None
     model: str = ""                  # the model's name or path
     options: dict = field(default_factory=dict)   # the method's options
     version: str = ""                # the library version that computed it
-    token_scheme: str = ""           # how `tokens` spell text: 'byte_level', 'sentencepiece', 'wordpiece', 'text' ('': guessed)
+    # how `tokens` spell text: 'byte_level', 'sentencepiece', 'wordpiece', 'text' ('': guessed)
+    token_scheme: str = ""
 
     def __post_init__(self):
         s = np.asarray(self.scores)
         if s.ndim == 1: s = s[None, None]            # a plain vector of token scores: one target, one layer
-        if s.ndim != 3: raise ValueError(f"scores must be (n_tokens,) or (n_targets, n_layers, n_tokens), got shape {s.shape}")
+        if s.ndim != 3: raise ValueError("scores must be (n_tokens,) or (n_targets, n_layers, n_tokens), got shape "
+                                         f"{s.shape}")
         self.scores = s
         if self.layers is None: self.layers = [None] * s.shape[1]
         self.special = np.asarray(self.special, bool)
         if s.shape[2] != len(self.tokens) or len(self.special) != len(self.tokens):
-            raise ValueError(f"{len(self.tokens)} tokens but scores for {s.shape[2]} and {len(self.special)} special flags")
+            raise ValueError(f"{len(self.tokens)} tokens but scores for {s.shape[2]} and {len(self.special)} special "
+                             "flags")
         if s.shape[0] != len(self.targets) or s.shape[1] != len(self.layers):
             raise ValueError(f"scores {s.shape} do not match {len(self.targets)} targets x {len(self.layers)} layers")
 
@@ -73,8 +78,8 @@ class Explanation:
 
     @property
     def token_texts(self) -> list:
-        """Each token as the text it stands for (`tokens` are the tokenizer's own pieces, e.g. `ĠcafÃ©`; this is ' café'):
-        the input's text where offsets are known, else the decoded piece (`normxlogit.plot.readable_tokens`)."""
+        """Each token as the text it stands for (`tokens` are the tokenizer's own pieces, e.g. `ĠcafÃ©`; this is '
+        café'): the input's text where offsets are known, else the decoded piece (`normxlogit.plot.readable_tokens`)."""
         texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
         return readable_tokens(self.tokens, self.token_scheme, self.special, self.offsets, texts)
 
@@ -89,12 +94,14 @@ class Explanation:
             for li, l in enumerate(self.layers): yield ti, l, self.scores[ti, li]
 
     def to_frame(self):
-        "Tidy DataFrame: one row per (target, layer, token); `token` is the text it stands for, `piece` the tokenizer's own."
+        """Tidy DataFrame: one row per (target, layer, token); `token` is the text it stands for, `piece` the
+        tokenizer's own."""
         import pandas as pd
         rows, shown = [], self.token_texts
         for ti, l, s in self._rows():
             for i, (t, v, sp, pc) in enumerate(zip(shown, s, self.special, self.tokens)):
-                rows.append(dict(target=self.target_names[ti], layer=l, position=i, token=t, score=float(v), special=bool(sp), piece=pc))
+                rows.append(dict(target=self.target_names[ti], layer=l, position=i, token=t, score=float(v),
+                                 special=bool(sp), piece=pc))
         return pd.DataFrame(rows)
 
     def _title(self, ti, l):
@@ -114,14 +121,17 @@ class Explanation:
         "Heatmap figure (rows: targets x layers; columns: tokens)."
         rows = list(self._rows())
         many = len(self.layers) > 1
-        labels = [(f"{self.target_names[ti]} " if len(self.targets) > 1 else "") + (f"L{l}" if many else "" if len(self.targets) > 1 else str(self.target_names[ti]))
+        labels = [(f"{self.target_names[ti]} " if len(self.targets) > 1 else "")
+                  + (f"L{l}" if many else "" if len(self.targets) > 1 else str(self.target_names[ti]))
                   for ti, l, _ in rows]
         ylabel = "target, layer" if many and len(self.targets) > 1 else "layer" if many else "target"
         return plot_heatmap(np.stack([s for _, _, s in rows]), self.token_texts, labels,
-                            f"{self.method} (prediction {self.prediction_name!r})", ax=ax, cmap=cmap, xlabel="input token",
+                            f"{self.method} (prediction {self.prediction_name!r})", ax=ax, cmap=cmap,
+                            xlabel="input token",
                             ylabel=ylabel, cbar_label="score (+ for the target, - against)", scheme="text")
 
-    _FIELDS = ("text", "tokens", "special", "method", "targets", "target_names", "prediction", "prediction_name", "foils",
+    _FIELDS = ("text", "tokens", "special", "method", "targets", "target_names", "prediction", "prediction_name",
+               "foils",
                "layers", "kind", "offsets", "model", "options", "version", "token_scheme")
 
     def to_dict(self, scores: bool = True) -> dict:
@@ -165,14 +175,16 @@ class Explanation:
             else:
                 words[-1] = (seg, last[1], e, last[3] + pending + [i])
             pending = []
-        if pending: words.append((None, 0, 0, pending)) if not words or words[-1][0] is None else words[-1][3].extend(pending)
+        if pending:
+            words.append((None, 0, 0, pending)) if not words or words[-1][0] is None else words[-1][3].extend(pending)
         return words
 
     _AGG = {"sum": lambda x: x.sum(-1), "mean": lambda x: x.mean(-1), "max": lambda x: x.max(-1),
             "absmax": lambda x: np.take_along_axis(x, np.abs(x).argmax(-1)[..., None], -1)[..., 0]}
 
     def _merged(self, groups, agg: str, level: str) -> "Explanation":
-        "The explanation whose tokens are `groups` `[(segment, start, end, [token indices])]`, their scores merged with `agg`."
+        """The explanation whose tokens are `groups` `[(segment, start, end, [token indices])]`, their scores merged
+        with `agg`."""
         if agg not in self._AGG: raise ValueError(f"agg must be one of {sorted(self._AGG)}, got {agg!r}")
         texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
         scores = np.stack([self._AGG[agg](self.scores[..., idx]) for *_, idx in groups], -1).astype(self.scores.dtype)
@@ -189,10 +201,10 @@ class Explanation:
         return self._merged(self.words(), agg, "words")
 
     def sentences(self, splitter=None) -> list:
-        """The sentences of the text as groups of token indices, `[(segment, start, end, [token indices])]` like `words`:
-        each word (`words`) joins the sentence in which it starts; special tokens stay apart. `splitter(text)` gives a
-        segment's sentences as `(start, end)` character spans (default `sentence_spans`: a sentence ends at '.', '!',
-        '?' or '…' followed by whitespace)."""
+        """The sentences of the text as groups of token indices, `[(segment, start, end, [token indices])]` like
+        `words`: each word (`words`) joins the sentence in which it starts; special tokens stay apart.
+        `splitter(text)` gives a segment's sentences as `(start, end)` character spans (default `sentence_spans`: a
+        sentence ends at '.', '!', '?' or '…' followed by whitespace)."""
         texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
         starts = [[a for a, _ in (splitter or sentence_spans)(t)] for t in texts]
         out, last = [], None
@@ -220,7 +232,9 @@ class Explanations(list):
     def _repr_html_(self): return "".join(e._repr_html_() for e in self)
     plan = None    # the `BatchPlan` of the batches `explain` ran (texts per batch, padding share); None otherwise
     def to_words(self, agg: str = "sum") -> "Explanations": return Explanations(e.to_words(agg) for e in self)
-    def to_sentences(self, agg: str = "sum", splitter=None) -> "Explanations": return Explanations(e.to_sentences(agg, splitter) for e in self)
+
+    def to_sentences(self, agg: str = "sum", splitter=None) -> "Explanations":
+        return Explanations(e.to_sentences(agg, splitter) for e in self)
     def save(self, path):
         "Write all explanations to one JSON file (scores exact, no pickle)."
         _save_json(path, dict(format="normxlogit.explanations", single=False, items=[e.to_dict() for e in self]))
@@ -253,7 +267,8 @@ def load_explanations(path):
     return SAVED_FORMATS[fmt](doc)
 
 # %% ../nbs/04_core.ipynb #e7ee39bb
-NO_PRE_FORWARD = ("grad_l1", "grad_l2", "grad_l2sq", "gxi")   # their own forward pass gives the batch's logits and predictions
+# their own forward pass gives the batch's logits and predictions
+NO_PRE_FORWARD = ("grad_l1", "grad_l2", "grad_l2sq", "gxi")
 
 def _check_call(m, adapter, layer, batch_size, max_tokens):
     if adapter.kind not in m.kinds:
@@ -271,7 +286,8 @@ def _method_scores(m, batch, options):
     "The method's scores of `batch` as float32 on the CPU, `(b, k, n_layers, s)`; non-finite scores are an error."
     scores = m.fn(batch, **options)
     if not torch.is_tensor(scores): raise TypeError(f"Method {m.name!r} returned {type(scores)}, expected a tensor")
-    if batch.deferred is not None: raise RuntimeError(f"Method {m.name!r} never scored its batch's logits; it needs make_batch's forward pass")
+    if batch.deferred is not None: raise RuntimeError(f"Method {m.name!r} never scored its batch's logits; it needs "
+                                                      "make_batch's forward pass")
     scores = scores.detach().float().cpu()
     if not m.layerwise: scores = scores.unsqueeze(2)          # (b, k, 1, s)
     if not torch.isfinite(scores.movedim(-1, 1)[batch.attention_mask.bool().cpu()]).all():
@@ -280,8 +296,10 @@ def _method_scores(m, batch, options):
                                  + ("; run the model in float32 (or bfloat16)." if dt == torch.float16 else "."))
     return scores
 
-def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, foil=None, layer=None, per_text: bool = False,
-            batch_size: int | None = None, max_tokens: int | None = None, sort: bool | None = None, truncation: bool = False,
+def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, foil=None, layer=None,
+            per_text: bool = False,
+            batch_size: int | None = None, max_tokens: int | None = None, sort: bool | None = None,
+            truncation: bool = False,
             progress: bool = False, **options):
     """Attribute the model's output to the input tokens of `texts` with `method`.
 
@@ -299,7 +317,8 @@ def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, fo
         under a token budget, consecutive texts in input order with `batch_size` alone (the old batches).
     progress: a progress bar (texts done, the padding share).
     options: passed to the method (see its chapter).
-    Returns an `Explanation` (scores `(n_targets, n_layers, n_tokens)`) for one input, an `Explanations` list for a list,
+    Returns an `Explanation` (scores `(n_targets, n_layers,
+    n_tokens)`) for one input, an `Explanations` list for a list,
     in input order, whose `plan` (`normxlogit.model.batch.BatchPlan`) tells the batches run and their padding share."""
     m = get_method(method)
     adapter = get_adapter(model)
@@ -327,7 +346,8 @@ def explain(model, tokenizer, texts, method: str = "normxlogit", target=None, fo
         batch.item_ids = [first + i for i in idx]
         scores = _method_scores(m, batch, options)
         offs = None if offsets is None else [offsets[i] for i in idx]
-        for i, e in zip(idx, _to_explanations(batch, scores, sub, method, m.layerwise, truncation, options, offs)): out[i] = e
+        for i, e in zip(idx, _to_explanations(batch, scores, sub, method, m.layerwise,
+                                              truncation, options, offs)): out[i] = e
         if bar is not None: bar.update(len(idx))
     if bar is not None: bar.close()
     if single: return out[0]
@@ -362,7 +382,8 @@ def _to_explanations(batch, scores, texts, method, layerwise, truncation=False, 
         if ad.kind == "regression": p, pn = float(batch.out_logits[i, 0]), f"{float(batch.out_logits[i, 0]):.3f}"
         else: p = int(batch.predictions[i]); pn = _name(ad, tok, p)
         off = offs[i] if offs is not None and len(offs[i]) == len(ids) else None
-        res.append(Explanation(text, tok.convert_ids_to_tokens(ids), scores[i][..., keep].numpy(), special[i][keep].numpy(), method, tg,
+        res.append(Explanation(text, tok.convert_ids_to_tokens(ids), scores[i][..., keep].numpy(),
+                               special[i][keep].numpy(), method, tg,
                                [_name(ad, tok, t) if ad.kind != "regression" else "value" for t in tg], p, pn,
                                [_name(ad, tok, f) for f in fl] if fl is not None else None, layers, ad.kind, off, name,
                                dict(options or {}), __version__, scheme))

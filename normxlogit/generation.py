@@ -11,9 +11,11 @@ import numpy as np
 import torch
 from .registry import get_method
 from .model.heads import get_adapter
-from .model.batch import Batch, encode, run_model, resolve_targets, max_length, ids_batch, plan_batches, reserve_item_ids, MAX_TOKENS
+from .model.batch import encode, max_length, ids_batch, plan_batches
+from .model.batch import reserve_item_ids, MAX_TOKENS
 from .attribution.attention import eager_attention, rollout_matrices
-from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html, html_page
+from .plot import plot_heatmap, readable_tokens, decode_tokens, token_label, token_scheme, scale_legend_html
+from .plot import html_page
 from .core import register_format, sentence_spans
 
 # %% auto #0
@@ -33,13 +35,16 @@ def chat_prompt(tokenizer, prompt: str) -> tuple[list, list]:
     opened, and for each token whether the template put it there (True) rather than the user's text (False)."""
     _check_prompt(prompt)
     if not getattr(tokenizer, "chat_template", None):
-        raise ValueError(f"{type(tokenizer).__name__} has no chat template; use chat=False (a base model continues text).")
-    text = tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True)
+        raise ValueError(f"{type(tokenizer).__name__} has no chat template; use chat=False (a base model continues "
+                         "text).")
+    text = tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False,
+                                         add_generation_prompt=True)
     enc = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
     content = prompt
     start = text.rfind(content)
     if start < 0: content = prompt.strip(); start = text.rfind(content)
-    if start < 0: raise ValueError("the chat template changed the prompt's text; cannot tell the user's tokens from the template's")
+    if start < 0: raise ValueError("the chat template changed the prompt's text; cannot tell the user's tokens from "
+                                   "the template's")
     end = start + len(content)
     return list(enc["input_ids"]), [not (a < end and b > start) for a, b in enc["offset_mapping"]]
 
@@ -56,8 +61,8 @@ def prompt_ids(model, tokenizer, prompt: str, chat: bool = False) -> tuple[list,
 
 # %% ../nbs/08_generation.ipynb #0510fa71
 def greedy_continuation(model, tokenizer, ids, max_new_tokens: int = 20) -> list:
-    """The token ids that `model.generate(do_sample=False)` appends to `ids`: greedy decoding with the model's generation
-    config (its end-of-sequence tokens stop it)."""
+    """The token ids that `model.generate(do_sample=False)` appends to `ids`: greedy decoding with the model's
+    generation config (its end-of-sequence tokens stop it)."""
     m = get_adapter(model).m
     gc = copy.deepcopy(m.generation_config)
     for k in ("temperature", "top_p", "top_k", "min_p", "typical_p"): setattr(gc, k, None)
@@ -74,10 +79,12 @@ def continuation_ids(tokenizer, continuation) -> list:
     "The token ids of a given continuation: a text (tokenised without special tokens) or a list (or tensor) of ids."
     if isinstance(continuation, str):
         ids = tokenizer(continuation, add_special_tokens=False)["input_ids"]
-        if not ids: raise ValueError(f"continuation {continuation!r} gives no tokens with this tokenizer; nothing to explain.")
+        if not ids: raise ValueError(f"continuation {continuation!r} gives no tokens with this tokenizer; nothing to "
+                                     "explain.")
         return list(ids)
     if torch.is_tensor(continuation): continuation = continuation.reshape(-1).tolist()
-    if not isinstance(continuation, (list, tuple)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in continuation):
+    if not isinstance(continuation, (list, tuple)) or not all(isinstance(i, int)
+                                                              and not isinstance(i, bool) for i in continuation):
         raise TypeError(f"continuation must be a text or a list of token ids, got {continuation!r}")
     if not continuation: raise ValueError("continuation is empty; nothing to explain.")
     bad = [i for i in continuation if not 0 <= i < len(tokenizer)]
@@ -91,7 +98,8 @@ def prefix_text(tokenizer, ids) -> str:
     enc = lambda s: tokenizer(s)["input_ids"]
     text = tokenizer.decode(ids)
     if enc(text) != ids and len(ids) > 1 and ids[0] == tokenizer.bos_token_id: text = tokenizer.decode(ids[1:])
-    if enc(text) != ids: raise ValueError(f"{tokenizer.convert_ids_to_tokens(ids)[-5:]}...: decoding and encoding again changes the tokens")
+    if enc(text) != ids: raise ValueError(f"{tokenizer.convert_ids_to_tokens(ids)[-5:]}...: decoding and encoding "
+                                          "again changes the tokens")
     return text
 
 # %% ../nbs/08_generation.ipynb #165584fc
@@ -112,9 +120,9 @@ def _color(v, vmax):
 @dataclass
 class GenerationExplanation:
     """Attributions of every generated token: `scores` `(n_generated, n_layers, n_tokens)`, NaN at and after the token
-    explained; `tokens`/`ids` the prompt's then the generation's (`tokens` the tokenizer's own pieces, `token_texts` the
-    text each stands for); `step_scores` per generated token (probability, logit, entropy); `predictions` the model's top
-    token at each step (differs from the token under forced decoding)."""
+    explained; `tokens`/`ids` the prompt's then the generation's (`tokens` the tokenizer's own pieces, `token_texts`
+    the text each stands for); `step_scores` per generated token (probability, logit, entropy); `predictions` the
+    model's top token at each step (differs from the token under forced decoding)."""
     prompt: str
     tokens: list
     ids: list
@@ -139,10 +147,12 @@ class GenerationExplanation:
         self.scores = np.asarray(self.scores, dtype=np.float32)
         self.special = np.asarray(self.special, bool)
         G = len(self.ids) - self.n_prompt
-        if not 1 <= self.n_prompt < len(self.ids): raise ValueError(f"n_prompt {self.n_prompt} must leave generated tokens among {len(self.ids)}")
+        if not 1 <= self.n_prompt < len(self.ids): raise ValueError(
+            f"n_prompt {self.n_prompt} must leave generated tokens among {len(self.ids)}")
         if self.scores.ndim != 3 or self.scores.shape[0] != G or self.scores.shape[2] != len(self.tokens):
             raise ValueError(f"scores {self.scores.shape} must be ({G} generated, n_layers, {len(self.tokens)} tokens)")
-        if len(self.special) != len(self.tokens) or len(self.ids) != len(self.tokens): raise ValueError("tokens, ids and special differ in length")
+        if len(self.special) != len(self.tokens) or len(self.ids) != len(self.tokens): raise ValueError(
+            "tokens, ids and special differ in length")
         if self.layers is None: self.layers = [None] * self.scores.shape[1]
         self.step_scores = {k: np.asarray(v, dtype=np.float32) for k, v in self.step_scores.items()}
 
@@ -154,13 +164,15 @@ class GenerationExplanation:
     def target_tokens(self) -> list: return list(self.tokens[self.n_prompt:])
     @property
     def token_texts(self) -> list:
-        "Each token (the prompt's, then the generation's) as the text it stands for (`normxlogit.plot.readable_tokens`)."
+        """Each token (the prompt's, then the generation's) as the text it stands for
+        (`normxlogit.plot.readable_tokens`)."""
         return readable_tokens(self.tokens, self.token_scheme)
     @property
     def target_texts(self) -> list: return self.token_texts[self.n_prompt:]
     @property
     def generated_text(self) -> str:
-        "The generated text, its tokens decoded together (real line breaks; a character split over tokens comes back whole)."
+        """The generated text, its tokens decoded together (real line breaks; a character split over tokens comes back
+        whole)."""
         return decode_tokens(self.target_tokens, self.token_scheme)
     @property
     def matrix(self) -> np.ndarray:
@@ -174,13 +186,15 @@ class GenerationExplanation:
         return np.arange(len(self.tokens))[None, :] < (self.n_prompt + np.arange(self.n_generated))[:, None]
     def __len__(self): return self.n_generated
     def __repr__(self):
-        return (f"GenerationExplanation(method={self.method!r}, prompt tokens={self.n_prompt}, generated={self.n_generated}, "
-                f"scores{tuple(self.scores.shape)}, text={self.generated_text!r})")
+        return (f"GenerationExplanation(method={self.method!r}, prompt tokens={self.n_prompt}, "
+                f"generated={self.n_generated}, scores{tuple(self.scores.shape)}, text={self.generated_text!r})")
 
     def step(self, t: int):
-        "The `normxlogit.core.Explanation` of generated token `t`: its context's tokens and scores (what `explain` gives for that prefix)."
+        """The `normxlogit.core.Explanation` of generated token `t`: its context's tokens and scores (what `explain`
+        gives for that prefix)."""
         from normxlogit.core import Explanation
-        if not -self.n_generated <= t < self.n_generated: raise IndexError(f"step {t} out of range for {self.n_generated} generated tokens")
+        if not -self.n_generated <= t < self.n_generated: raise IndexError(
+            f"step {t} out of range for {self.n_generated} generated tokens")
         t %= self.n_generated
         c, sch = self.context(t), self.token_scheme
         return Explanation(decode_tokens(self.tokens[:c], sch), self.tokens[:c], self.scores[t][None, :, :c],
@@ -190,7 +204,8 @@ class GenerationExplanation:
                            self.model, dict(self.options), self.version, sch)
 
     def to_frame(self):
-        """Tidy DataFrame: one row per (step, layer, context token) with the token's score and the step's scores; `target`
+        """Tidy DataFrame: one row per (step, layer, context token)
+        with the token's score and the step's scores; `target`
         and `token` are the text the tokens stand for, `piece` the tokenizer's own token."""
         import pandas as pd
         t, i = np.nonzero(self.in_context())
@@ -205,7 +220,8 @@ class GenerationExplanation:
         return pd.concat(frames, ignore_index=True)
 
     def summary(self, k: int = 3, layer: int = -1, special: bool = False):
-        "One row per generated token: its probability and entropy and the `k` context tokens with the largest scores (special tokens only with `special=True`)."
+        """One row per generated token: its probability and entropy and the `k` context tokens with the largest scores
+        (special tokens only with `special=True`)."""
         import pandas as pd
         rows, shown = [], [token_label(x) for x in self.token_texts]
         for t in range(self.n_generated):
@@ -213,7 +229,8 @@ class GenerationExplanation:
             s = self.scores[t, layer, :c]
             ok = np.ones(c, bool) if special else ~self.special[:c]
             top = [i for i in np.argsort(-s, kind="stable") if ok[i]][:k]
-            rows.append(dict(step=t, token=shown[self.n_prompt + t], probability=float(self.step_scores["probability"][t]),
+            rows.append(dict(step=t, token=shown[self.n_prompt + t],
+                             probability=float(self.step_scores["probability"][t]),
                              entropy=float(self.step_scores["entropy"][t]),
                              top=", ".join(f"{shown[i].strip() or repr(shown[i])} ({s[i]:.3g})" for i in top)))
         return pd.DataFrame(rows)
@@ -242,9 +259,11 @@ class GenerationExplanation:
                 f'<td {cell.format("background:" + _color(S[t, i], vmax[t]))} title="{html.escape(tok)} &#8594; '
                 f'{html.escape(shown[self.n_prompt + t])}: {S[t, i]:.4g}">{S[t, i]:.{digits}f}</td>'
                 if i < self.context(t) else f'<td {cell.format("background:#fafafa")}></td>' for t in range(G))
-            rows.append(f'<tr><th style="text-align:left;font-family:monospace;font-size:80%;white-space:pre;{style}">{html.escape(tok)}</th>{cells}</tr>')
+            rows.append('<tr><th '
+                        f'style="text-align:left;font-family:monospace;font-size:80%;white-space:pre;{style}">{html.escape(tok)}</th>{cells}</tr>')
         foot = "".join(f'<tr><th style="text-align:left;font-size:80%">{k}</th>' + "".join(
-            f'<td {cell.format("")}>{v[t]:.2f}</td>' for t in range(G)) + "</tr>" for k, v in self.step_scores.items() if k != "logit")
+            f'<td {cell.format("")}>{v[t]:.2f}</td>' for t in range(G)) + "</tr>"
+            for k, v in self.step_scores.items() if k != "logit")
         lay = f", layer {self.layers[layer]}" if self.layers[layer] is not None else ""
         title = (f"{self.method}{lay}: context tokens (rows; italic: generated) -> generated tokens (columns); "
                  f"red supports, blue opposes; each column scaled to its largest |score|")
@@ -256,17 +275,20 @@ class GenerationExplanation:
     def _repr_html_(self): return self.to_html()
 
     def plot(self, ax=None, layer: int = -1, special: bool = False, cmap="RdBu_r"):
-        "Matplotlib heatmap: rows the context tokens (special ones only with `special=True`), columns the generated tokens, each column scaled to its largest |score|."
+        """Matplotlib heatmap: rows the context tokens (special ones only with `special=True`), columns the generated
+        tokens, each column scaled to its largest |score|."""
         S = np.where(self.in_context(), self.scores[:, layer], np.nan)
         sp = self.special
         S = S / np.maximum(np.nanmax(np.abs(np.where(sp[None], np.nan, S)), axis=1, keepdims=True), 1e-12)
         rows = [i for i in range(len(self.tokens) - 1) if special or not sp[i]]
         shown = [token_label(x) for x in self.token_texts]
-        return plot_heatmap(np.nan_to_num(S[:, rows]).T, shown[self.n_prompt:], [shown[i] for i in rows], self.method, ax=ax,
+        return plot_heatmap(np.nan_to_num(S[:, rows]).T, shown[self.n_prompt:], [shown[i] for i in rows], self.method,
+                            ax=ax,
                             cmap=cmap, xlabel="generated token", ylabel="context token",
                             cbar_label="score / the largest |score| of its column", scheme="text")
 
-    _FIELDS = ("prompt", "tokens", "ids", "n_prompt", "method", "predictions", "prediction_tokens", "foils", "layers", "chat",
+    _FIELDS = ("prompt", "tokens", "ids", "n_prompt", "method", "predictions", "prediction_tokens", "foils", "layers",
+               "chat",
                "greedy", "model", "options", "version", "seconds", "token_scheme")
 
     def to_dict(self) -> dict:
@@ -284,7 +306,9 @@ class GenerationExplanation:
     def from_dict(cls, d: dict) -> "GenerationExplanation":
         "The explanation of a `to_dict` output."
         kw = {k: d[k] for k in cls._FIELDS if k in d}
-        s = np.array([[[np.nan if x is None else x for x in row] for row in step] for step in d["scores"]], dtype=np.float32)
+        s = np.array(
+            [[[np.nan if x is None else x for x in row] for row in step] for step in d["scores"]], dtype=np.float32
+        )
         return cls(scores=s, special=d["special"], step_scores=d["step_scores"], **kw)
 
     def save(self, path):
@@ -296,7 +320,8 @@ class GenerationExplanation:
 register_format("normxlogit.generation", lambda doc: GenerationExplanation.from_dict(doc["items"][0]))
 
 def load_generation(path) -> GenerationExplanation:
-    "The `GenerationExplanation` saved with `.save(path)` (`load_explanations` reads it too; this one refuses other formats)."
+    """The `GenerationExplanation` saved with `.save(path)` (`load_explanations` reads it too; this one refuses other
+    formats)."""
     doc = json.loads(Path(path).read_text())
     if not isinstance(doc, dict) or doc.get("format") != "normxlogit.generation":
         raise ValueError(f"{path} is not a saved generation explanation (format 'normxlogit.generation')")
@@ -355,11 +380,14 @@ def sentence_scores(self: GenerationExplanation, tokenizer, spans=None, layer: i
 # %% ../nbs/08_generation.ipynb #348ee40a
 ONE_PASS = ("normxlogit", "logat", "l2norm")          # all steps from the hidden states of one forward pass
 ATTENTION = ("attention_last", "rollout")             # all steps from the attention weights of one forward pass
-OWN_FORWARD = ("grad_l1", "grad_l2", "grad_l2sq", "gxi", "ig", "lrp", "attnlrp", "alti_logit", "random")  # run their own pass
+# run their own pass
+OWN_FORWARD = ("grad_l1", "grad_l2", "grad_l2sq", "gxi", "ig", "lrp", "attnlrp", "alti_logit", "random")
 PER_STEP = ("random",)                                # one prefix per call, as `explain` seeds it
 TARGET_FREE = ("l2norm", "attention_last", "rollout", "random")   # scores that do not depend on the explained token
-TOKEN_BUDGET = 320                                    # tokens per batch of prefixes (fastest on SmolLM2: chapter *Benchmark: explaining generations*)
-SEQUENCE_TOKENS = MAX_TOKENS                          # tokens per batch of whole sequences (several prompts' one forward pass): `explain`'s budget
+# tokens per batch of prefixes (fastest on SmolLM2: chapter *Benchmark: explaining generations*)
+TOKEN_BUDGET = 320
+# tokens per batch of whole sequences (several prompts' one forward pass): `explain`'s budget
+SEQUENCE_TOKENS = MAX_TOKENS
 
 def _check_args(model, method, max_new_tokens, layer, foil):
     m = get_method(method)
@@ -367,20 +395,25 @@ def _check_args(model, method, max_new_tokens, layer, foil):
     if ad.kind != "causal_lm":
         raise ValueError(f"explain_generation needs a causal language model (...ForCausalLM), got a {ad.kind} model "
                          f"({type(ad.m).__name__}); encoders do not generate text: use `explain` for them.")
-    if "causal_lm" not in m.kinds: raise ValueError(f"Method {method!r} does not support causal LMs (supports {m.kinds}).")
+    if "causal_lm" not in m.kinds: raise ValueError(f"Method {method!r} does not support causal LMs (supports "
+                                                    f"{m.kinds}).")
     if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, int) or max_new_tokens < 1:
         raise ValueError(f"max_new_tokens must be a positive int, got {max_new_tokens!r}")
-    if layer is not None and not m.layerwise: raise ValueError(f"Method {method!r} is not layer-wise; `layer` must be None.")
-    if layer is not None and layer != "all" and (isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= ad.num_layers):
+    if layer is not None and not m.layerwise: raise ValueError(f"Method {method!r} is not layer-wise; `layer` must be "
+                                                               "None.")
+    if layer is not None and layer != "all" and (isinstance(layer, bool) or not isinstance(layer, int)
+                                                 or not 0 <= layer <= ad.num_layers):
         raise ValueError(f"layer must be None, 'all' or an int in 0..{ad.num_layers}, got {layer!r}")
     if foil is not None and method in TARGET_FREE:
-        raise ValueError(f"Method {method!r} does not depend on the explained token, so a foil changes nothing; drop `foil`.")
+        raise ValueError(f"Method {method!r} does not depend on the explained token, so a foil changes nothing; drop "
+                         "`foil`.")
     return m, ad
 
 def _foils(foil, G):
     if foil is None: return None
     if isinstance(foil, (list, tuple)):
-        if len(foil) != G: raise ValueError(f"a list of foils needs one foil per generated token ({G}), got {len(foil)}")
+        if len(foil) != G: raise ValueError(f"a list of foils needs one foil per generated token ({G}), got "
+                                            f"{len(foil)}")
         return list(foil)
     return [foil] * G
 
@@ -403,7 +436,8 @@ def _attention_rows(m, b, P, options):
 
 @dataclass
 class _Job:
-    "One prompt to explain: `ids` (the prompt's, then the generated ones), `P` prompt tokens, `gen`, special flags, one foil per step (or None)."
+    """One prompt to explain: `ids` (the prompt's, then the generated ones), `P` prompt tokens, `gen`, special flags,
+    one foil per step (or None)."""
     prompt: str
     ids: list
     P: int
@@ -416,15 +450,21 @@ def _job(ad, tokenizer, prompt, continuation, chat, max_new_tokens, foil) -> _Jo
     "The tokens of one prompt and of its generation (greedy, or the given `continuation`)."
     p_ids, special = prompt_ids(ad, tokenizer, prompt, chat)
     greedy = continuation is None
-    gen = greedy_continuation(ad, tokenizer, p_ids, max_new_tokens) if greedy else continuation_ids(tokenizer, continuation)
+    gen = (
+        greedy_continuation(ad, tokenizer, p_ids, max_new_tokens)
+        if greedy
+        else continuation_ids(tokenizer, continuation)
+    )
     if not gen: raise ValueError("the model generated no token")
     ids, n_max = p_ids + gen, max_length(ad, tokenizer)
-    if len(ids) > n_max: raise ValueError(f"prompt and continuation have {len(ids)} tokens but the model accepts at most {n_max}")
+    if len(ids) > n_max: raise ValueError(f"prompt and continuation have {len(ids)} tokens but the model accepts at "
+                                          f"most {n_max}")
     sp = set(tokenizer.all_special_ids)
     return _Job(prompt, ids, len(p_ids), gen, list(special) + [i in sp for i in gen], _foils(foil, len(gen)), greedy)
 
 def _as_prompts(prompt, continuation) -> tuple[list, list, bool]:
-    "`(prompts, continuations, single)`: one prompt (a string), or a list (any iterable) of them with one continuation each (or None)."
+    """`(prompts, continuations, single)`: one prompt (a string), or a list (any iterable) of them with one continuation
+    each (or None)."""
     if isinstance(prompt, str): return [prompt], [continuation], True
     if isinstance(prompt, (bytes, dict)) or not hasattr(prompt, "__iter__"):
         raise TypeError(f"prompt must be a string or a list of strings, got {type(prompt).__name__}: {prompt!r}")
@@ -432,9 +472,13 @@ def _as_prompts(prompt, continuation) -> tuple[list, list, bool]:
     if not prompts: raise ValueError("no prompt to explain: the list of prompts is empty")
     for p in prompts: _check_prompt(p)
     if continuation is None: return prompts, [None] * len(prompts), False
-    if not isinstance(continuation, (list, tuple)) or len(continuation) != len(prompts) or any(isinstance(c, int) for c in continuation):
-        raise ValueError(f"with {len(prompts)} prompts, continuation must be None or a list of one continuation (a text or "
-                         f"token ids) per prompt, got {continuation!r}")
+    if (
+        not isinstance(continuation, (list, tuple))
+        or len(continuation) != len(prompts)
+        or any(isinstance(c, int) for c in continuation)
+    ):
+        raise ValueError(f"with {len(prompts)} prompts, continuation must be None or a list of one continuation (a "
+                         f"text or token ids) per prompt, got {continuation!r}")
     return prompts, list(continuation), False
 
 def _layer_list(ad, layer, layerwise) -> list:
@@ -502,9 +546,12 @@ def _result(job, s, last, method, ad, tokenizer, layers, chat, options, seconds)
         raise FloatingPointError(f"Method {method!r} produced non-finite scores with a {dt} model"
                                  + ("; run the model in float32 (or bfloat16)." if dt == torch.float16 else "."))
     preds = last.argmax(-1).cpu().tolist()
-    return GenerationExplanation(job.prompt, tokenizer.convert_ids_to_tokens(ids), ids, job.special, P, scores.numpy(), method,
-                                 step_scores(last, job.gen), preds, tokenizer.convert_ids_to_tokens(preds), job.foils, layers,
-                                 chat, job.greedy, model_name(ad.model), dict(options), __version__, seconds, token_scheme(tokenizer))
+    return GenerationExplanation(job.prompt, tokenizer.convert_ids_to_tokens(ids), ids, job.special, P, scores.numpy(),
+                                 method,
+                                 step_scores(last, job.gen), preds, tokenizer.convert_ids_to_tokens(preds), job.foils,
+                                 layers,
+                                 chat, job.greedy, model_name(ad.model), dict(options), __version__,
+                                 seconds, token_scheme(tokenizer))
 
 class GenerationExplanations(list):
     """The `GenerationExplanation`s of several prompts, in prompt order; `plan`: the `BatchPlan` of the batched passes
@@ -526,7 +573,8 @@ def explain_generation(model, tokenizer, prompt, method: str = "normxlogit", max
     max_tokens: tokens per batch (padding included): of prefixes, for the step-by-step methods (default `TOKEN_BUDGET`),
         and of whole sequences, for the one forward pass of several prompts (default `SEQUENCE_TOKENS`).
     Returns a `GenerationExplanation` (scores `(n_generated, n_layers, n_tokens)`, NaN at and after each explained
-    token), or for a list of prompts a `GenerationExplanations` list (each one's `seconds`: the call's time over the prompts)."""
+    token), or for a list of prompts a `GenerationExplanations` list (each one's `seconds`: the call's time over the
+    prompts)."""
     t0 = time.perf_counter()
     m, ad = _check_args(model, method, max_new_tokens, layer, foil)
     for name, v in (("batch_size", batch_size), ("max_tokens", max_tokens)):
@@ -536,16 +584,20 @@ def explain_generation(model, tokenizer, prompt, method: str = "normxlogit", max
     jobs = [_job(ad, tokenizer, p, c, chat, max_new_tokens, foil) for p, c in zip(prompts, conts)]
     layers, L, plan = _layer_list(ad, layer, m.layerwise), ad.num_layers, None
     if method in ATTENTION:
-        rows = [_attention_rows(m, ids_batch(ad, tokenizer, [j.ids[:-1]], [j.gen], None, layer, forward=False), j.P, options) for j in jobs]
+        rows = [_attention_rows(m, ids_batch(ad, tokenizer, [j.ids[:-1]], [j.gen],
+                                             None, layer, forward=False), j.P, options) for j in jobs]
         scores, lasts = [r[0] for r in rows], [r[1] for r in rows]
     else:
         one = method in ONE_PASS
         keep = {0, L} | {l for l in layers if l is not None} if one else {L}
-        lasts, scores, plan = _sequence_pass(m, ad, tokenizer, jobs, layer, keep, max_tokens or SEQUENCE_TOKENS, one, options)
+        lasts, scores, plan = _sequence_pass(m, ad, tokenizer, jobs, layer, keep,
+                                             max_tokens or SEQUENCE_TOKENS, one, options)
         if not one:
-            scores, plan = _prefix_pass(m, ad, tokenizer, jobs, lasts, layer, len(layers), batch_size, max_tokens, options, progress)
+            scores, plan = _prefix_pass(m, ad, tokenizer, jobs, lasts, layer, len(layers), batch_size,
+                                        max_tokens, options, progress)
     secs = round((time.perf_counter() - t0) / len(jobs), 4)
-    res = [_result(j, s, last, method, ad, tokenizer, layers, chat, options, secs) for j, s, last in zip(jobs, scores, lasts)]
+    res = [_result(j, s, last, method, ad, tokenizer, layers, chat, options, secs)
+           for j, s, last in zip(jobs, scores, lasts)]
     if single: return res[0]
     out = GenerationExplanations(res)
     out.plan = plan
@@ -554,20 +606,27 @@ def explain_generation(model, tokenizer, prompt, method: str = "normxlogit", max
 
 # %% ../nbs/08_generation.ipynb #68f7729b
 def add_generation_arguments(parser):
-    "Add the options of generation explanations to an `explain` sub-command parser (`--generate`, `--continuation`, `--chat`, `--top`, `--save`)."
+    """Add the options of generation explanations to an `explain` sub-command parser (`--generate`, `--continuation`,
+    `--chat`, `--top`, `--save`)."""
     parser.add_argument("--generate", type=int, default=None, metavar="N",
-                        help="explain a generation: generate up to N tokens greedily (or force --continuation) and explain each")
-    parser.add_argument("--continuation", default=None, help="a given continuation to explain instead of generating (forced decoding)")
-    parser.add_argument("--chat", action="store_true", help="put the text into the tokenizer's chat template as the user's message")
+                        help="explain a generation: generate up to N tokens greedily (or force --continuation) and "
+                             "explain each")
+    parser.add_argument("--continuation", default=None,
+                        help="a given continuation to explain instead of generating (forced decoding)")
+    parser.add_argument("--chat", action="store_true",
+                        help="put the text into the tokenizer's chat template as the user's message")
     parser.add_argument("--top", type=int, default=3, help="context tokens listed per generated token (table format)")
-    parser.add_argument("--save", default=None, metavar="JSON", help="also save the explanation (read it with normxlogit.load_explanations)")
+    parser.add_argument("--save", default=None, metavar="JSON",
+                        help="also save the explanation (read it with normxlogit.load_explanations)")
     return parser
 
 def generation_page(g: GenerationExplanation, title: str = "") -> str:
-    "A standalone HTML page of a generation's explanation: the prompt, the generated text, the heatmap and the step summary."
+    """A standalone HTML page of a generation's explanation: the prompt, the generated text, the heatmap and the step
+    summary."""
     pre = lambda x: f'<pre style="white-space:pre-wrap;background:#f6f6f6;padding:4px">{html.escape(x)}</pre>'
     title = title or f"{g.method}: {g.model}"
-    return html_page(title, f"<h2>{html.escape(title)}</h2><p>Prompt</p>{pre(g.prompt)}<p>Generated ({g.n_generated} tokens)</p>",
+    return html_page(title, f"<h2>{html.escape(title)}</h2><p>Prompt</p>{pre(g.prompt)}<p>Generated ({g.n_generated} "
+                            "tokens)</p>",
                      pre(g.generated_text), g.to_html(special=False), "<p>Step by step</p>",
                      g.summary().to_html(index=False, float_format=lambda v: f"{v:.3f}"))
 
@@ -577,7 +636,8 @@ def _generation_output(g, args) -> str:
     if fmt == "json": return g.to_frame().to_json(orient="records", force_ascii=False)
     name = getattr(args, "model", None) or g.model
     if fmt == "html": return generation_page(g, f"{g.method} on {name}")
-    return (f"model {name}, method {g.method}, {g.n_prompt} prompt tokens, {g.n_generated} generated: {g.generated_text!r}\n"
+    return (f"model {name}, method {g.method}, {g.n_prompt} prompt tokens, {g.n_generated} generated: "
+            f"{g.generated_text!r}\n"
             + g.summary(k=args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
 def generation_cli(args, model=None, tokenizer=None, out=print) -> int:
@@ -586,8 +646,10 @@ def generation_cli(args, model=None, tokenizer=None, out=print) -> int:
     `json`) or an HTML page (`html`), printed, or written to `args.out` when set. `model`/`tokenizer` are loaded from
     `args.model` unless given. Errors are ValueErrors."""
     if args.generate is None and args.continuation is None: raise ValueError("give --generate N or --continuation TEXT")
-    if args.generate is not None and args.generate < 1: raise ValueError(f"--generate must be at least 1, got {args.generate}")
-    if getattr(args, "target", None) is not None: raise ValueError("--target does not apply to a generation: every generated token is explained")
+    if args.generate is not None and args.generate < 1: raise ValueError(
+        f"--generate must be at least 1, got {args.generate}")
+    if getattr(args, "target", None) is not None: raise ValueError(
+        "--target does not apply to a generation: every generated token is explained")
     if model is None:
         from normxlogit.model.zoo import load_model
         model, tokenizer = load_model(args.model, head="causal_lm")

@@ -14,7 +14,8 @@ __all__ = ['ENV', 'repo_root', 'data_dir', 'cache_dir', 'models_dir', 'results_d
 ENV = dict(data="NORMXLOGIT_DATA", cache="NORMXLOGIT_CACHE", models="NORMXLOGIT_MODELS", results="NORMXLOGIT_RESULTS")
 
 def repo_root() -> Path | None:
-    "The clone this package was imported from (the folder holding `settings.ini` and `normxlogit/`), or None when installed."
+    """The clone this package was imported from (the folder holding `settings.ini` and `normxlogit/`), or None when
+    installed."""
     try: here = Path(__file__).resolve().parent.parent
     except NameError:                                   # running inside this chapter's notebook
         import importlib.util
@@ -41,7 +42,8 @@ def data_dir(path=None) -> Path:
             raise FileNotFoundError(f"data directory {str(p)!r} ({src}) does not exist")
         return p
     root = repo_root()
-    if root is not None and _looks_like_data_dir(root.parent / "shared" / "data"): return root.parent / "shared" / "data"
+    if root is not None and _looks_like_data_dir(root.parent / "shared" / "data"):
+        return root.parent / "shared" / "data"
     raise FileNotFoundError(
         f"Could not find the benchmark data. Set the environment variable {ENV['data']} to the data directory "
         f"(the folder holding blimp/, glue/, sva/, squad_v2/) or pass `path=...`.")
@@ -60,7 +62,8 @@ def models_dir(path=None) -> Path:
     return root / "models" if root is not None else cache_dir() / "models"
 
 def results_dir(sub: str | None = None, path=None) -> Path:
-    "Experiment results (optionally the subfolder `sub`): `path` > `$NORMXLOGIT_RESULTS` > `results/` in the clone > `./results`."
+    """Experiment results (optionally the subfolder `sub`): `path` > `$NORMXLOGIT_RESULTS` > `results/` in the clone >
+    `./results`."""
     d = _override("results", path)
     if d is None:
         root = repo_root()

@@ -32,7 +32,8 @@ def token_scheme(tokenizer) -> str:
     s = dec.__getstate__().decode("utf-8") if dec is not None else ""
     if '"ByteLevel"' in s: return "byte_level"
     if '"WordPiece"' in s: return "wordpiece"
-    if any(k in s for k in ("▁", "\\u2581", '"Metaspace"', '"ByteFallback"')) or hasattr(tokenizer, "sp_model"): return "sentencepiece"
+    if any(k in s for k in ("▁", "\\u2581",
+                            '"Metaspace"', '"ByteFallback"')) or hasattr(tokenizer, "sp_model"): return "sentencepiece"
     return ""
 
 def guess_scheme(tokens) -> str:
@@ -77,7 +78,8 @@ def readable_tokens(tokens, scheme: str = "", special=None, offsets=None, texts=
     return out
 
 def decode_tokens(tokens, scheme: str = "") -> str:
-    "The text of consecutive tokens decoded together (a character split across tokens comes back whole; an unfinished one shows as �)."
+    """The text of consecutive tokens decoded together (a character split across tokens comes back whole; an unfinished
+    one shows as �)."""
     scheme = scheme or guess_scheme(tokens)
     return b"".join(token_bytes(t, scheme) for t in tokens).decode("utf-8", "replace")
 
@@ -111,16 +113,20 @@ def _vmax(scores, special):
     return float(s.max()) if s.size else 0.0
 
 def heatmap_html(tokens, scores, special=None, title="", scheme: str = "") -> str:
-    """HTML token heatmap: one span per token, shown as the text it stands for (`readable_tokens` under `scheme`, guessed
+    """HTML token heatmap: one span per token, shown as the text
+    it stands for (`readable_tokens` under `scheme`, guessed
     if ''; 'text' for tokens that are text already), red for positive and blue for negative scores, scaled by the
     largest |score| of the non-special tokens, with a legend of that scale."""
-    scores = np.asarray(scores, dtype=float); special = np.zeros(len(tokens), bool) if special is None else np.asarray(special, bool)
+    scores = np.asarray(scores, dtype=float)
+    special = np.zeros(len(tokens), bool) if special is None else np.asarray(special, bool)
     vmax = _vmax(scores, special)
     shown = [token_label(t) for t in readable_tokens(list(tokens), scheme, special)]
     spans = "".join(
         f'<span title="{html.escape(t)}: {s:.4g}" style="background:{_color(s, vmax)};padding:1px 3px;margin:1px;'
-        f'border-radius:3px;display:inline-block;font-family:monospace;{"opacity:.5;" if sp else ""}">{html.escape(t)}</span>'
-        for t, s, sp in zip(shown, scores, special))
+        f'border-radius:3px;display:inline-block;font-family:monospace;{"opacity:.5;" if sp else ""}">'
+        f'{html.escape(t)}</span>'
+        for t, s, sp in zip(shown, scores, special)
+    )
     head = f'<div style="font-size:85%;color:#555">{html.escape(title)}</div>' if title else ""
     return f'<div class="normxlogit-heatmap" style="line-height:1.9">{head}{spans}{scale_legend_html(vmax)}</div>'
 
@@ -136,11 +142,13 @@ def plot_heatmap(M, tokens, row_labels, title="", ax=None, cmap="RdBu_r", xlabel
     stand for (`scheme` as in `heatmap_html`)."""
     import matplotlib.pyplot as plt
     M = np.atleast_2d(np.asarray(M, float))
-    if ax is None: _, ax = plt.subplots(figsize=(max(4, 0.55 * len(tokens)) + 1.2, 1.4 + 0.3 * len(M)), layout="constrained")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(4, 0.55 * len(tokens)) + 1.2, 1.4 + 0.3 * len(M)), layout="constrained")
     v = float(np.nanmax(np.abs(M))) if np.isfinite(M).any() else 0.0
     im = ax.imshow(M, cmap=cmap, vmin=-(v or 1.0), vmax=v or 1.0, aspect="auto")
     ax.set_xticks(range(len(tokens)))
-    ax.set_xticklabels([token_label(t) for t in readable_tokens(list(tokens), scheme)], rotation=60, ha="right", fontsize=8)
+    ax.set_xticklabels([token_label(t) for t in readable_tokens(list(tokens), scheme)],
+                       rotation=60, ha="right", fontsize=8)
     ax.set_yticks(range(len(M))); ax.set_yticklabels(row_labels, fontsize=8)
     ax.set_xlabel(xlabel, fontsize=8); ax.set_ylabel(ylabel, fontsize=8)
     ax.set_title(title, fontsize=9)
@@ -151,7 +159,8 @@ def plot_heatmap(M, tokens, row_labels, title="", ax=None, cmap="RdBu_r", xlabel
 
 # %% ../nbs/03_plot.ipynb #8c4c1dbd
 def ratio_span(values, digits: int = 2) -> str:
-    "A range of ratios for generated prose: '1.24x', or '0.96-1.00x' when the values differ at `digits`; 'n/a' if none is finite."
+    """A range of ratios for generated prose: '1.24x', or '0.96-1.00x' when the values differ at `digits`; 'n/a' if none
+    is finite."""
     v = [float(x) for x in values if np.isfinite(x)]
     if not v: return "n/a"
     lo, hi = f"{min(v):.{digits}f}", f"{max(v):.{digits}f}"

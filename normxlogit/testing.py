@@ -15,7 +15,8 @@ __all__ = ['SAMPLE_TEXTS', 'ENCODER_ARCHS', 'FILLERS', 'MULTILINGUAL', 'MOJIBAKE
            'sentencepiece_tokenizer', 'unescape_bytes', 'check_readable', 'check_rollout_views', 'check_matrix_method']
 
 # %% ../nbs/07_testing.ipynb #09b038ad
-SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no", "a rather longer sentence about cats and their owners"]
+SAMPLE_TEXTS = ["the keys to the cabinet are on the table", "no",
+                "a rather longer sentence about cats and their owners"]
 ENCODER_ARCHS = ("bert", "roberta", "deberta-v2")     # the tiny encoder families every encoder-method chapter checks
 
 def raises(exc, f, *args, **kwargs) -> str:
@@ -41,18 +42,21 @@ def zero_biases(model):
     return model
 
 def check_batching(model, tokenizer, texts, method: str, atol: float = 1e-6, rtol: float = 0.0, **options):
-    "Explaining `texts` in one padded batch gives the tokens and scores of explaining each text alone (padding changes nothing)."
+    """Explaining `texts` in one padded batch gives the tokens and scores of explaining each text alone (padding changes
+    nothing)."""
     import numpy as np
     from normxlogit.core import explain
     batched = explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
     for text, bt in zip(texts, batched):
         one = explain(model, tokenizer, text, method=method, **options)
         assert one.tokens == bt.tokens, (method, one.tokens, bt.tokens)
-        assert np.allclose(one.scores, bt.scores, atol=atol, rtol=rtol), (method, text, float(np.abs(one.scores - bt.scores).max()))
+        assert np.allclose(one.scores, bt.scores, atol=atol, rtol=rtol), (method, text,
+                                                                          float(np.abs(one.scores - bt.scores).max()))
     return batched
 
 def time_per_instance(model, tokenizer, texts, method: str, repeats: int = 1, **options) -> float:
-    "Seconds per instance of `explain(..., method=method)` on `texts` in one batch, after one warm-up call (median of `repeats`)."
+    """Seconds per instance of `explain(..., method=method)` on `texts` in one batch, after one warm-up call (median of
+    `repeats`)."""
     from normxlogit.core import explain
     explain(model, tokenizer, texts[:1], method=method, **options)
     times = []
@@ -62,9 +66,10 @@ def time_per_instance(model, tokenizer, texts, method: str, repeats: int = 1, **
     return sorted(times)[len(times) // 2]
 
 def check_contribution_matrices(model, tokenizer, texts, matrices_fn, method: str, **options):
-    """The per-layer contribution matrices `matrices_fn(batch)` of a rollout method, and their rollouts, are row-stochastic
-    (non-negative rows summing to one) and take nothing from padding; `explain(..., method, target='all')` gives one and
-    the same explanation for every class, summing to one. Returns that explanation's scores (targets, tokens)."""
+    """The per-layer contribution matrices `matrices_fn(batch)` of a rollout method, and their rollouts, are
+    row-stochastic (non-negative rows summing to one) and take nothing from padding; `explain(..., method,
+    target='all')` gives one and the same explanation for every class, summing to one. Returns that explanation's
+    scores (targets, tokens)."""
     import numpy as np
     from normxlogit.model.batch import make_batch
     from normxlogit.core import explain
@@ -77,18 +82,23 @@ def check_contribution_matrices(model, tokenizer, texts, matrices_fn, method: st
     e = explain(model, tokenizer, texts[0], method=method, target="all", **options)
     S = e.scores[:, 0]                                     # (targets, tokens): one layer entry, the rollout
     n_classes = model.config.num_labels
-    assert e.scores.shape == (n_classes, 1, len(e.tokens)) and np.allclose(S, S[0]) and abs(S[0].sum() - 1) < 1e-5, method
+    assert e.scores.shape == (n_classes, 1, len(e.tokens)) and np.allclose(S, S[0]) and abs(S[0].sum() - 1) < 1e-5, (
+        method
+    )
     return S, mats, b
 
 def max_diff(xs, ys) -> float:
-    "Largest absolute difference between two lists of tensors (e.g. per-layer matrices of a new and a reference implementation)."
+    """Largest absolute difference between two lists of tensors (e.g. per-layer matrices of a new and a reference
+    implementation)."""
     return max(float((x - y).abs().max()) for x, y in zip(xs, ys))
 
-FILLERS = (" the", " a", " and", " of", " it", ".", ",", " is", " so", " film")   # words that are one token almost everywhere
+# words that are one token almost everywhere
+FILLERS = (" the", " a", " and", " of", " it", ".", ",", " is", " so", " film")
 _SST2 = []
 
 def sst2_sentences() -> list:
-    "The SST-2 dev sentences of the shared data (`normxlogit.evidence.datasets.load_sst2`), the text `fixed_length_text` cuts."
+    """The SST-2 dev sentences of the shared data (`normxlogit.evidence.datasets.load_sst2`), the text
+    `fixed_length_text` cuts."""
     if not _SST2:
         from normxlogit.evidence.datasets import load_sst2
         _SST2.extend(s.strip() for s in load_sst2("dev").sentence.astype(str) if s.strip())
@@ -131,15 +141,17 @@ def fixed_length_text(tokenizer, n: int, offset: int = 0, sentences=None) -> str
 
 def fixed_length_texts(tokenizer, n: int, batch: int = 1) -> list:
     "`batch` different texts of exactly `n` tokens each (`fixed_length_text` from different SST-2 offsets)."
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1: raise ValueError(f"batch must be a positive int, got {batch!r}")
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1: raise ValueError(
+        f"batch must be a positive int, got {batch!r}")
     return [fixed_length_text(tokenizer, n, offset=29 * i) for i in range(batch)]
 
 def check_matrices_match(reference_fn, matrices_fn, method: str, archs=ENCODER_ARCHS, texts=SAMPLE_TEXTS,
                          variants=({},), rows=(1, 3, None), minilm_tokens: int | None = None, atol: float = 1e-6):
-    """A faster implementation `matrices_fn(batch, rows=r, **variant)` of per-layer contribution matrices agrees with its
-    `reference_fn(batch, **variant)` (and so do the rollouts), for every block size in `rows`, on tiny models of `archs`
-    with random LayerNorms; the registered `method` equals the scores of the reference matrices with and without `layer`;
-    with `minilm_tokens`, also on MiniLM-L6 at that input length. Returns the largest differences (tiny, MiniLM)."""
+    """A faster implementation `matrices_fn(batch, rows=r, **variant)` of per-layer contribution matrices agrees with
+    its `reference_fn(batch, **variant)` (and so do the rollouts), for every block size in `rows`, on tiny models of
+    `archs` with random LayerNorms; the registered `method` equals the scores of the reference matrices with and
+    without `layer`; with `minilm_tokens`, also on MiniLM-L6 at that input length. Returns the largest differences
+    (tiny, MiniLM)."""
     from normxlogit.model.batch import make_batch
     from normxlogit.registry import get_method
     from normxlogit.model.tracing import compose_rollout, contribution_scores
@@ -182,8 +194,10 @@ def small_run() -> bool:
     return bool(os.environ.get("IN_TEST") or os.environ.get("NORMXLOGIT_SMALL"))
 
 # %% ../nbs/07_testing.ipynb #604a7b56
-MULTILINGUAL = "Le café était déjà froid à Zürich. 東京は晴れ 😀 ok"    # accents, CJK and an emoji, for the token checks
-MOJIBAKE = "ÃÂĠĊĉâðŁł▁"       # characters that betray tokens printed in a tokenizer's own alphabet (`ĠcafÃ©`, `ðŁĺ`, `▁`)
+# accents, CJK and an emoji, for the token checks
+MULTILINGUAL = "Le café était déjà froid à Zürich. 東京は晴れ 😀 ok"
+# characters that betray tokens printed in a tokenizer's own alphabet (`ĠcafÃ©`, `ðŁĺ`, `▁`)
+MOJIBAKE = "ÃÂĠĊĉâðŁł▁"
 _SP_TEXTS = ["Le café était déjà froid à Zürich.", "the keys to the cabinet are on the table", "東京は晴れ、京都は雨",
              "Grüße aus Köln, señor", "a rather longer sentence about cats and their owners"]
 
@@ -197,8 +211,10 @@ def sentencepiece_tokenizer(texts=None, vocab_size: int = 330):
     from transformers import AutoTokenizer
     d = Path(tempfile.mkdtemp())
     try:
-        spm.SentencePieceTrainer.train(sentence_iterator=iter(list(texts or _SP_TEXTS) * 20), model_prefix=str(d / "tokenizer"),
-                                       vocab_size=vocab_size, hard_vocab_limit=False, model_type="bpe", byte_fallback=True,
+        spm.SentencePieceTrainer.train(sentence_iterator=iter(list(texts or _SP_TEXTS) * 20),
+                                       model_prefix=str(d / "tokenizer"),
+                                       vocab_size=vocab_size, hard_vocab_limit=False, model_type="bpe",
+                                       byte_fallback=True,
                                        pad_id=0, eos_id=1, bos_id=2, unk_id=3, pad_piece="<pad>", eos_piece="<eos>",
                                        bos_piece="<bos>", unk_piece="<unk>", minloglevel=2)
         (d / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "GemmaTokenizer"}))
@@ -206,14 +222,18 @@ def sentencepiece_tokenizer(texts=None, vocab_size: int = 330):
     finally: shutil.rmtree(d, ignore_errors=True)
 
 def unescape_bytes(text: str) -> str:
-    "Undo the `\\xNN` escapes with which `normxlogit.plot.readable_tokens` shows the bytes of a split character, and decode."
+    """Undo the `\\xNN` escapes with which `normxlogit.plot.readable_tokens` shows the bytes of a split character, and
+    decode."""
     import re
-    return re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m[1], 16)]), text.encode("utf-8")).decode("utf-8", "replace")
+
+    return re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m[1], 16)]), text.encode("utf-8")).decode(
+        "utf-8", "replace"
+    )
 
 def check_readable(shown, text: str, drop=()) -> str:
-    """Tokens as a reader sees them (`shown`) read as `text`: joined, with the `\\xNN` escapes of split characters undone
-    and the tokens in `drop` (special tokens such as `[CLS]`) left out, they give `text` up to whitespace; and they show
-    no mojibake (a character of `MOJIBAKE` that `text` does not hold). Returns the joined text."""
+    """Tokens as a reader sees them (`shown`) read as `text`: joined, with the `\\xNN` escapes of split characters
+    undone and the tokens in `drop` (special tokens such as `[CLS]`) left out, they give `text` up to whitespace; and
+    they show no mojibake (a character of `MOJIBAKE` that `text` does not hold). Returns the joined text."""
     drop = set(drop)
     joined = unescape_bytes("".join(t for t in shown if t not in drop))
     assert "".join(joined.split()) == "".join(text.split()), (joined, text, shown)
@@ -223,7 +243,8 @@ def check_readable(shown, text: str, drop=()) -> str:
 
 # %% ../nbs/07_testing.ipynb #7b822c9b
 def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol: float = 1e-6):
-    """A contribution-matrix method (`matrices(batch)`: one `(b, s, s)` matrix per layer) gives three consistent views of
+    """A contribution-matrix method (`matrices(batch)`: one `(b, s, s)` matrix per layer) gives three consistent views
+    of
     `text`: the default explanation is the explained position's row of the matrices' rollout, `layer='all'` gives each
     layer's own row, and `rollout=True` ends at the default. Returns `(default, per_layer, matrices)`."""
     import numpy as np
@@ -234,17 +255,23 @@ def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol
     glob = explain(model, tokenizer, text, method=method)
     bar = explain(model, tokenizer, text, method=method, layer="all")
     rol = explain(model, tokenizer, text, method=method, layer="all", rollout=True)
-    assert np.allclose(glob.vector, compose_rollout(mats)[-1][0, p].numpy(), atol=atol), f"{method}: default is not row {p} of the rollout"
-    assert np.allclose(bar.scores[0], torch.stack([M[0, p] for M in mats]).numpy(), atol=atol), f"{method}: layer='all' is not each layer's row"
+    assert np.allclose(glob.vector, compose_rollout(mats)[-1][0, p].numpy(), atol=atol), (
+        f"{method}: default is not row {p} of the rollout"
+    )
+    assert np.allclose(bar.scores[0], torch.stack([M[0, p] for M in mats]).numpy(), atol=atol), (
+        f"{method}: layer='all' is not each layer's row"
+    )
     assert np.allclose(rol.scores[0, -1], glob.vector, atol=atol), f"{method}: rollout=True does not end at the default"
     return glob, bar, mats
 
 # %% ../nbs/07_testing.ipynb #00f5ceef
-def check_matrix_method(method: str, matrices, arch: str = "bert", archs=ENCODER_ARCHS, texts=SAMPLE_TEXTS, atol: float = 1e-6):
-    """The checks of a contribution-matrix method `method` with per-layer matrices `matrices(batch)`: `check_batching`
-    (layer None and 'all') on a tiny classifier of each of `archs`, `check_rollout_views` on a tiny `arch` classifier, and
-    on a tiny masked LM the views at the mask, whose position is the one explained. Returns `((model, tokenizer), views,
-    mask_default)`: the `arch` classifier, its `(default, per_layer, matrices)` and the masked LM's default explanation."""
+def check_matrix_method(method: str, matrices, arch: str = "bert", archs=ENCODER_ARCHS,
+                        texts=SAMPLE_TEXTS, atol: float = 1e-6):
+    """The checks of a contribution-matrix method `method` with per-layer matrices `matrices(batch)`:
+    `check_batching` (layer None and 'all') on a tiny classifier of each of `archs`, `check_rollout_views` on a tiny
+    `arch` classifier, and on a tiny masked LM the views at the mask, whose position is the one explained. Returns
+    `((model, tokenizer), views, mask_default)`: the `arch` classifier, its `(default, per_layer, matrices)` and the
+    masked LM's default explanation."""
     from normxlogit.model.zoo import tiny_model
     from normxlogit.model.batch import make_batch
     for a in archs:
@@ -255,5 +282,6 @@ def check_matrix_method(method: str, matrices, arch: str = "bert", archs=ENCODER
     mm, tm = tiny_model("bert", "masked_lm", initializer_range=0.3)
     txt = f"the keys to the {tm.mask_token} are on the table"
     e, _, _ = check_rollout_views(mm, tm, txt, method, matrices, atol)
-    assert int(make_batch(mm, tm, [txt]).positions[0]) == e.tokens.index(tm.mask_token), f"{method}: the masked LM explains another row"
+    assert int(make_batch(mm, tm, [txt]).positions[0]) == e.tokens.index(tm.mask_token), (f"{method}: the masked LM "
+                                                                                          "explains another row")
     return (m, t), views, e

@@ -11,5 +11,6 @@ def root(): return ROOT
 
 def run(*cmd, check=True, **kw):
     r = subprocess.run([str(c) for c in cmd], cwd=ROOT, capture_output=True, text=True, **kw)
-    if check and r.returncode: raise AssertionError(f"{cmd} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
+    if check and r.returncode: raise AssertionError(f"{cmd} failed "
+                                                    f"({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
     return r

@@ -18,8 +18,9 @@ def test_book_builds():
     check_book(html)
 
 def check_book(html):
-    """The reader's check on every page (tools/check_book.py): no raw pipe table, no link to a missing file or anchor, no
-    formula MathJax rejects, no prose swallowed into a formula, no raw `$`, no stderr, NaN or machine path."""
+    """The reader's check on every page (tools/check_book.py): no raw pipe table, no link to a missing file or
+    anchor, no formula MathJax rejects, no prose swallowed into a formula, no raw `$`, no stderr, NaN or machine
+    path."""
     sys.path.insert(0, str(ROOT / "tools"))
     import check_book as cb
     problems = cb.check(html)
@@ -30,9 +31,11 @@ def test_book_check_can_fail(tmp_path):
     sys.path.insert(0, str(ROOT / "tools"))
     import check_book as cb
     page = lambda body: f"<html><body><article>{body}</article></body></html>"
-    (tmp_path / "ok.html").write_text(page('<p id="a">fine <span class="math">\\(x^2\\)</span></p><a href="ok.html#a">x</a>'))
+    (tmp_path / "ok.html").write_text(page('<p id="a">fine <span class="math">\\(x^2\\)</span></p><a '
+                                           'href="ok.html#a">x</a>'))
     assert cb.check(tmp_path) == []
-    bad = {"raw pipe table": "<p>| a | b |\n|:\u2014\u2014|:---|</p>", "link to a missing file": '<a href="gone.html">x</a>',
+    bad = {"raw pipe table": "<p>| a | b |\n|:\u2014\u2014|:---|</p>",
+           "link to a missing file": '<a href="gone.html">x</a>',
            "link to a missing anchor": '<a href="ok.html#nowhere">x</a>', "raw $ in text": "<p>costs $x$ here</p>",
            "MathJax error": '<span class="math">\\(\\frac{a}{\\)</span>',
            "prose inside a formula": '<span class="math">\\( and then the model is \\)</span>',

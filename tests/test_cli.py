@@ -15,7 +15,8 @@ def test_explain_minilm_classifier():
     assert "gripping" in out and "[CLS]" in out
 
 def test_explain_finetuned_minilm_sst2():
-    out = run(EXE, "explain", "--model", "minilm-sst2", "--method", "attnlrp", "a gripping, beautifully acted film").stdout
+    out = run(EXE, "explain", "--model", "minilm-sst2", "--method", "attnlrp",
+              "a gripping, beautifully acted film").stdout
     assert "prediction 'positive'" in out and "beautifully" in out
 
 def test_layerwise_csv():
@@ -30,20 +31,23 @@ def test_bad_input_is_an_error():
     assert r.returncode == 2 and "unknown method" in r.stderr.lower()
 
 def test_explain_readable_tokens():
-    "A byte-level BPE (SmolLM2) and an uncased WordPiece (MiniLM) print the text their tokens stand for, never `ĠcafÃ©`."
+    """A byte-level BPE (SmolLM2) and an uncased WordPiece (MiniLM) print the text their tokens stand for, never
+    `ĠcafÃ©`."""
     import io
     import pandas as pd
     from normxlogit.testing import check_readable, MULTILINGUAL, MOJIBAKE
     table = run(EXE, "explain", "--model", "smollm2-135m", MULTILINGUAL).stdout
     assert "café" in table and "ü" in table and not any(c in table for c in MOJIBAKE)
-    for model, extra in (("smollm2-135m", ()), ("minilm-l6", ("--head", "classification", "--method", "logat", "--target", "1"))):
+    for model, extra in (("smollm2-135m", ()),
+                         ("minilm-l6", ("--head", "classification", "--method", "logat", "--target", "1"))):
         csv = run(EXE, "explain", "--model", model, *extra, "--format", "csv", MULTILINGUAL).stdout
         df = pd.read_csv(io.StringIO(csv), keep_default_na=False)
         assert list(df.columns)[-1] == "piece" and (df.token != df.piece).any()
         check_readable(df.token, MULTILINGUAL, drop=["[CLS]", "[SEP]"])
 
 def test_generation_html(tmp_path):
-    "`explain --generate --format html --out FILE` writes a page that shows the prompt and the generated tokens as text."
+    """`explain --generate --format html --out FILE` writes a page that shows the prompt and the generated tokens as
+    text."""
     import html
     from normxlogit import load_explanations
     from normxlogit.plot import token_label
@@ -55,5 +59,6 @@ def test_generation_html(tmp_path):
     text, g = page.read_text(encoding="utf-8"), load_explanations(saved)
     assert text.startswith("<!DOCTYPE html>") and "normxlogit-generation" in text and "normxlogit-legend" in text
     assert "Où est le café ? Réponds en français." in text and html.escape(g.generated_text) in text
-    assert all(f">{html.escape(token_label(t))}</th>" in text for t in g.target_texts)   # the columns: the generated tokens
+    # the columns: the generated tokens
+    assert all(f">{html.escape(token_label(t))}</th>" in text for t in g.target_texts)
     assert not [c for c in MOJIBAKE if c in text and c not in g.generated_text]

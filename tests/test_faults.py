@@ -60,8 +60,10 @@ def test_killed_run_resumes_to_the_same_result(tmp_path, reference, sig):
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     chunks = lambda: list(cache.glob("faith-*/chunk-*.npz"))
     deadline = time.time() + 300
-    while len(chunks()) < 4:                                 # stop it after 4 of 24 chunks
-        assert p.poll() is None and time.time() < deadline, p.stderr.read().decode()[-2000:] if p.poll() is not None else "timeout"
+    while len(chunks()) < 4:  # stop it after 4 of 24 chunks
+        assert p.poll() is None and time.time() < deadline, (
+            p.stderr.read().decode()[-2000:] if p.poll() is not None else "timeout"
+        )
         time.sleep(0.05)
     p.send_signal(sig); p.wait(timeout=60)
     done = len(chunks())
@@ -75,10 +77,13 @@ def test_damaged_entries_are_recomputed(tmp_path, reference):
     _run(tmp_path, "first", cache)
     entries = sorted(cache.glob("faith-*/chunk-*.npz"))
     entries[0].write_bytes(entries[0].read_bytes()[:200])                  # truncated
-    entries[5].write_bytes(b"\x80\x04garbage")                           # not an entry at all (a pickle header)
-    b = bytearray(entries[9].read_bytes()); b[len(b) // 2: len(b) // 2 + 64] = bytes(64); entries[9].write_bytes(bytes(b))
+    entries[5].write_bytes(b"\x80\x04garbage")  # not an entry at all (a pickle header)
+    b = bytearray(entries[9].read_bytes())
+    b[len(b) // 2 : len(b) // 2 + 64] = bytes(64)
+    entries[9].write_bytes(bytes(b))
     script = tmp_path / "run.py"
-    r = subprocess.run([PY, str(script), str(cache), str(tmp_path / "again.csv")], capture_output=True, text=True, env=_env(), cwd=ROOT)
+    r = subprocess.run([PY, str(script), str(cache), str(tmp_path / "again.csv")], capture_output=True,
+                       text=True, env=_env(), cwd=ROOT)
     assert r.returncode == 0, r.stderr[-2000:]
     warned = [l for l in r.stderr.splitlines() if "normxlogit cache: ignoring unreadable entry" in l]
     assert len(warned) == 3, r.stderr
@@ -94,16 +99,19 @@ def test_two_processes_share_one_cache_folder(tmp_path, reference):
     assert (tmp_path / "p0.csv").read_bytes() == reference == (tmp_path / "p1.csv").read_bytes()
 
 def test_accelerate_two_processes_write_the_same_csv(tmp_path):
-    "`accelerate launch --cpu --num_processes 2` of the command gives the CSV of one process (a tiny model saved to disk)."
+    """`accelerate launch --cpu --num_processes 2` of the command gives the CSV of one process (a tiny model saved to
+    disk)."""
     from normxlogit.model.zoo import tiny_model
     m, t = tiny_model("bert"); m.save_pretrained(tmp_path / "tiny"); t.save_pretrained(tmp_path / "tiny")
     args = ["faithfulness", "--model", str(tmp_path / "tiny"), "--task", "sst2", "--methods", "l2norm,logat",
             "--n", "12", "--batch-size", "3", "--ratios", "0.2,0.6", "--no-progress"]
-    one = subprocess.run([PY, "-m", "normxlogit.cli", *args, "--out", str(tmp_path / "one.csv"), "--cache", str(tmp_path / "c1")],
+    one = subprocess.run([PY, "-m", "normxlogit.cli", *args, "--out", str(tmp_path / "one.csv"),
+                          "--cache", str(tmp_path / "c1")],
                          capture_output=True, text=True, env=_env(), cwd=ROOT)
     assert one.returncode == 0, one.stderr[-2000:]
     acc = Path(PY).parent / "accelerate"
-    two = subprocess.run([str(acc), "launch", "--cpu", "--num_processes", "2", "--num_machines", "1", "--mixed_precision", "no",
+    two = subprocess.run([str(acc), "launch", "--cpu", "--num_processes", "2", "--num_machines", "1",
+                          "--mixed_precision", "no",
                           "--dynamo_backend", "no", "-m", "normxlogit.cli", *args, "--out", str(tmp_path / "two.csv"),
                           "--cache", str(tmp_path / "c2")], capture_output=True, text=True, env=_env(), cwd=ROOT)
     assert two.returncode == 0, two.stderr[-3000:]
@@ -113,10 +121,12 @@ def test_accelerate_two_processes_write_the_same_csv(tmp_path):
 @pytest.mark.parametrize("argv,needle", [
     (["explain", "--model", "surely-no-such-model", "hi"], "cannot load model"),
     (["explain", "--model", "bert-tiny-mlm", "--method", "nope", "a [MASK]"], "unknown method"),
-    (["faithfulness", "--model", "minilm-sst2", "--task", "sst2", "--methods", "l2norm", "--n", "-3", "--out", "x.csv"], "--n"),
+    (["faithfulness", "--model", "minilm-sst2", "--task", "sst2", "--methods", "l2norm",
+      "--n", "-3", "--out", "x.csv"], "--n"),
     (["faithfulness", "--model", "minilm-sst2", "--task", "bogus", "--methods", "l2norm", "--out", "x.csv"], "--task")])
 def test_cli_user_errors_are_one_line(argv, needle):
-    r = subprocess.run([str(Path(PY).parent / "normxlogit"), *argv], capture_output=True, text=True, env=_env(), cwd=ROOT)
+    r = subprocess.run([str(Path(PY).parent / "normxlogit"), *argv], capture_output=True,
+                       text=True, env=_env(), cwd=ROOT)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], r.stderr
 
@@ -132,7 +142,8 @@ TEXT = st.one_of(st.text(max_size=80),
                  st.builds(lambda s, k: (s + " ") * k, st.text(min_size=1, max_size=12), st.integers(20, 80)))
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=TEXT, truncation=st.booleans(), arch=st.sampled_from(["bert", "llama"]), method=st.sampled_from(["normxlogit", "gxi"]))
+@given(text=TEXT, truncation=st.booleans(), arch=st.sampled_from(["bert", "llama"]),
+       method=st.sampled_from(["normxlogit", "gxi"]))
 def test_explain_on_arbitrary_text(text, truncation, arch, method):
     "Finite scores of the right shape, or one clear ValueError; never another exception, never NaN."
     from normxlogit import explain

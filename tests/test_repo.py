@@ -30,8 +30,9 @@ def test_readme_test_command_is_ci():
     assert "bash tools/test.sh" in readme and "bash tools/test.sh" in (ROOT / ".ci" / "run").read_text()
 
 def test_notebooks_render_in_the_book():
-    """nbdev drops everything but `# Title` and `> summary` from the first markdown cell, and its doc processor executes
-    every cell with an import: so prose must not share the title cell and imports must not share a cell with other code."""
+    """nbdev drops everything but `# Title` and `> summary` from the first markdown cell, and its doc processor
+    executes every cell with an import: so prose must not share the title cell and imports must not share a cell with
+    other code."""
     import ast, re
     for nb_path in sorted((ROOT / "nbs").glob("*.ipynb")):
         nb = json.loads(nb_path.read_text())
@@ -41,12 +42,14 @@ def test_notebooks_render_in_the_book():
         assert first[0].startswith("# ") and not extra, f"{nb_path.name}: prose in the title cell would be dropped"
         for c in nb["cells"]:
             src = "".join(c["source"])
-            if c["cell_type"] != "code" or re.search(r"^#\|\s*(export|exports|exporti|eval:\s*false)", src, re.M): continue
+            if c["cell_type"] != "code" or re.search(r"^#\|\s*(export|exports|exporti|eval:\s*false)", src, re.M):
+                continue
             try: tree = ast.parse("\n".join(l for l in src.split("\n") if not l.lstrip().startswith(("%", "!"))))
             except SyntaxError: continue
             has_imp = any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
             other = any(isinstance(n, (ast.Expr, ast.Assign)) for n in ast.walk(tree))
-            assert not (has_imp and other and "#| hide" not in src), f"{nb_path.name}: imports mixed with code:\n{src[:300]}"
+            assert not (has_imp and other and "#| hide" not in src), (f"{nb_path.name}: imports mixed with "
+                                                                      f"code:\n{src[:300]}")
 
 def _modules():
     return sorted(p for p in (ROOT / "normxlogit").rglob("*.py") if p.name != "_modidx.py")
@@ -60,8 +63,8 @@ def test_modules_compile_without_warnings():
             compile(p.read_text(), str(p), "exec")
 
 def test_import_graph():
-    """The library's import graph has no cycle, and nothing outside `normxlogit.experiments` and the command line imports
-    the experiments; `normxlogit.paths` is the only module that reads the NORMXLOGIT_* location variables."""
+    """The library's import graph has no cycle, and nothing outside `normxlogit.experiments` and the command line
+    imports the experiments; `normxlogit.paths` is the only module that reads the NORMXLOGIT_* location variables."""
     import ast, re
     mods, files = {}, {}
     for p in _modules():
@@ -76,7 +79,10 @@ def test_import_graph():
                 if base.startswith("normxlogit"):
                     deps.add(base)
                     for a in node.names:
-                        if f"{base}.{a.name}".replace("normxlogit.", "", 1) and (ROOT / (base.replace(".", "/") + f"/{a.name}.py")).exists():
+                        if (
+                            f"{base}.{a.name}".replace("normxlogit.", "", 1)
+                            and (ROOT / (base.replace(".", "/") + f"/{a.name}.py")).exists()
+                        ):
                             deps.add(f"{base}.{a.name}")
             elif isinstance(node, ast.Import):
                 deps |= {a.name for a in node.names if a.name.startswith("normxlogit")}
@@ -84,7 +90,9 @@ def test_import_graph():
         files[name] = p
     for name, deps in mods.items():
         if not name.startswith(("normxlogit.experiments", "normxlogit.cli")):
-            assert not any(d.startswith("normxlogit.experiments") for d in deps), f"{name} imports experiment code: {deps}"
+            assert not any(d.startswith("normxlogit.experiments") for d in deps), (
+                f"{name} imports experiment code: {deps}"
+            )
     state = {}
     def visit(n, path):
         if state.get(n) == 1: raise AssertionError(f"import cycle: {' -> '.join(path + [n])}")
@@ -109,7 +117,8 @@ def test_stored_outputs_are_clean():
             for o in c.get("outputs", []):
                 txt = "".join(o.get("text", "")) if o.get("output_type") == "stream" else json.dumps(o.get("data", {}))
                 if o.get("output_type") == "error": bad.append((nb_path.name, "error output"))
-                if o.get("name") == "stderr" and not re.search(r"\d+%\||it/s|s/it", txt): bad.append((nb_path.name, txt[:120]))
+                if o.get("name") == "stderr" and not re.search(r"\d+%\||it/s|s/it", txt):
+                    bad.append((nb_path.name, txt[:120]))
                 if local.search(txt): bad.append((nb_path.name, local.search(txt).group(0)))
     assert not bad, bad
 
@@ -156,7 +165,10 @@ def test_show_doc_outputs_are_current():
 def test_no_pickle_in_the_library():
     "Caches and artifacts are data: nothing in the library unpickles (pickle, torch.load, allow_pickle=True)."
     import re
-    bad = re.compile(r"^\s*(import pickle|from pickle)|pickle\.loads?\(|torch\.load\(|allow_pickle\s*=\s*True|joblib", re.M)
+
+    bad = re.compile(
+        r"^\s*(import pickle|from pickle)|pickle\.loads?\(|torch\.load\(|allow_pickle\s*=\s*True|joblib", re.M
+    )
     hits = [p.name for p in _modules() if bad.search(p.read_text())]
     assert not hits, hits
 
@@ -181,7 +193,8 @@ def test_the_house_has_rooms():
 def test_sidebar_lists_every_chapter():
     import yaml
     side = yaml.safe_load((ROOT / "nbs" / "sidebar.yml").read_text())["website"]["sidebar"]["contents"]
-    listed = [n for s in side for n in (s["contents"] if isinstance(s, dict) else [s])]     # sections of chapters, in order
+    # sections of chapters, in order
+    listed = [n for s in side for n in (s["contents"] if isinstance(s, dict) else [s])]
     assert len(listed) == len(set(listed)), "a chapter listed twice"
     assert sorted(listed) == sorted(p.name for p in (ROOT / "nbs").glob("*.ipynb"))
     parts = [s["section"] for s in side if isinstance(s, dict)]
@@ -191,10 +204,24 @@ def test_sidebar_lists_every_chapter():
     shared = set(parts) & {title(n) for n in listed}
     assert not shared, f"a part and a chapter share a name: {shared}"
 
-# Long lines (E501 at 120) and unused imports of the package (F401) still present, per top folder: a ceiling that may
-# only fall (lower it when you shorten lines). Every other rule of pyproject.toml's [tool.ruff.lint] must find nothing.
-RUFF_CEILINGS = {("E501", "nbs"): 2164, ("E501", "normxlogit"): 1297, ("E501", "tools"): 81,
-                 ("E501", "tests"): 61, ("F401", "normxlogit"): 46}
+# Every rule of pyproject.toml's [tool.ruff.lint] finds nothing in the tests and the tools, and nothing but long lines
+# (E501, at 120) in the notebooks and the package. Those are counted against a ceiling that may only fall: the rest
+# are in the seven experiment modules at the 700-line limit (wrapping them needs those modules made smaller first) and
+# in six functions that wrapping would take over 60 lines. Not counted: the package lines nbdev writes itself rather
+# than copies from a cell (line 1, the module docstring made from the chapter's `> ` subtitle, and the `__all__` list,
+# which nbdev wraps at 120 before prefixing `__all__ = `); no cell can shorten them, and `nbdev_written` names them.
+RUFF_CEILINGS = {("E501", "nbs"): 531, ("E501", "normxlogit"): 526}
+
+def nbdev_written(finding) -> bool:
+    "Is this E501 finding of the package on a line nbdev writes itself (the module docstring or `__all__`)?"
+    code, _, where = finding
+    path, row = where.rsplit(":", 1)
+    if code != "E501" or not path.startswith("normxlogit/"): return False
+    lines, row = (ROOT / path).read_text().splitlines(), int(row)
+    if row == 1: return lines[0].startswith('"""') and lines[0].endswith('"""')
+    start = next((i for i, line in enumerate(lines, 1) if line.startswith("__all__ = [")), None)
+    end = next((i for i, line in enumerate(lines, 1) if start and i >= start and line.rstrip().endswith("]")), None)
+    return start is not None and start <= row <= end
 
 def ruff_findings(*paths) -> list:
     "ruff's findings (pyproject.toml's rules) as (code, top folder, file:line) rows."
@@ -204,13 +231,13 @@ def ruff_findings(*paths) -> list:
     return [(f["code"], rel(f).parts[0], f"{rel(f)}:{f['location']['row']}") for f in json.loads(r.stdout)]
 
 def test_ruff():
-    "ruff (it reads the notebooks) finds no bug-class problem, and no more long lines or unused imports than allowed."
-    found = ruff_findings("nbs", "normxlogit", "tests", "tools")
+    "ruff (it reads the notebooks) finds no problem, and no more long lines than allowed (nbdev's own lines aside)."
+    found = [f for f in ruff_findings("nbs", "normxlogit", "tests", "tools") if not nbdev_written(f)]
     bugs = [f for f in found if (f[0], f[1]) not in RUFF_CEILINGS]
     assert not bugs, f"ruff: {bugs[:20]}"
     counts = {k: sum((f[0], f[1]) == k for f in found) for k in RUFF_CEILINGS}
     over = {k: (counts[k], c) for k, c in RUFF_CEILINGS.items() if counts[k] > c}
-    assert not over, f"over the ceiling (found, ceiling): {over}; shorten the new lines, drop the unused imports"
+    assert not over, f"over the ceiling (found, ceiling): {over}; shorten the new lines"
 
 def test_ruff_can_fail(tmp_path):
     "The rules bite: an undefined name and an unused variable are found."
@@ -219,6 +246,17 @@ def test_ruff_can_fail(tmp_path):
     try: codes = {f[0] for f in ruff_findings(str(bad))}
     finally: bad.unlink()
     assert {"F821", "F841"} <= codes, codes
+
+def test_nbdev_written_names_only_nbdevs_lines():
+    "The exemption is narrow: the package's docstring and `__all__` lines are nbdev's; a long line of code is not."
+    lines = (ROOT / "normxlogit/core.py").read_text().splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if line.startswith("__all__ = ["))
+    code = next(i for i, line in enumerate(lines, 1) if line.startswith("def "))
+    assert nbdev_written(("E501", "normxlogit", "normxlogit/core.py:1"))
+    assert nbdev_written(("E501", "normxlogit", f"normxlogit/core.py:{row}"))
+    assert not nbdev_written(("E501", "normxlogit", f"normxlogit/core.py:{code}"))
+    assert not nbdev_written(("F401", "normxlogit", "normxlogit/core.py:1"))
+    assert not nbdev_written(("E501", "nbs", "nbs/04_core.ipynb:1"))
 
 # Functions over 60 lines and public functions with more than 10 parameters still present (issue 37's size rules): a
 # ceiling that may only fall, as for ruff. The parameter rule is for experiment code: the user's calls `explain`,

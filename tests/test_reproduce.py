@@ -1,7 +1,8 @@
-"""Every experiment reproduces at the tiny scale through the one skeleton (`normxlogit.experiments.common.reproduce`):
-its result files appear, a second run computes nothing and rewrites them byte for byte, and (where an experiment keeps
-per-run files) a run whose file is gone resumes from its chunks. The experiments' own commands resume and reject bad
-input with one clear line. (`test_reproduce_tiny_clean.py` runs the user's `reproduce all --scale tiny` in a fresh clone.)"""
+"""Every experiment reproduces at the tiny scale through the one skeleton
+(`normxlogit.experiments.common.reproduce`): its result files appear, a second run computes nothing and rewrites them
+byte for byte, and (where an experiment keeps per-run files) a run whose file is gone resumes from its chunks. The
+experiments' own commands resume and reject bad input with one clear line. (`test_reproduce_tiny_clean.py` runs the
+user's `reproduce all --scale tiny` in a fresh clone.)"""
 import gzip, os, subprocess, sys
 from pathlib import Path
 import pandas as pd
@@ -11,7 +12,8 @@ from conftest import ROOT
 BIN = Path(sys.executable).parent
 # per experiment: the files the tiny run must write (relative to its results folder)
 FILES = {
-    "agreement": ["table1.csv", "items/tiny-llama_sva_2.csv.gz", "items/tiny-llama_sva_2.json", "items/tiny-bert_ra_2.csv.gz",
+    "agreement": ["table1.csv", "items/tiny-llama_sva_2.csv.gz", "items/tiny-llama_sva_2.json",
+                  "items/tiny-bert_ra_2.csv.gz",
                   "items/tiny-bert_qa_1.json"],
     "blimp": ["alignment_tiny.csv", "alignment_tiny_items.csv", "alignment_tiny_claims.csv", "alignment_tiny.json"],
     "efficiency": ["time.csv", "memory.csv"],
@@ -25,7 +27,8 @@ APPENDED = {"runs.csv"}        # experiment1's log of runs gains a row per call,
 
 def _reproduce(name, tmp):
     from normxlogit.experiments.common import reproduce
-    return reproduce([name], scale="tiny", device="cpu", results=tmp, cache=tmp / "chunks", chapters=False, out=lambda *a: None)[name]
+    return reproduce([name], scale="tiny", device="cpu", results=tmp, cache=tmp / "chunks",
+                     chapters=False, out=lambda *a: None)[name]
 
 
 def _contents(tmp):
@@ -52,20 +55,27 @@ def test_experiment_specific_results(tmp_path):
     first = _reproduce("experiment1", tmp_path)
     assert first["computed"] == first["cells"] == len(plan("tiny")) and first["cpu_s"] > 0
     o = pd.read_csv(tmp_path / "orderings.csv")
-    assert list(o.columns) == ["model", "task", "metric", "baseline", "paper_says", "advantage", "lo", "hi", "p", "p_holm", "outcome", "n"]
-    assert set(o.outcome) <= {"reproduced", "reversed", "inconclusive", "no claim", "not evaluable"} and (o.lo <= o.hi).all()
+    assert list(o.columns) == ["model", "task", "metric", "baseline", "paper_says", "advantage", "lo", "hi", "p",
+                               "p_holm", "outcome", "n"]
+    assert set(o.outcome) <= {"reproduced", "reversed", "inconclusive",
+                              "no claim", "not evaluable"} and (o.lo <= o.hi).all()
     ig = pd.read_csv(result_file("minilm-sst2", "sst2", "ig", results=tmp_path))
     assert {"completeness_gap", "converged"} <= set(ig.columns)             # every IG row carries its completeness
     f = result_file("minilm-sst2", "sst2", "logat", results=tmp_path)
     before = pd.read_csv(f); f.unlink()                                      # one file gone, its chunks kept
     assert _reproduce("experiment1", tmp_path)["computed"] == 1
     runs = pd.read_csv(tmp_path / "runs.csv")
-    assert runs.iloc[-1].chunks_found == runs.iloc[-1].chunks              # resumed from the chunks: nothing explained again
+    # resumed from the chunks: nothing explained again
+    assert runs.iloc[-1].chunks_found == runs.iloc[-1].chunks
     pd.testing.assert_frame_equal(pd.read_csv(f), before)
     e = tmp_path / "eff"
     _reproduce("efficiency", e)
     t = pd.read_csv(e / "time.csv")
-    assert set(t.model) == {"tiny-bert-classification", "tiny-llama"} and t.run_cpu_s.notna().all() and t.load_avg_end.notna().all()
+    assert (
+        set(t.model) == {"tiny-bert-classification", "tiny-llama"}
+        and t.run_cpu_s.notna().all()
+        and t.load_avg_end.notna().all()
+    )
     assert t.groupby(["model", "length"]).run_id.nunique().eq(1).all()     # one run per model and length
     s = tmp_path / "san"
     _reproduce("sanity", s)
@@ -74,13 +84,15 @@ def test_experiment_specific_results(tmp_path):
 
 def _cli(tmp, name, *args):
     env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NORMXLOGIT_CACHE=str(tmp / "cache"))
-    return subprocess.run([str(BIN / "normxlogit"), "experiment", name, *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([str(BIN / "normxlogit"), "experiment", name, *args], cwd=ROOT, capture_output=True,
+                          text=True,
                           env=env, timeout=600)
 
 
 def test_blimp_command_resumes_from_its_chunks(tmp_path):
     out, chunks = tmp_path / "results", tmp_path / "chunks"
-    args = ["run", "--scale", "tiny", "--results", str(out), "--cache", str(chunks), "--threads", "1", "--device", "cpu"]
+    args = ["run", "--scale", "tiny", "--results", str(out), "--cache", str(chunks),
+            "--threads", "1", "--device", "cpu"]
     r = _cli(tmp_path, "blimp", *args)
     assert r.returncode == 0, r.stderr[-2000:]
     first = pd.read_csv(out / "alignment_tiny.csv")

@@ -1,4 +1,5 @@
-"""The tiny scale a newcomer tries first runs and leaves the repository untouched: `normxlogit reproduce all --scale tiny`
+"""The tiny scale a newcomer tries first runs and leaves the
+repository untouched: `normxlogit reproduce all --scale tiny`
 (chapters included, as the user types it) in a fresh clone, then `git status --porcelain` must be empty."""
 import os, subprocess, sys
 from conftest import ROOT
@@ -10,14 +11,16 @@ def test_reproduce_all_tiny_leaves_the_clone_clean(tmp_path):
     env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", PYTHONPATH=str(clone),
                NORMXLOGIT_CACHE=str(tmp_path / "cache"))
     env.pop("NORMXLOGIT_RESULTS", None)
-    r = subprocess.run([sys.executable, "-m", "normxlogit.cli", "reproduce", "all", "--scale", "tiny", "--device", "cpu"],
+    r = subprocess.run([sys.executable, "-m", "normxlogit.cli", "reproduce", "all", "--scale",
+                        "tiny", "--device", "cpu"],
                        cwd=clone, env=env, capture_output=True, text=True, timeout=3000)
     assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
     import normxlogit.experiments.common as common
     for name in common.EXPERIMENT_MODULES:
         assert f"{name}: results into" in r.stdout, f"{name} did not say where its tiny results went"
     scratch = tmp_path / "cache" / "scratch" / "tiny"
-    assert sum(1 for _ in scratch.rglob("*") if _.is_file()) > 0                  # the runs wrote somewhere: the scratch
+    # the runs wrote somewhere: the scratch
+    assert sum(1 for _ in scratch.rglob("*") if _.is_file()) > 0
     status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=clone, capture_output=True,
                             text=True, check=True).stdout
     assert status == "", f"the tiny run changed the clone:\n{status[:3000]}"

@@ -1,4 +1,5 @@
-"""The tools that keep long runs alive across sessions: `tools/commit_while.sh` (commits finished chunks while a run goes
+"""The tools that keep long runs alive across sessions:
+`tools/commit_while.sh` (commits finished chunks while a run goes
 on, and when it stops) and the BLiMP experiment's command line (resumes from its chunk cache, refuses bad input)."""
 import os, shutil, signal, subprocess, sys, time
 import pandas as pd
@@ -30,7 +31,8 @@ STOPPED = "echo 1 > results/x/c1.csv; sleep 60; echo 3 > results/x/c3.csv"
 
 
 def test_commit_while_commits_chunks_and_keeps_the_exit_status(repo):
-    r = subprocess.run(["bash", "tools/commit_while.sh", "chunks", "results/x", "--", "bash", "-c", WRITER.format(rc=3)],
+    r = subprocess.run(["bash", "tools/commit_while.sh", "chunks", "results/x", "--", "bash",
+                        "-c", WRITER.format(rc=3)],
                        cwd=repo, capture_output=True, text=True, env=dict(os.environ, EVERY="1"))
     assert r.returncode == 3, r.stderr                                   # the command's status, not the tool's
     log = _git(repo, "log", "--format=%s").splitlines()
@@ -65,15 +67,18 @@ def test_commit_while_usage_errors(repo):
 
 def _agreement_env(tmp):
     return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", TASKS="sva", NXL_PYTHON=PY,
-                NXL_MODELS_1="minilm-agreement-mlm", NXL_MODELS_2="smollm2-135m", NXL_CACHE=str(tmp / "chunks"), NXL_LOGS=str(tmp / "logs"),
+                NXL_MODELS_1="minilm-agreement-mlm", NXL_MODELS_2="smollm2-135m", NXL_CACHE=str(tmp / "chunks"),
+                NXL_LOGS=str(tmp / "logs"),
                 NORMXLOGIT_RESULTS=str(tmp / "results"), NORMXLOGIT_CACHE=str(tmp / "cache"))
 
 
-AGREEMENT_ARGS = ["--n", "sva=3", "--pool", "sva=20", "--methods", "random", "grad_l2", "gxi", "logat", "--variants", "base"]
+AGREEMENT_ARGS = ["--n", "sva=3", "--pool", "sva=20", "--methods", "random", "grad_l2", "gxi",
+                  "logat", "--variants", "base"]
 
 
 def test_agreement_script_resumes_after_a_kill(tmp_path):
-    "tools/agreement.sh stopped mid-run (the end of a session) exits 130 and stops both runs; run again, it recomputes no finished chunk."
+    """tools/agreement.sh stopped mid-run (the end of a session) exits 130 and stops both runs; run again, it recomputes
+    no finished chunk."""
     env, chunks = _agreement_env(tmp_path), tmp_path / "chunks"
     done = lambda: sorted(p for p in chunks.rglob("chunk-*.npz") if not p.parent.name.startswith("pool-"))
     p = subprocess.Popen(["bash", "tools/agreement.sh", *AGREEMENT_ARGS], cwd=ROOT, env=env, stdout=subprocess.PIPE,
@@ -90,14 +95,16 @@ def test_agreement_script_resumes_after_a_kill(tmp_path):
     before = {f: f.stat().st_mtime_ns for f in done()}
     n_methods = 4
     assert 0 < len(before) < 2 * n_methods                                 # stopped mid-run
-    r = subprocess.run(["bash", "tools/agreement.sh", *AGREEMENT_ARGS], cwd=ROOT, env=env, capture_output=True, text=True,
+    r = subprocess.run(["bash", "tools/agreement.sh", *AGREEMENT_ARGS], cwd=ROOT, env=env, capture_output=True,
+                       text=True,
                        timeout=900)
     assert r.returncode == 0, r.stderr[-2000:]
     assert all(f.stat().st_mtime_ns == t for f, t in before.items())      # finished chunks are read, not recomputed
     assert len(done()) == 2 * n_methods                                    # 2 models x 4 methods x 1 chunk of 3 items
     t1 = pd.read_csv(table)
     assert set(t1.model) == {"minilm-agreement-mlm", "smollm2-135m"} and set(t1.task) == {"sva"}
-    assert (t1[t1.method != "model"].n == 3).all()                          # 3 scored items (the model rows count the examined ones)
+    # 3 scored items (the model rows count the examined ones)
+    assert (t1[t1.method != "model"].n == 3).all()
     assert set(t1.method) == {"model", "random", "grad_l2", "gxi", "logat"}
 
 
@@ -111,13 +118,16 @@ def test_agreement_script_passes_a_failure_on(tmp_path):
 
 
 def _pruning_env(tmp_path, **extra):
-    return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NXL_PYTHON=PY, NXL_CACHE=str(tmp_path / "chunks"),
+    return dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", NXL_PYTHON=PY,
+                NXL_CACHE=str(tmp_path / "chunks"),
                 NXL_LOGS=str(tmp_path / "logs"), NORMXLOGIT_CACHE=str(tmp_path / "cache"), **extra)
 
 
 def test_pruning_script_passes_a_failure_on(tmp_path):
-    "A failing run stops the script with its exit status before the next task starts; a bad task name fails before any run."
-    r = subprocess.run(["bash", "tools/pruning.sh", "--n", "two"], cwd=ROOT, env=_pruning_env(tmp_path), capture_output=True,
+    """A failing run stops the script with its exit status before the next task starts; a bad task name fails before any
+    run."""
+    r = subprocess.run(["bash", "tools/pruning.sh", "--n", "two"], cwd=ROOT, env=_pruning_env(tmp_path),
+                       capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 2 and "a sva run failed" in r.stderr, r.stderr
     assert "invalid int value: 'two'" in (tmp_path / "logs" / "pruning-sva.log").read_text()
@@ -128,16 +138,20 @@ def test_pruning_script_passes_a_failure_on(tmp_path):
 
 
 def test_pruning_script_stops_every_run_when_killed(tmp_path):
-    "tools/pruning.sh runs each task in two processes (one with --reverse): a stop must end both, and the tasks not yet begun never start."
+    """tools/pruning.sh runs each task in two processes (one with --reverse): a stop must end both, and the tasks not
+    yet begun never start."""
     env = _pruning_env(tmp_path)
     args = ["--n", "2", "--n-pool", "20", "--max-pruned", "10", "--n-random", "1", "--methods", "gxi", "--poolings",
             "relu_token", "--results", str(tmp_path / "res")]
-    p = subprocess.Popen(["bash", "tools/pruning.sh", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    p = subprocess.Popen(["bash", "tools/pruning.sh", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE,
                          text=True, start_new_session=True)
-    mine = lambda: subprocess.run(["pgrep", "-f", str(tmp_path / "chunks")], capture_output=True, text=True).stdout.split()
+    mine = lambda: subprocess.run(["pgrep", "-f", str(tmp_path / "chunks")],
+                                  capture_output=True, text=True).stdout.split()
     deadline = time.monotonic() + 300
     while len(mine()) < 2 and p.poll() is None and time.monotonic() < deadline: time.sleep(0.2)
-    assert len(mine()) == 2, (p.poll(), mine())                           # both runs of sva (forward and reverse) started
+    # both runs of sva (forward and reverse) started
+    assert len(mine()) == 2, (p.poll(), mine())
     p.send_signal(signal.SIGTERM)
     assert p.wait(timeout=60) == 130
     for _ in range(100):

@@ -64,9 +64,11 @@ def adapt():
             c.source = "\n".join(l for l in lines if not l.startswith("#|")).strip("\n")
             if any("echo: false" in d for d in directives):
                 c.metadata.setdefault("tags", []).append("remove-input")
-            if (p.stem[:1] == "5" and any(re.match(r"#\|\s*export", d) for d in directives) and c.source.count("\n") >= 24
+            if (p.stem[:1] == "5" and any(re.match(r"#\|\s*export", d) for d in directives)
+                and c.source.count("\n") >= 24
                     or any(re.match(r"#\|\s*code-fold:\s*true", d) for d in directives)):
-                c.metadata.setdefault("tags", []).append("hide-input")      # experiments' long machinery: collapsed, a click shows it
+                # experiments' long machinery: collapsed, a click shows it
+                c.metadata.setdefault("tags", []).append("hide-input")
             if any(re.match(r"#\|\s*eval:\s*false", d) for d in directives):
                 c.metadata.setdefault("tags", []).append("skip-execution")  # e.g. training cells: shown, not re-run
             for o in c.get("outputs", []):
@@ -86,15 +88,16 @@ def short(stem):
     return re.sub(r"^\d+[a-z]?_", "", stem)
 
 def linker(stems):
-    """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) and the README's links to
-    chapters (`nbs/51_experiment1.ipynb#table-1`) into links to the
-    book's own pages (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids."""
+    """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) and the README's
+    links to chapters (`nbs/51_experiment1.ipynb#table-1`) into links to the book's own pages
+    (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids."""
     from docutils.nodes import make_id
     names = {short(s): s for s in stems} | {s: s for s in stems}
     def sub(m):
         text, page, anchor = m.group(1), names.get(m.group(2)), (m.group(4) or "#")[1:]
         if page is None: return m.group(0)
-        if anchor.startswith(("_", "-")): return text         # a private helper: documented nowhere, so shown as code only
+        # a private helper: documented nowhere, so shown as code only
+        if anchor.startswith(("_", "-")): return text
         if "." in anchor: FALLBACK[f"{page}.html#{make_id(anchor)}"] = make_id(anchor.split(".")[0])   # Class.method
         return f"[{text}]({page}.html" + (f"#{make_id(anchor)}" if anchor else "") + ")"
     return lambda text: LINK.sub(sub, re.sub(r"\{target=[^}]*\}", "", text))
@@ -110,7 +113,8 @@ def fix_anchors(html):
             ids[page] = set(re.findall(r'\bid="([^"]+)"', page.read_text(encoding="utf-8"))) if page.exists() else set()
         return ids[page]
     def sub(m, here):
-        href = re.sub(r"^#(?=[\w.-]+\.html)", "", m.group(1))   # MyST keeps a link to another page's .html as a local anchor
+        # MyST keeps a link to another page's .html as a local anchor
+        href = re.sub(r"^#(?=[\w.-]+\.html)", "", m.group(1))
         path, _, frag = href.partition("#")
         page = here.parent / path if path else here
         if not frag or path.startswith(("http:", "https:")) or frag in anchors(page): return f'href="{href}"'
@@ -145,7 +149,8 @@ def mathjax():
     js = cache / "node_modules" / "mathjax" / "es5"
     if not (js / "tex-chtml-full.js").exists():
         cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(cache), "mathjax@3.2.2"], check=True)
+        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix",
+                        str(cache), "mathjax@3.2.2"], check=True)
     # outside _static: Jupyter Book would add every .js found there as a <script>
     shutil.copytree(js, PROC / "_extra" / "mathjax", dirs_exist_ok=True)
 

@@ -19,7 +19,8 @@ HTML = ROOT / "_build" / "_build" / "html"
 MATHJAX = ROOT / ".cache" / "mathjax" / "node_modules" / "mathjax"
 SKIP_PAGES = {"genindex.html", "search.html"}
 NO_TEXT = {"script", "style", "pre", "code", "kbd", "samp"}
-PIPE_RULE = re.compile(r"\|\s*:?[-\u2013\u2014]{2,}:?\s*\|")     # a Markdown table's rule row, dashes or typographic dashes
+# a Markdown table's rule row, dashes or typographic dashes
+PIPE_RULE = re.compile(r"\|\s*:?[-\u2013\u2014]{2,}:?\s*\|")
 PROSE = re.compile(r"(?<![\\a-zA-Z])(?:[a-z]{3,}[,.;]?\s+){3,}[a-z]{3,}")   # four plain words in a row
 TEXTCMD = re.compile(r"\\(?:text\w*|mathrm|operatorname\*?|mbox|textrm|textit|textbf|mathit|label)\s*\{[^{}]*\}")
 ABS_PATH = re.compile(r"(?<![\w.~])/(?:work|root|home|tmp|usr)/[\w./-]+")
@@ -55,7 +56,8 @@ def text_problems(art):
 def output_problems(art):
     out = [("stderr output", d.get_text()[:80].strip()) for d in art.select("div.output.stderr, div.stderr")]
     for td in art.find_all("td"):
-        if td.get_text().strip().lower() in {"nan", "<na>", "none"}: out.append(("NaN in a table", td.get_text().strip()))
+        if td.get_text().strip().lower() in {"nan", "<na>", "none"}:
+            out.append(("NaN in a table", td.get_text().strip()))
     return out
 
 def formulas(art):
@@ -71,7 +73,8 @@ def prose_in_math(tex):
     return PROSE.search(TEXTCMD.sub(" ", tex))
 
 def ids(doc):
-    return {t.get("id") for t in doc.find_all(id=True)} | {t.get("name") for t in doc.find_all("a", attrs={"name": True})}
+    return {t.get("id") for t in doc.find_all(id=True)} | {t.get("name")
+                                                           for t in doc.find_all("a", attrs={"name": True})}
 
 def link_problems(page, doc, html, anchors):
     out = []
@@ -115,7 +118,9 @@ def main(argv=sys.argv[1:]):
     problems = check(argv[0] if argv else HTML)
     for page, kind, what in problems: print(f"{page}: {kind}: {what!r}")
     kinds = Counter(k if not k.startswith("MathJax") else "MathJax error" for _, k, _ in problems)
-    print(f"{len(problems)} problems" + (f" ({', '.join(f'{k}: {n}' for k, n in kinds.most_common())})" if kinds else ""))
+    print(
+        f"{len(problems)} problems" + (f" ({', '.join(f'{k}: {n}' for k, n in kinds.most_common())})" if kinds else "")
+    )
     return 1 if problems else 0
 
 if __name__ == "__main__": sys.exit(main())

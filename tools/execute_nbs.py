@@ -20,7 +20,8 @@ def execute(path):
     for i, c in enumerate(nb.cells):
         if c.cell_type == "code" and re.search(r"^#\|\s*eval:\s*false", c.source, re.M):
             skipped[i] = c.source; c.source = ""
-    NotebookClient(nb, timeout=3600, kernel_name="python3", resources={"metadata": {"path": str(Path(path).parent)}}).execute()
+    NotebookClient(nb, timeout=3600, kernel_name="python3",
+                   resources={"metadata": {"path": str(Path(path).parent)}}).execute()
     for i, src in skipped.items(): nb.cells[i].source = src; nb.cells[i].outputs = []
     nb.metadata.pop("widgets", None)
     for c in nb.cells:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""Fine-tune the project's small models and write their artifacts to models/<name>/ (thin CLI over normxlogit.model.finetune).
+"""Fine-tune the project's small models and write their artifacts to models/<name>/ (thin CLI over
+normxlogit.model.finetune).
 
     python tools/finetune.py minilm-sst2 smollm2-sst2      # given models
     python tools/finetune.py all --seed 0                  # every recipe
@@ -25,8 +26,10 @@ def main(argv=None):
     if bad: ap.error(f"unknown names {bad}; choices: {sorted(RECIPES)} or 'all'")
     if a.out_dir and len(names) > 1: ap.error("--out-dir needs exactly one name")
     for n in names:
-        r = finetune(n, n_train=a.n_train, epochs=a.epochs, seed=a.seed, force=a.force, out_dir=a.out_dir, n_dev=a.n_dev)
-        print(json.dumps({k: r[k] for k in ("name", "dev_score", "n_train", "dev_size", "seed", "train_time_s", "artifact_bytes")}), flush=True)
+        r = finetune(n, n_train=a.n_train, epochs=a.epochs, seed=a.seed, force=a.force,
+                     out_dir=a.out_dir, n_dev=a.n_dev)
+        print(json.dumps({k: r[k] for k in ("name", "dev_score", "n_train", "dev_size", "seed",
+                                            "train_time_s", "artifact_bytes")}), flush=True)
 
 if __name__ == "__main__":
     main()

@@ -3,9 +3,11 @@
 Run in the inseq venv (`bash tools/inseq_env.sh`, which builds it and puts the repository on PYTHONPATH). Three parts,
 all written to one CSV (default results/generation/benchmark.csv) and a json run record beside it:
 
-  forward   NormXLogit explaining a given continuation (forced decoding) of F tokens after an F-token prompt, against one
+  forward   NormXLogit explaining a given continuation (forced
+            decoding) of F tokens after an F-token prompt, against one
             plain forward pass of the model over the 2F tokens (logits at every position); round by round
-            (--forward-repeats rounds, the two calls alternating which goes first; a round is cheap, so the part has more
+            (--forward-repeats rounds, the two calls alternating
+            which goes first; a round is cheap, so the part has more
             rounds than the others, for the interval of the median ratio).
   compare   SmolLM2 answers SQuAD questions in its chat format (greedy, at most G tokens, the final end-of-turn token
             left out); each answer is explained by three pairs of methods, with the same target (the generated token's
@@ -19,11 +21,14 @@ all written to one CSV (default results/generation/benchmark.csv) and a json run
             `normxlogit.generation.TOKEN_BUDGET`).
 
 Each row records the load average (os.getloadavg) when it was measured; the run record holds the CPU model, threads,
-versions, and the load at the start and the end. inseq 0.7.1 reads the model's pad token as padding wherever it occurs in
+versions, and the load at the start and the end. inseq 0.7.1 reads the model's pad token as padding wherever it occurs
+in
 a text: SmolLM2's pad token is its end-of-turn token `<|im_end|>`, which every chat prompt contains, so the run sets the
 pad token to `<|endoftext|>` (absent from the texts; padding is never used for one sequence at a time).
 
-  bash tools/inseq_env.sh                                    # the chapter's run (SmolLM2, 6 questions, 20 tokens, 3 rounds;
+  bash tools/inseq_env.sh                                    #
+                                                             the chapter's run (SmolLM2, 6
+                                                             questions, 20 tokens, 3 rounds;
                                                              # 15 rounds of the forward part)
   bash tools/inseq_env.sh bench --model tiny --prompts 2 --new-tokens 4 --repeats 1 --forward-tokens 8 --out /tmp/gb
 """
@@ -33,7 +38,8 @@ import numpy as np
 import torch
 
 ROOT = Path(__file__).resolve().parents[1]
-COLUMNS = ["part", "model", "prompt", "n_prompt", "n_generated", "n_tokens", "library", "method", "partner", "batch_size",
+COLUMNS = ["part", "model", "prompt", "n_prompt", "n_generated", "n_tokens", "library", "method", "partner",
+           "batch_size",
            "round", "seconds", "cpu_seconds", "load1", "max_abs_diff", "max_abs_score"]
 PAIRS = {"saliency": "grad_l2", "input_x_gradient": "gxi", "attention": "attention_last"}
 
@@ -55,7 +61,11 @@ def load(name):
     from normxlogit.model.zoo import load_model, tiny_model
     model, tok = tiny_model("llama", head="causal_lm") if name == "tiny" else load_model(name)
     for cand in ("<|endoftext|>", tok.unk_token):
-        if cand is not None and cand in tok.get_vocab() and tok.convert_tokens_to_ids(cand) not in (tok.eos_token_id, tok.bos_token_id):
+        if (
+            cand is not None
+            and cand in tok.get_vocab()
+            and tok.convert_tokens_to_ids(cand) not in (tok.eos_token_id, tok.bos_token_id)
+        ):
             tok.pad_token = cand; break
     model.config.pad_token_id = model.generation_config.pad_token_id = tok.pad_token_id
     return model.eval(), tok
@@ -82,7 +92,8 @@ def ours(model, tok, prompt, gen, method, batch_size=None):
     if method == "attention_last":
         g = explain_generation(model, tok, prompt, method=method, continuation=gen, chat=True, layer="all")
         return g.scores.mean(1)                                     # mean over the layers (NaN where out of context)
-    return explain_generation(model, tok, prompt, method=method, continuation=gen, chat=True, batch_size=batch_size).scores[:, 0]
+    return explain_generation(model, tok, prompt, method=method, continuation=gen,
+                              chat=True, batch_size=batch_size).scores[:, 0]
 
 
 def compare(s_inseq, s_ours):
@@ -99,7 +110,8 @@ def main(argv=None):
     p.add_argument("--new-tokens", type=int, default=20)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--forward-tokens", type=int, default=64, help="prompt and continuation length of the forward part")
-    p.add_argument("--forward-repeats", type=int, default=15, help="rounds of the forward part (each about two forward passes)")
+    p.add_argument("--forward-repeats", type=int, default=15,
+                   help="rounds of the forward part (each about two forward passes)")
     p.add_argument("--batch-sizes", default="1,2,3,5,8")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
@@ -158,7 +170,8 @@ def main(argv=None):
         if not gen or tok(full, add_special_tokens=False)["input_ids"] != p_ids + gen:
             skipped.append(dict(prompt=i, why="the text does not tokenise back into the same ids")); continue
         gens.append(dict(i=i, q=q, p_ids=p_ids, gen=gen, input_text=tok.decode(p_ids), full=full))
-    print(f"{len(gens)} generations ({len(skipped)} skipped), {np.mean([len(g['gen']) for g in gens]):.1f} tokens on average", flush=True)
+    print(f"{len(gens)} generations ({len(skipped)} skipped), {np.mean([len(g['gen']) for g in gens]):.1f} tokens on "
+          "average", flush=True)
 
     # ---- compare: inseq vs normxlogit, round-robin
     from contextlib import nullcontext
@@ -173,37 +186,55 @@ def main(argv=None):
         ours(model, tok, g["q"], g["gen"], "normxlogit")
     for r in range(a.repeats):
         for g in gens:
-            info = dict(base, prompt=g["i"], n_prompt=len(g["p_ids"]), n_generated=len(g["gen"]), n_tokens=len(g["p_ids"]) + len(g["gen"]), round=r)
+            info = dict(base, prompt=g["i"], n_prompt=len(g["p_ids"]), n_generated=len(g["gen"]),
+                        n_tokens=len(g["p_ids"]) + len(g["gen"]), round=r)
             for mi, mo in PAIRS.items():
-                jobs = [("inseq", mi, mo, lambda: run_inseq(g, mi)), ("normxlogit", mo, mi, lambda: ours(model, tok, g["q"], g["gen"], mo))]
+                jobs = [("inseq", mi, mo, lambda: run_inseq(g, mi)),
+                        ("normxlogit", mo, mi, lambda: ours(model, tok, g["q"], g["gen"], mo))]
                 res = {}
                 for lib, meth, partner, fn in jobs[:: 1 if (r + g["i"]) % 2 == 0 else -1]:
                     sc, s, c, l1 = timed(fn)
                     res[lib] = sc
-                    rows.append(dict(info, part="compare", library=lib, method=meth, partner=partner, seconds=s, cpu_seconds=c, load1=l1))
+                    rows.append(dict(info, part="compare", library=lib, method=meth, partner=partner,
+                                     seconds=s, cpu_seconds=c, load1=l1))
                 d, mx = compare(res["inseq"], res["normxlogit"])
                 for row in rows[-2:]: row.update(max_abs_diff=d, max_abs_score=mx)
             _, s, c, l1 = timed(lambda: ours(model, tok, g["q"], g["gen"], "normxlogit"))
-            rows.append(dict(info, part="compare", library="normxlogit", method="normxlogit", seconds=s, cpu_seconds=c, load1=l1))
+            rows.append(dict(info, part="compare", library="normxlogit", method="normxlogit",
+                             seconds=s, cpu_seconds=c, load1=l1))
         print(f"compare round {r} done", flush=True)
 
     # ---- batch: seconds of gxi per prefix-batch size
     sizes = [int(b) for b in a.batch_sizes.split(",") if b]
     for r in range(a.repeats):
         for g in gens:
-            info = dict(base, part="batch", prompt=g["i"], n_prompt=len(g["p_ids"]), n_generated=len(g["gen"]), n_tokens=len(g["p_ids"]) + len(g["gen"]), round=r)
+            info = dict(base, part="batch", prompt=g["i"], n_prompt=len(g["p_ids"]), n_generated=len(g["gen"]),
+                        n_tokens=len(g["p_ids"]) + len(g["gen"]), round=r)
             for b in (sizes if r % 2 == 0 else sizes[::-1]):
                 _, s, c, l1 = timed(lambda: ours(model, tok, g["q"], g["gen"], "gxi", batch_size=b))
-                rows.append(dict(info, library="normxlogit", method="gxi", batch_size=b, seconds=s, cpu_seconds=c, load1=l1))
+                rows.append(dict(info, library="normxlogit", method="gxi", batch_size=b,
+                                 seconds=s, cpu_seconds=c, load1=l1))
         print(f"batch round {r} done", flush=True)
 
     df = pd.DataFrame(rows).reindex(columns=COLUMNS)
     write_csv(out / "benchmark.csv", df)
-    write_json(out / "benchmark.json", dict(
-        experiment="generation-benchmark", args=vars(a) | {"out": Path(a.out).name}, machine=started, load_end=_load1(),
-        inseq=md.version("inseq"), captum=md.version("captum"), pad_token=tok.pad_token, n_generations=len(gens),
-        skipped=skipped, questions=[g["q"] for g in gens],
-        note="pad token set to a token absent from the texts (inseq reads the pad token as padding wherever it occurs)"))
+    write_json(
+        out / "benchmark.json",
+        dict(
+            experiment="generation-benchmark",
+            args=vars(a) | {"out": Path(a.out).name},
+            machine=started,
+            load_end=_load1(),
+            inseq=md.version("inseq"),
+            captum=md.version("captum"),
+            pad_token=tok.pad_token,
+            n_generations=len(gens),
+            skipped=skipped,
+            questions=[g["q"] for g in gens],
+            note="pad token set to a token absent from the texts (inseq reads the pad token as padding wherever it "
+                 "occurs)",
+        ),
+    )
     f = df[df.part == "forward"].pivot_table(index="round", columns="method", values="seconds")
     print(f"NormXLogit / forward: median {float((f.normxlogit / f.forward).median()):.2f}")
     c = df[df.part == "compare"]

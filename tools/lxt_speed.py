@@ -5,14 +5,20 @@ is explained (score: the logit of the model's top next token at the last positio
 round on the same weights and the same token ids, the backward pass plus the token aggregation only (forward excluded):
 
   main env (this venv, transformers 5):   gxi             plain Gradient x Input
-                                          attnlrp         our AttnLRP (`normxlogit.attribution.lrp.lrp_rules`, hooks; SDPA attention)
+                                          attnlrp         our AttnLRP
+                                          (`normxlogit.attribution.lrp.lrp_rules`, hooks; SDPA attention)
                                           attnlrp-rules   our AttnLRP with every attention written with the explicit
-                                                          rule blocks of `normxlogit.attribution.lrp_rules` (eager, T x T matrices)
+                                                          rule blocks of `normxlogit.attribution.lrp_rules`
+                                                          (eager, T x T matrices)
   lxt env (transformers 4.57.6, lxt 2.1): gxi             plain Gradient x Input, same weights
-                                          lxt-efficient   lxt's `lxt.efficient` attnLRP patch (modified Gradient x Input)
-                                          lxt-explicit    explicit AttnLRP: lxt's explicit rules (`lxt.explicit`: epsilon
-                                                          rule modules, rms-norm identity, uniform/epsilon matmul, softmax
-                                                          rule, epsilon addition) wired into the Llama modules here, because
+                                          lxt-efficient   lxt's `lxt.efficient`
+                                          attnLRP patch (modified Gradient x Input)
+                                          lxt-explicit    explicit AttnLRP: lxt's
+                                                          explicit rules (`lxt.explicit`: epsilon
+                                                          rule modules, rms-norm identity,
+                                                          uniform/epsilon matmul, softmax
+                                                          rule, epsilon addition) wired into
+                                                          the Llama modules here, because
                                                           the PyPI release of lxt 2.1 ships no `lxt.explicit.models`;
                                                           relevance is propagated explicitly (seeded with the logit)
 
@@ -45,13 +51,15 @@ COLUMNS = ["model", "dtype", "threads", "length", "round", "env", "method", "sec
 MODELS = ("tiny", "smollm2-135m")
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 EPS = 1e-8                                         # lxt's default epsilon of its EpsilonRule
-STAB = None                                        # None: lxt's own stabilisers; a number (e.g. 0): every explicit epsilon
+# None: lxt's own stabilisers; a number (e.g. 0): every explicit epsilon
+STAB = None
 
 
 # ---------------------------------------------------------------- shared by both environments
 def timed_backward(score, e0, explicit=False):
     """(seconds, relevance (T,)) for one input: forward `score(e)` untimed, then timed backward + aggregation.
-    Gradient frameworks: R = sum_d e * dscore/de. Explicit LRP: the backward *is* the relevance, seeded with the score."""
+    Gradient frameworks: R = sum_d e * dscore/de. Explicit LRP:
+    the backward *is* the relevance, seeded with the score."""
     e = e0.detach().clone().requires_grad_(True)
     s = score(e)
     t0 = time.perf_counter()
@@ -85,8 +93,11 @@ def _stub_torchvision():
         importlib.import_module("torchvision.models.vision_transformer"); return
     except Exception:
         pass
-    vt = types.ModuleType("torchvision.models.vision_transformer"); vt.__getattr__ = lambda n: nn if n == "nn" else type(n, (), {})
-    tv, tvm = types.ModuleType("torchvision"), types.ModuleType("torchvision.models"); tvm.vision_transformer = vt; tv.models = tvm
+    vt = types.ModuleType("torchvision.models.vision_transformer")
+    vt.__getattr__ = lambda n: nn if n == "nn" else type(n, (), {})
+    tv, tvm = types.ModuleType("torchvision"), types.ModuleType("torchvision.models")
+    tvm.vision_transformer = vt
+    tv.models = tvm
     sys.modules.update({"torchvision": tv, "torchvision.models": tvm, "torchvision.models.vision_transformer": vt})
 
 def _config_4x(d):
@@ -98,7 +109,8 @@ def _config_4x(d):
     rp = raw.get("rope_parameters") or {}
     if rp:
         if rp.get("rope_type", "default") != "default":
-            raise NotImplementedError(f"rope_type {rp['rope_type']!r}: only default RoPE is carried over to transformers 4")
+            raise NotImplementedError(f"rope_type {rp['rope_type']!r}: only default RoPE is carried over to "
+                                      "transformers 4")
         cfg.rope_theta = rp["rope_theta"]; cfg.rope_scaling = None
     return cfg
 
@@ -113,18 +125,22 @@ def _x_mlp(mod, x):
 def _x_attention(mod, hidden_states, position_embeddings=None, attention_mask=None, **kw):
     import lxt.explicit.functional as xf, lxt.explicit.rules as xr
     B, T, _ = hidden_states.shape
-    q, k, v = (p(hidden_states).view(B, T, -1, mod.head_dim).transpose(1, 2) for p in (mod.q_proj, mod.k_proj, mod.v_proj))
+    q, k, v = (p(hidden_states).view(B, T, -1, mod.head_dim).transpose(1, 2)
+               for p in (mod.q_proj, mod.k_proj, mod.v_proj))
     cos, sin = position_embeddings
     eps = EPS if STAB is None else STAB
-    q = xr.epsilon_lrp(partial(_rope, cos=cos, sin=sin), eps, q)                      # RoPE is linear in q, k: epsilon rule
+    # RoPE is linear in q, k: epsilon rule
+    q = xr.epsilon_lrp(partial(_rope, cos=cos, sin=sin), eps, q)
     k = xr.epsilon_lrp(partial(_rope, cos=cos, sin=sin), eps, k)
     k, v = _repeat_kv(k, mod.num_key_value_groups), _repeat_kv(v, mod.num_key_value_groups)
     kw_eps = {} if STAB is None else dict(epsilon=STAB)
-    scores = xf.mul2(xf.matmul(q, k.transpose(-1, -2), **kw_eps), mod.scaling)                  # epsilon + uniform rule on QK^T
+    # epsilon + uniform rule on QK^T
+    scores = xf.mul2(xf.matmul(q, k.transpose(-1, -2), **kw_eps), mod.scaling)
     causal = torch.ones(T, T, dtype=torch.bool, device=q.device).tril()
     sdt = torch.float64 if q.dtype == torch.float64 else torch.float32
     A = xf.softmax(scores.masked_fill(~causal, float("-inf")), -1, sdt).to(q.dtype)   # softmax rule
-    o = xr.uniform_epsilon_lrp_fn.apply(torch.matmul, 1e-6 if STAB is None else STAB, A, v)                    # epsilon + uniform rule on AV
+    # epsilon + uniform rule on AV
+    o = xr.uniform_epsilon_lrp_fn.apply(torch.matmul, 1e-6 if STAB is None else STAB, A, v)
     return mod.o_proj(o.transpose(1, 2).reshape(B, T, -1)), None
 
 def _x_layer(mod, hidden_states, attention_mask=None, position_embeddings=None, **kw):
@@ -142,7 +158,8 @@ def explicit_attnlrp(model):
     from lxt.explicit.core import Composite
     import lxt.explicit.rules as xr
     from transformers.activations import SiLUActivation
-    if model.config.model_type != "llama": raise NotImplementedError(f"explicit wiring is written for Llama, not {model.config.model_type}")
+    if model.config.model_type != "llama": raise NotImplementedError(
+        f"explicit wiring is written for Llama, not {model.config.model_type}")
     Composite({nn.Linear: xr.EpsilonRule, SiLUActivation: xr.IdentityRule, nn.SiLU: xr.IdentityRule}).register(model)
     if STAB is not None:
         for mod in model.modules():
@@ -154,7 +171,8 @@ def explicit_attnlrp(model):
     return model
 
 class LxtEnv:
-    "The lxt side: GxI and lxt-efficient on one model (lxt's class-level patch switched on and off), lxt-explicit on a copy."
+    """The lxt side: GxI and lxt-efficient on one model (lxt's class-level patch switched on and off), lxt-explicit on a
+    copy."""
     def __init__(self, model_dir, dtype="float32", threads=1, stab=None):
         global STAB
         STAB = None if stab is None else float(stab)
@@ -167,7 +185,8 @@ class LxtEnv:
         from lxt.efficient import monkey_patch
         from lxt.efficient.models import llama as lxt_llama
         dt = DTYPES[dtype]; cfg = _config_4x(model_dir)
-        load = lambda: LlamaForCausalLM.from_pretrained(model_dir, config=cfg, dtype=dt, attn_implementation="sdpa").eval()
+        load = lambda: LlamaForCausalLM.from_pretrained(model_dir, config=cfg, dtype=dt,
+                                                        attn_implementation="sdpa").eval()
         self.m = load()
         for p in self.m.parameters(): p.requires_grad_(False)
         slots = [(ml.LlamaMLP, "forward"), (ml.LlamaRMSNorm, "forward"), (nn.Dropout, "forward"),
@@ -251,13 +270,15 @@ class LxtWorker:
         self._err.close()
 
 def _rule_block_attention(model):
-    "Patch every Llama attention of `model` (transformers 5) with an eager attention from `normxlogit.attribution.lrp_rules.attention`; returns an undo."
+    """Patch every Llama attention of `model` (transformers 5) with an eager attention from
+    `normxlogit.attribution.lrp_rules.attention`; returns an undo."""
     from normxlogit.attribution import lrp_rules as rules
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
     mods = [m for m in model.modules() if type(m).__name__ == "LlamaAttention"]
     def fwd(hidden_states, position_embeddings=None, attention_mask=None, _a=None, **kw):
         B, T, _ = hidden_states.shape
-        q, k, v = (p(hidden_states).view(B, T, -1, _a.head_dim).transpose(1, 2) for p in (_a.q_proj, _a.k_proj, _a.v_proj))
+        q, k, v = (p(hidden_states).view(B, T, -1, _a.head_dim).transpose(1, 2)
+                   for p in (_a.q_proj, _a.k_proj, _a.v_proj))
         q, k = apply_rotary_pos_emb(q, k, *position_embeddings)
         k, v = _repeat_kv(k, _a.num_key_value_groups), _repeat_kv(v, _a.num_key_value_groups)
         mask = torch.ones(T, T, dtype=torch.bool, device=q.device).tril()
@@ -282,7 +303,8 @@ class MainEnv:
         ctx = nullcontext() if method == "gxi" else lrp_rules(self.m, "attnlrp")
         with ctx as c, torch.enable_grad():
             undo = None
-            if method == "attnlrp-rules":               # norm/MLP rules stay; attention: rule blocks instead of q/k/v hooks
+            # norm/MLP rules stay; attention: rule blocks instead of q/k/v hooks
+            if method == "attnlrp-rules":
                 for h in c._hooks: h.remove()
                 undo = _rule_block_attention(self.m)
             try:
@@ -291,14 +313,16 @@ class MainEnv:
                 if undo: undo()
 
 def load_main(model, dtype):
-    "(model, tokenizer) in the main env: 'tiny' (random tiny Llama, non-default RoPE base, long positions) or an offline name."
+    """(model, tokenizer) in the main env: 'tiny' (random tiny Llama, non-default RoPE base, long positions) or an
+    offline name."""
     from normxlogit.model.zoo import load_model, tiny_model
     if model == "tiny":
         return tiny_model("llama", "causal_lm", dtype=DTYPES[dtype], max_position_embeddings=2048, rope_theta=50000.0)
     return load_model(model, dtype=DTYPES[dtype], device="cpu")
 
 def save_weights(m, d):
-    "Save `m` as safetensors into `d` (once for real models; always for the tiny one, which is cheap and deterministic)."
+    """Save `m` as safetensors into `d` (once for real models; always for the tiny one, which is cheap and
+    deterministic)."""
     from transformers.utils import logging as hl
     d = Path(d)
     if not (d / "config.json").exists() or d.name.startswith("tiny"):
@@ -329,17 +353,21 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
     import pandas as pd
     from normxlogit.paths import results_dir
     from normxlogit.testing import fixed_length_text
-    if model not in MODELS and not Path(model).is_dir(): raise ValueError(f"model must be one of {MODELS} or a local Llama dir")
+    if model not in MODELS and not Path(model).is_dir(): raise ValueError(
+        f"model must be one of {MODELS} or a local Llama dir")
     if dtype not in DTYPES: raise ValueError(f"dtype must be one of {list(DTYPES)}")
     out = Path(out) if out else results_dir("lrp_speed") / "speed.csv"
-    if stab is not None and out.exists() and not fresh:     # the CSV has no stab column: never mix the two kinds of rows
-        raise ValueError(f"stab={stab} writes rows that {out} cannot tell apart from its own: pass a new `out` or fresh=True")
+    # the CSV has no stab column: never mix the two kinds of rows
+    if stab is not None and out.exists() and not fresh:
+        raise ValueError(f"stab={stab} writes rows that {out} cannot tell apart from its own: pass a new `out` or "
+                         "fresh=True")
     work = Path(work or os.environ.get("LXT_SPEED_WORK", "/tmp/lxt_speed"))
     lxt_python = Path(lxt_python or Path(LXT_ENV) / "bin" / "python")
     say = (lambda *a: print(*a, file=sys.stderr, flush=True)) if progress else (lambda *a: None)
     torch.set_num_threads(threads)
     use_lxt = lxt == "yes" or (lxt == "auto" and lxt_python.exists())
-    if lxt == "yes" and not lxt_python.exists(): raise FileNotFoundError(f"{lxt_python} missing: build it with `bash tools/lxt_env.sh build`")
+    if lxt == "yes" and not lxt_python.exists(): raise FileNotFoundError(
+        f"{lxt_python} missing: build it with `bash tools/lxt_env.sh build`")
     if not use_lxt:
         print(f"lxt env not used ({'disabled' if lxt == 'no' else 'its python is absent'}): main env only")
         say(f"  (lxt python looked for: {lxt_python}; build it with `bash tools/lxt_env.sh build`)")
@@ -348,7 +376,8 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
     t_load = time.perf_counter()
     m, tok = load_main(model, dtype)
     main = MainEnv(m)
-    w, meta = None, dict(dtype=dtype, threads=threads, stab=stab, started=time.strftime("%Y-%m-%d %H:%M:%S"), n_cpus=os.cpu_count(),
+    w, meta = None, dict(dtype=dtype, threads=threads, stab=stab, started=time.strftime("%Y-%m-%d %H:%M:%S"),
+                         n_cpus=os.cpu_count(),
                          main=dict(torch=torch.__version__, transformers=__import__("transformers").__version__,
                                    attention=m.config._attn_implementation), lengths={})
     try:
@@ -356,7 +385,8 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
             d = save_weights(m, work / f"{name}-{dtype}")
             w = LxtWorker(lxt_python, work / "worker.log", threads)
             meta["lxt_env"] = w.call(op="load", args=dict(model_dir=str(d), dtype=dtype, threads=threads, stab=stab))
-            if "explicit_error" in meta["lxt_env"]: print(f"lxt-explicit unavailable: {meta['lxt_env']['explicit_error']}")
+            if "explicit_error" in meta["lxt_env"]: print("lxt-explicit unavailable: "
+                                                          f"{meta['lxt_env']['explicit_error']}")
         say(f"loaded {name} ({dtype}) in {time.perf_counter() - t_load:.0f} s")
         envs = [("main", MAIN_METHODS)] + ([("lxt", tuple(meta["lxt_env"]["methods"]))] if w else [])
         rows = [] if old is None else old.to_dict("records")
@@ -386,15 +416,19 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
                     ref = None if (env, mt) in (("main", "gxi"), ("main", "attnlrp")) else \
                           ("main", "gxi") if mt == "gxi" else ("main", "attnlrp")
                     rows.append(dict(model=name, dtype=dtype, threads=threads, length=L, round=rnd, env=env, method=mt,
-                                     seconds=dt, ratio_to_gxi=dt / res[env, "gxi"][0], reference=":".join(ref) if ref else "",
+                                     seconds=dt, ratio_to_gxi=dt / res[env, "gxi"][0],
+                                     reference=":".join(ref) if ref else "",
                                      max_rel_diff=_rel_diff(r, res[ref][1]) if ref else float("nan")))
             df = pd.DataFrame(rows, columns=COLUMNS)
             _write(df, out)
             meta["lengths"][str(L)] = dict(wall_s=round(time.perf_counter() - t0, 1), load_avg_before=load0,
                                            load_avg_after=os.getloadavg()[0])
             say(f"length {L}: {repeats} rounds in {time.perf_counter() - t0:.0f} s, load average {load0:.1f} -> {out}")
-        meta["command"] = (" ".join(["tools/lxt_speed.py"] + sys.argv[1:]).replace(str(Path(LXT_ENV)), "$LXT_ENV")  # no machine path
-                           if sys.argv and sys.argv[0].endswith("lxt_speed.py") else "run()")
+        meta["command"] = (
+            " ".join(["tools/lxt_speed.py"] + sys.argv[1:]).replace(str(Path(LXT_ENV)), "$LXT_ENV")  # no machine path
+            if sys.argv and sys.argv[0].endswith("lxt_speed.py")
+            else "run()"
+        )
         from normxlogit.cache import atomic_write                # speed.json: {model: what the last run of it used}
         mp = out.with_suffix(".json"); allm = json.loads(mp.read_text()) if mp.exists() else {}
         prev = allm.get(name, {}).get("lengths", {}) if not fresh else {}
@@ -413,7 +447,8 @@ def summary(df):
     to the reference, and the per-round speedups of Table 8 (explicit / efficient)."""
     import pandas as pd
     order = {k: i for i, k in enumerate(LABELS)}
-    df = df.assign(_o=[order.get((e, m), len(order)) for e, m in zip(df.env, df.method)]).sort_values(["model", "length", "_o"])
+    df = df.assign(_o=[order.get((e, m), len(order))
+                       for e, m in zip(df.env, df.method)]).sort_values(["model", "length", "_o"])
     g = df.groupby(["model", "length", "env", "method"], sort=False)
     t = g.agg(median_ms=("seconds", lambda s: 1000 * s.median()), ratio_to_gxi=("ratio_to_gxi", "median"),
               max_rel_diff=("max_rel_diff", "max"), rounds=("seconds", "size")).reset_index()
@@ -432,10 +467,12 @@ def print_summary(df):
     import pandas as pd
     t, sp = summary(df)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print("median per input (backward + aggregation); ratio = median per-round time / GxI of the same env and round")
+        print("median per input (backward + aggregation); ratio = median per-round time / GxI of the same env and "
+              "round")
         print(t.drop(columns=["env", "method"]).to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         if len(sp.columns):
-            print("\nspeedups (median over rounds of per-round ratios; Table 8's 'Speedup' is lxt explicit / efficient)")
+            print("\nspeedups (median over rounds of per-round ratios; Table 8's 'Speedup' is lxt explicit / "
+                  "efficient)")
             print(sp.to_string(float_format=lambda x: f"{x:.2f}"))
 
 def main(argv=None):
@@ -444,15 +481,19 @@ def main(argv=None):
     r = sub.add_parser("run", help="measure (main env; starts the lxt worker)")
     r.add_argument("--model", default="tiny", help=f"{' | '.join(MODELS)} | a local Llama dir")
     r.add_argument("--lengths", default="20,130,480", help="comma-separated token counts")
-    r.add_argument("--repeats", type=int, default=5, help="recorded rounds per length (one different text each), after one warm-up")
+    r.add_argument("--repeats", type=int, default=5,
+                   help="recorded rounds per length (one different text each), after one warm-up")
     r.add_argument("--out", default=None, help="CSV (default results/lrp_speed/speed.csv)")
     r.add_argument("--threads", type=int, default=1)
     r.add_argument("--dtype", default="float32", choices=list(DTYPES))
-    r.add_argument("--lxt", default="auto", choices=["auto", "yes", "no"], help="use the lxt env (auto: if its python exists)")
-    r.add_argument("--lxt-python", default=None, help=f"python of the lxt venv (default $LXT_ENV/bin/python, {LXT_ENV})")
+    r.add_argument("--lxt", default="auto", choices=["auto", "yes", "no"],
+                   help="use the lxt env (auto: if its python exists)")
+    r.add_argument("--lxt-python", default=None,
+                   help=f"python of the lxt venv (default $LXT_ENV/bin/python, {LXT_ENV})")
     r.add_argument("--work", default=None, help="saved weights + worker log (default /tmp/lxt_speed)")
     r.add_argument("--fresh", action="store_true", help="measure every length again")
-    r.add_argument("--stab", type=float, default=None, help="replace every epsilon of lxt's explicit rules (0: exact rules; for float64 checks)")
+    r.add_argument("--stab", type=float, default=None,
+                   help="replace every epsilon of lxt's explicit rules (0: exact rules; for float64 checks)")
     s = sub.add_parser("summary", help="print the medians of a CSV"); s.add_argument("csv")
     sub.add_parser("worker", help="(internal) the lxt-env side, JSON lines on stdin/stdout")
     a = ap.parse_args(argv)

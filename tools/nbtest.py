@@ -43,7 +43,8 @@ def main(argv=None):
     from nbdev.test import _keep_file
     nbs = Path(get_config().nbs_path)
     if a.paths:
-        files = sorted({p.resolve() for g in a.paths for p in (Path().glob(g) if any(c in g for c in "*?[") else [Path(g)])})
+        files = sorted({p.resolve() for g in a.paths
+                        for p in (Path().glob(g) if any(c in g for c in "*?[") else [Path(g)])})
     else:
         files = sorted(p.resolve() for p in nbs.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
                        and not any(part.startswith(("_", ".")) for part in p.relative_to(nbs).parts))
@@ -59,7 +60,8 @@ def main(argv=None):
     print(f"{len(files)} notebooks in {time.time() - start:.0f} s, each in a fresh process")
     failed = [f.name for f, p in zip(files, passed) if not p]
     if failed:
-        sys.stderr.write("\nnbdev tests failed on the following notebooks:\n" + "=" * 50 + "\n\t" + "\n\t".join(failed) + "\n")
+        sys.stderr.write("\nnbdev tests failed on the following notebooks:\n" + "=" * 50 + "\n\t"
+                         + "\n\t".join(failed) + "\n")
         sys.exit(1)
     print("Success.")
 

@@ -1,5 +1,5 @@
-"""Write README.md from nbs/index.ipynb (the landing page of the book): markdown cells verbatim, code cells as
-python blocks, text outputs as plain blocks (rich outputs are left to the book). nbdev's own `nbdev_readme` needs Quarto."""
+"""Write README.md from nbs/index.ipynb (the landing page of the book): markdown cells verbatim, code cells as python
+blocks, text outputs as plain blocks (rich outputs are left to the book). nbdev's own `nbdev_readme` needs Quarto."""
 import json, sys
 from pathlib import Path
 
@@ -24,5 +24,6 @@ def render():
 if __name__ == "__main__":
     text = render()
     if "--check" in sys.argv:
-        sys.exit(0 if (ROOT / "README.md").read_text() == text else "README.md is out of date: run python tools/readme.py")
+        sys.exit(0 if (ROOT / "README.md").read_text() == text
+                 else "README.md is out of date: run python tools/readme.py")
     (ROOT / "README.md").write_text(text)

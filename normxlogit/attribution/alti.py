@@ -26,15 +26,19 @@ def alti_matrices(batch: Batch, rows: int | None = None):
         gam = P.ln1.weight.detach().to(y.dtype)
         dist = torch.empty(b, s, s, dtype=y.dtype, device=y.device)                        # (b, i, j)
         for i0, i1, Z in attention_chunks(t, P, rows):                                     # Z[b, j, i] = z_{i<-j}
-            Z.sub_(Z.mean(-1, keepdim=True)).mul_(gam).div_(sd[:, None, i0:i1])            # T_i(x_j) (LN#1, as ln_terms)
+            # T_i(x_j) (LN#1, as ln_terms)
+            Z.sub_(Z.mean(-1, keepdim=True)).mul_(gam).div_(sd[:, None, i0:i1])
             dist[:, i0:i1] = Z.sub_(y[:, None, i0:i1]).abs_().sum(-1).transpose(1, 2)
         c = (y.abs().sum(-1)[:, :, None] - dist).clamp_min_(0)
         mats.append(normalise_rows(c, batch.attention_mask))
     return mats
 
-@register_method("alti", label="ALTI", colour="#c49c94", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
-                 description="ALTI: Manhattan-distance contributions through attention, residual and LN#1, rolled out over layers",
+@register_method("alti", label="ALTI", colour="#c49c94", family="vector", layerwise=True,
+                 kinds=("classification", "regression", "masked_lm"),
+                 description="ALTI: Manhattan-distance contributions through attention, residual and LN#1, rolled out "
+                             "over layers",
                  reference="Ferrando et al. 2022")
 def alti(batch: Batch, rollout: bool | None = None, rows: int | None = None):
-    "ALTI (label-independent). `rollout=None`: global (rollout) without `layer`, per-layer ALTI¬ with `layer`; `rows`: chunk size."
+    """ALTI (label-independent). `rollout=None`: global (rollout) without `layer`, per-layer ALTI¬ with `layer`; `rows`:
+    chunk size."""
     return contribution_scores(batch, alti_matrices(batch, rows), rollout)

@@ -18,7 +18,8 @@ __all__ = ['ROW_BLOCK_ELEMENTS', 'linear_norm', 'head_values', 'capture', 'final
 def linear_norm(module, x):
     """Freeze the statistics of a LayerNorm / RMSNorm `module` at input `x` (..., d).
 
-    Returns `(scale, center, beta)` with `module(x) == scale * P(x) + beta` where P centers (LayerNorm) or not (RMSNorm):
+    Returns `(scale, center, beta)` with `module(x) == scale *
+    P(x) + beta` where P centers (LayerNorm) or not (RMSNorm):
     the norm as a linear map of its input plus a bias. Raises `NotImplementedError` if no form matches the module."""
     with torch.no_grad():
         y = module(x)
@@ -31,17 +32,20 @@ def linear_norm(module, x):
         beta = torch.zeros_like(one) if b is None else b.to(x.dtype)
         sigma = (x.var(-1, unbiased=False, keepdim=True) + eps).sqrt()
         rms = (x.pow(2).mean(-1, keepdim=True) + eps).sqrt()
-        cands = [(g / sigma, True, beta), (g / rms, False, torch.zeros_like(one)), ((1 + g) / rms, False, torch.zeros_like(one))]
+        cands = [(g / sigma, True, beta), (g / rms, False, torch.zeros_like(one)),
+                 ((1 + g) / rms, False, torch.zeros_like(one))]
         errs = [((s * (x - x.mean(-1, keepdim=True) if c else x) + bb) - y).abs().max().item() for s, c, bb in cands]
     i = min(range(3), key=errs.__getitem__)
     if errs[i] > 1e-3 * (y.abs().max().item() + 1e-6):
-        raise NotImplementedError(f"{type(module).__name__} is neither a LayerNorm nor an RMSNorm (reconstruction error {errs[i]:.2e}).")
+        raise NotImplementedError(f"{type(module).__name__} is neither a LayerNorm nor an RMSNorm (reconstruction "
+                                  f"error {errs[i]:.2e}).")
     return cands[i]
 
 def _center(v, center): return v - v.mean(-1, keepdim=True) if center else v
 
 def _modules(ad):
-    "Per layer: (attention module, value-producing module, value slice, output projection, post-attention norm, MLP-output module)."
+    """Per layer: (attention module, value-producing module, value slice, output projection, post-attention norm,
+    MLP-output module)."""
     body = ad.body
     if hasattr(body, "h"):  # GPT-2
         return [(l.attn, l.attn.c_attn, "last_third", l.attn.c_proj, None, l.mlp) for l in body.h]
@@ -49,7 +53,8 @@ def _modules(ad):
     for l in body.layers:
         sandwich = hasattr(l, "pre_feedforward_layernorm")   # Gemma: norm after attention and after the MLP
         out.append((l.self_attn, l.self_attn.v_proj, None, l.self_attn.o_proj,
-                    l.post_attention_layernorm if sandwich else None, l.post_feedforward_layernorm if sandwich else l.mlp))
+                    l.post_attention_layernorm if sandwich else None,
+                    l.post_feedforward_layernorm if sandwich else l.mlp))
     return out
 
 def _in_features(o):
@@ -79,7 +84,8 @@ def _head_direction(batch, hT, reference=None):
     with torch.no_grad(): real = batch.score(ad.head(hT, layer=ad.num_layers))
     lin = (u * hT[:, None]).sum(-1) + c
     if (real - lin).abs().max() > 1e-4 * (real.abs().max() + 1):
-        raise NotImplementedError("The head on top is not affine (e.g. Gemma's final logit soft-capping), so the logit has no additive decomposition.")
+        raise NotImplementedError("The head on top is not affine (e.g. Gemma's final logit soft-capping), so the "
+                                  "logit has no additive decomposition.")
     return u.detach(), c
 
 def head_values(v, vslice, H: int, dh: int):
@@ -89,15 +95,19 @@ def head_values(v, vslice, H: int, dh: int):
     v = v.reshape(*v.shape[:2], -1, dh)
     return v.repeat_interleave(H // v.shape[2], dim=2)
 
-_PARTS = {"v": lambda m: (m[1], lambda i, o: o),                                  # the value module's output
-          "attn": lambda m: (m[0], lambda i, o: o[0] if isinstance(o, tuple) else o), # the attention block's output
-          "mlp": lambda m: (m[5], lambda i, o: o),                                # the MLP block's output (Gemma: after its norm)
-          "o": lambda m: (m[3], lambda i, o: (i[0], o))}                         # the output projection's (input, output)
+_PARTS = {
+    "v": lambda m: (m[1], lambda i, o: o),  # the value module's output
+    "attn": lambda m: (m[0], lambda i, o: o[0] if isinstance(o, tuple) else o),  # the attention block's output
+    "mlp": lambda m: (m[5], lambda i, o: o),  # the MLP block's output (Gemma: after its norm)
+    # the output projection's (input, output)
+    "o": lambda m: (m[3], lambda i, o: (i[0], o)),
+}
 
 def capture(batch: Batch, parts=("v", "attn", "mlp")):
-    """One eager forward pass of a pre-LN decoder with attention weights returned, saving the final norm's input (`'xL'`)
-    and, per layer `l`, each of `parts` under `(part, l)`: 'v' the value module's output, 'attn' the attention block's
-    output, 'mlp' the MLP block's output, 'o' the output projection's (input, output). Returns `(model output, saved)`."""
+    """One eager forward pass of a pre-LN decoder with attention weights returned, saving the final norm's input
+    (`'xL'`) and, per layer `l`, each of `parts` under `(part, l)`: 'v' the value module's output, 'attn' the
+    attention block's output, 'mlp' the MLP block's output, 'o' the output projection's (input, output). Returns
+    `(model output, saved)`."""
     ad = batch.adapter
     bad = [p for p in parts if p not in _PARTS]
     if bad: raise ValueError(f"unknown parts {bad}; choose from {list(_PARTS)}")

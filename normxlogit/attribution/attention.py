@@ -47,12 +47,15 @@ def _rows(batch, mats, layers):
     rows = torch.stack([batch.at_positions(mats[l]) for l in layers], 1)         # (b, n_layers, s)
     return rows[:, None].expand(-1, batch.targets.shape[1], -1, -1).float()
 
-@register_method("attention_last", label="Attention", colour="#c5b0d5", family="attention", layerwise=True, reference="e.g. Jain & Wallace 2019",
+@register_method("attention_last", label="Attention", colour="#c5b0d5", family="attention", layerwise=True,
+                 reference="e.g. Jain & Wallace 2019",
                  description="Head-averaged attention from the explained position (last layer, or `layer=`)")
 def attention_last(batch: Batch):
     "Head-averaged attention probabilities $\\bar A^l_{T,i}$ of the requested layer(s) (default: the last)."
     att = attention_weights(batch)
-    mats = [torch.eye(att[0].shape[-1], dtype=att[0].dtype, device=att[0].device).expand_as(att[0][:, 0])] + [a.mean(1) for a in att]
+    mats = [torch.eye(att[0].shape[-1], dtype=att[0].dtype, device=att[0].device).expand_as(att[0][:, 0])] + [
+        a.mean(1) for a in att
+    ]
     return _rows(batch, mats, batch.layers())
 
 def rollout_matrices(att, residual: float = 0.5):
@@ -65,7 +68,8 @@ def rollout_matrices(att, residual: float = 0.5):
         mats.append(a_hat @ mats[-1])
     return mats
 
-@register_method("rollout", label="Rollout", colour="#9467bd", family="attention", layerwise=True, reference="Abnar & Zuidema 2020",
+@register_method("rollout", label="Rollout", colour="#9467bd", family="attention", layerwise=True,
+                 reference="Abnar & Zuidema 2020",
                  description="Attention rollout (0.5 A + 0.5 I, renormalised, multiplied over layers)")
 def rollout(batch: Batch, residual: float = 0.5):
     "Attention rollout from the explained position, up to the requested layer(s) (default: all layers)."

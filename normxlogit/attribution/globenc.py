@@ -7,7 +7,8 @@ from __future__ import annotations
 import torch
 from ..registry import register_method
 from ..model.batch import Batch
-from ..model.tracing import trace_encoder, encoder_parts, ln_attention_chunks, normalise_rows, contribution_scores
+from ..model.tracing import trace_encoder, encoder_parts, ln_attention_chunks, normalise_rows
+from ..model.tracing import contribution_scores
 
 # %% auto #0
 __all__ = ['globenc_matrices', 'globenc']
@@ -18,17 +19,22 @@ def globenc_matrices(batch: Batch, ln2: bool = True, rows: int | None = None):
     normalised. The vectors are formed `rows` target rows at a time (`ln_attention_chunks`), never all at once."""
     mats = []
     for t, P in zip(trace_encoder(batch), encoder_parts(batch.adapter)):
-        lns = [(P.ln1, t.ln1_in)] + ([(P.ln2, t.ln2_in)] if ln2 else [])    # LN#2 with its actual statistics, FFN ignored
+        # LN#2 with its actual statistics, FFN ignored
+        lns = [(P.ln1, t.ln1_in)] + ([(P.ln2, t.ln2_in)] if ln2 else [])
         b, s, _ = t.x.shape
         N = torch.empty(b, s, s, dtype=t.x.dtype, device=t.x.device)          # (b, i, j)
-        for i0, i1, T in ln_attention_chunks(t, P, lns, rows):                # T[b, j, i]: value bias with its token, b_O, β left out
+        # T[b, j, i]: value bias with its token, b_O, β left out
+        for i0, i1, T in ln_attention_chunks(t, P, lns, rows):
             N[:, i0:i1] = torch.linalg.vector_norm(T, 2, -1).transpose(1, 2)
         mats.append(normalise_rows(N, batch.attention_mask))
     return mats
 
-@register_method("globenc", label="GlobEnc", colour="#f7b6d2", family="vector", layerwise=True, kinds=("classification", "regression", "masked_lm"),
-                 description="GlobEnc: norms of decomposed vectors through attention, residuals and both LayerNorms, rolled out over layers",
+@register_method("globenc", label="GlobEnc", colour="#f7b6d2", family="vector", layerwise=True,
+                 kinds=("classification", "regression", "masked_lm"),
+                 description="GlobEnc: norms of decomposed vectors through attention, residuals and both LayerNorms, "
+                             "rolled out over layers",
                  reference="Modarressi et al. 2022")
 def globenc(batch: Batch, rollout: bool | None = None, ln2: bool = True, rows: int | None = None):
-    "GlobEnc (label-independent). `rollout=None`: global without `layer`, per-layer GlobEnc¬ with `layer`; `ln2=False`: N_ResLN (LN#1 only); `rows`: chunk size."
+    """GlobEnc (label-independent). `rollout=None`: global without `layer`, per-layer GlobEnc¬ with `layer`;
+    `ln2=False`: N_ResLN (LN#1 only); `rows`: chunk size."""
     return contribution_scores(batch, globenc_matrices(batch, ln2, rows), rollout)

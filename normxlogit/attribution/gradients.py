@@ -9,7 +9,6 @@ import torch
 from torch import nn
 from ..registry import register_method
 from ..model.batch import Batch
-from ..model.heads import get_adapter
 
 # %% auto #0
 __all__ = ['EMBEDDINGS', 'repeat_batch', 'scores_from_embeddings', 'input_gradients', 'grad_l1', 'grad_l2', 'grad_l2sq',
@@ -20,8 +19,10 @@ def repeat_batch(batch: Batch, n: int) -> Batch:
     "`batch` with every tensor repeated `n` times along the batch dimension (step-major order)."
     if n == 1: return batch
     rep = lambda t: None if t is None else t.repeat(n, *([1] * (t.dim() - 1)))
-    return dataclasses.replace(batch, inputs={k: rep(v) for k, v in batch.inputs.items()}, positions=rep(batch.positions),
-                               targets=rep(batch.targets), foils=rep(batch.foils), out_logits=rep(batch.out_logits), hidden_states=())
+    return dataclasses.replace(batch, inputs={k: rep(v) for k, v in batch.inputs.items()},
+                               positions=rep(batch.positions),
+                               targets=rep(batch.targets), foils=rep(batch.foils),
+                               out_logits=rep(batch.out_logits), hidden_states=())
 
 def scores_from_embeddings(batch: Batch, embeds):
     "(b, k) explained scores from the exact forward pass with word embeddings `embeds` (b, s, d) as `inputs_embeds`."
@@ -41,14 +42,17 @@ def input_gradients(batch: Batch, embeds=None):
     return torch.stack(grads, 1), x.detach(), s.detach()
 
 # %% ../../nbs/21_gradients.ipynb #80b5fca8
-@register_method("grad_l1", label="Gradient ℓ1", colour="#1f77b4", family="gradient", gradient=True, reference="Simonyan et al. 2014; Li et al. 2016",
+@register_method("grad_l1", label="Gradient ℓ1", colour="#1f77b4", family="gradient", gradient=True,
+                 reference="Simonyan et al. 2014; Li et al. 2016",
                  description="L1 norm of the gradient of the score w.r.t. each input word embedding")
 def grad_l1(batch: Batch):
     "$\\lVert \\partial f/\\partial x_i\\rVert_1$ over the hidden dimensions."
     return input_gradients(batch)[0].abs().sum(-1)
 
-@register_method("grad_l2", label="Gradient ℓ2", colour="#aec7e8", family="gradient", gradient=True, reference="Simonyan et al. 2014; Li et al. 2016",
-                 description="L2 norm of the gradient of the score w.r.t. each input word embedding (squared=True: its square)")
+@register_method("grad_l2", label="Gradient ℓ2", colour="#aec7e8", family="gradient", gradient=True,
+                 reference="Simonyan et al. 2014; Li et al. 2016",
+                 description="L2 norm of the gradient of the score w.r.t. each input word embedding (squared=True: "
+                             "its square)")
 def grad_l2(batch: Batch, squared: bool = False):
     "$\\lVert \\partial f/\\partial x_i\\rVert_2$ over the hidden dimensions, or its square with `squared=True`."
     if not isinstance(squared, bool): raise TypeError(f"squared must be True or False, got {squared!r}")
@@ -57,7 +61,8 @@ def grad_l2(batch: Batch, squared: bool = False):
 
 @register_method("grad_l2sq", label="Gradient ℓ2²", colour="#6baed6", family="gradient", gradient=True,
                  reference="Simonyan et al. 2014; the decomposition-attributions paper's Gradient_l2",
-                 description="Squared L2 norm of the gradient w.r.t. each input word embedding (the decomposition-attributions paper's Gradient_l2)")
+                 description="Squared L2 norm of the gradient w.r.t. each input word embedding (the "
+                             "decomposition-attributions paper's Gradient_l2)")
 def grad_l2sq(batch: Batch):
     "$\\lVert \\partial f/\\partial x_i\\rVert_2^2$: `grad_l2(batch, squared=True)`."
     return grad_l2(batch, squared=True)
@@ -90,8 +95,10 @@ def extra_embeddings(batch: Batch):
 EMBEDDINGS = ("partial", "word", "full")
 
 def input_embeddings(batch: Batch, embeddings: str = "partial"):
-    "The input $x_i$ of Gradient x Input (b, s, d): the word embeddings ('partial', alias 'word') or word + position + token type ('full')."
-    if embeddings not in EMBEDDINGS: raise ValueError(f"embeddings must be 'partial' (alias 'word') or 'full', got {embeddings!r}")
+    """The input $x_i$ of Gradient x Input (b, s, d): the word embeddings ('partial', alias 'word') or word + position +
+    token type ('full')."""
+    if embeddings not in EMBEDDINGS: raise ValueError("embeddings must be 'partial' (alias 'word') or 'full', got "
+                                                      f"{embeddings!r}")
     x = batch.word_embeddings().detach()
     return x + extra_embeddings(batch) if embeddings == "full" else x
 
@@ -102,18 +109,23 @@ def aggregate_gxi(prod, aggregate: str = "sum"):
     if aggregate == "l2": return prod.norm(dim=-1)
     raise ValueError(f"aggregate must be 'sum', 'l1' or 'l2', got {aggregate!r}")
 
-@register_method("gxi", label="G×I", colour="#ff7f0e", family="gradient", gradient=True, reference="Denil et al. 2015; Shrikumar et al. 2016",
-                 description="Gradient x Input on the word embeddings (embeddings='full': word + position + token type; signed sum, aggregate='l1'/'l2' for norms)")
+@register_method("gxi", label="G×I", colour="#ff7f0e", family="gradient", gradient=True,
+                 reference="Denil et al. 2015; Shrikumar et al. 2016",
+                 description="Gradient x Input on the word embeddings (embeddings='full': word + position + token "
+                             "type; signed sum, aggregate='l1'/'l2' for norms)")
 def gxi(batch: Batch, aggregate: str = "sum", embeddings: str = "partial"):
-    """Gradient x Input: $x_i^\\top g_i$ (`aggregate='sum'`), $\\lVert x_i\\odot g_i\\rVert_1$ ('l1') or $\\lVert x_i\\odot g_i\\rVert_2$ ('l2'),
-    with $x_i$ the word embedding (`embeddings='partial'`, alias 'word') or the full embedding ('full': + position and token-type embeddings)."""
+    """Gradient x Input: $x_i^\\top g_i$ (`aggregate='sum'`), $\\lVert x_i\\odot
+    g_i\\rVert_1$ ('l1') or $\\lVert x_i\\odot g_i\\rVert_2$ ('l2'),
+    with $x_i$ the word embedding (`embeddings='partial'`, alias 'word') or the full embedding ('full': + position
+    and token-type embeddings)."""
     aggregate_gxi(torch.zeros(1, 1), aggregate)  # validate before the backward passes
     x = input_embeddings(batch, embeddings)
     g = input_gradients(batch)[0]
     return aggregate_gxi(g * x[:, None], aggregate)
 
 # %% ../../nbs/21_gradients.ipynb #892dcf41
-@register_method("random", label="Random", colour="#9e9e9e", family="baseline", description="Seeded random scores (uniform or gaussian)")
+@register_method("random", label="Random", colour="#9e9e9e", family="baseline",
+                 description="Seeded random scores (uniform or gaussian)")
 def random_scores(batch: Batch, seed: int = 0, distribution: str = "uniform"):
     "i.i.d. random scores: `distribution` 'uniform' ($U(0,1)$) or 'gaussian' ($N(0,1)$), reproducible with `seed`."
     if distribution not in ("uniform", "gaussian"):

@@ -36,12 +36,14 @@ def attention_layers(model) -> list:
     enc = getattr(body, "encoder", None)
     if enc is not None and hasattr(enc, "layer") and all(hasattr(l.attention, "output") for l in enc.layer):
         return [(l.attention.self, l.attention.output.dense) for l in enc.layer]
-    raise NotImplementedError(f"No attention output projection found in {type(ad.m).__name__} "
-                              f"(model_type {ad.config.model_type!r}); supported layouts: Llama/Gemma/Qwen/Mistral "
-                              f"(`layers[i].self_attn.o_proj`), GPT-2 (`h[i].attn.c_proj`), BERT-like (`encoder.layer[i].attention.output.dense`).")
+    raise NotImplementedError(f"No attention output projection found in {type(ad.m).__name__} (model_type "
+                              f"{ad.config.model_type!r}); supported layouts: Llama/Gemma/Qwen/Mistral "
+                              "(`layers[i].self_attn.o_proj`), GPT-2 (`h[i].attn.c_proj`), BERT-like "
+                              "(`encoder.layer[i].attention.output.dense`).")
 
 def _in_features(proj):
-    return proj.in_features if hasattr(proj, "in_features") else proj.weight.shape[0]   # nn.Linear or transformers' Conv1D
+    # nn.Linear or transformers' Conv1D
+    return proj.in_features if hasattr(proj, "in_features") else proj.weight.shape[0]
 
 def head_shape(model) -> tuple[int, int, int]:
     "`(n_layers, n_heads, head_dim)` of the attention heads of `model` (head_dim: the width of one head's output)."
@@ -49,15 +51,17 @@ def head_shape(model) -> tuple[int, int, int]:
     cfg = _text_config(unwrap(model))
     H = cfg.num_attention_heads
     d_in = {_in_features(p) for p in projs}
-    if len(d_in) != 1 or next(iter(d_in)) % H: raise NotImplementedError(f"attention output widths {d_in} are not one multiple of {H} heads")
+    if len(d_in) != 1 or next(iter(d_in)) % H: raise NotImplementedError(
+        f"attention output widths {d_in} are not one multiple of {H} heads")
     return len(projs), H, next(iter(d_in)) // H
 
 # %% ../../nbs/25_head_relevance.ipynb #71e4ad51
 def head_mask(model, heads) -> torch.Tensor:
-    """A float `(n_layers, n_heads)` mask from `heads`: an array / tensor / nested list of that shape (1 = keep, 0 = mask),
-    or a list / set of `(layer, head)` tuples to mask (everything else 1)."""
+    """A float `(n_layers, n_heads)` mask from `heads`: an array / tensor / nested list of that shape (1 = keep, 0 =
+    mask), or a list / set of `(layer, head)` tuples to mask (everything else 1)."""
     L, H, _ = head_shape(model)
-    if isinstance(heads, (set, frozenset)) or (isinstance(heads, (list, tuple)) and (len(heads) == 0 or all(isinstance(p, tuple) for p in heads))):
+    if isinstance(heads, (set, frozenset)) or (isinstance(heads, (list, tuple))
+                                               and (len(heads) == 0 or all(isinstance(p, tuple) for p in heads))):
         M = torch.ones(L, H, dtype=torch.float64)
         for p in heads:
             if len(p) != 2 or not all(isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in p):
@@ -123,7 +127,8 @@ def _grad_elements(batch, method) -> torch.Tensor:
     try:
         with ctx, torch.enable_grad():
             for _, proj in attention_layers(ad.model): hooks.append(proj.register_forward_pre_hook(keep))
-            e = batch.word_embeddings().detach().requires_grad_(True)      # a leaf, so that the graph exists even with frozen weights
+            # a leaf, so that the graph exists even with frozen weights
+            e = batch.word_embeddings().detach().requires_grad_(True)
             s = batch.score(batch.logits(inputs_embeds=e))                   # (b, 1)
             for h in hooks: h.remove()
             gs = torch.autograd.grad(s[:, 0].sum(), xs, allow_unused=True)
@@ -131,7 +136,8 @@ def _grad_elements(batch, method) -> torch.Tensor:
         for h in hooks: h.remove()
     b, T = batch.input_ids.shape
     x = torch.stack([t.detach().to(acc) for t in xs], 1).view(b, len(xs), T, H, dh)
-    g = torch.stack([torch.zeros_like(t, dtype=acc) if gi is None else gi.detach().to(acc) for t, gi in zip(xs, gs)], 1).view(b, len(xs), T, H, dh)
+    g = torch.stack([torch.zeros_like(t, dtype=acc) if gi is None
+                     else gi.detach().to(acc) for t, gi in zip(xs, gs)], 1).view(b, len(xs), T, H, dh)
     if method in ("attnlrp", "lrp", "gxi"): r = x * g
     elif method == "grad": r = g
     elif method == "grad_l1": r = g.abs()
@@ -145,7 +151,8 @@ def _alti_logit_elements(batch) -> torch.Tensor:
     head dimension c, $A^{l,h}_{t^*j}\\, v^{l,h}_{j,c}\\, (W_O^{l\\top} w^l)_{h,c}$ ($t^*$ the explained position)."""
     ad = batch.adapter
     if not ad.decoder:
-        raise NotImplementedError(f"ALTI-Logit head scores need a pre-LayerNorm decoder; {type(ad.m).__name__} is an encoder.")
+        raise NotImplementedError(f"ALTI-Logit head scores need a pre-LayerNorm decoder; {type(ad.m).__name__} is an "
+                                  "encoder.")
     mods = _al._modules(ad)
     L, H, dh = head_shape(ad.model)
     out, cache = _al.capture(batch, ("v", "o"))
@@ -159,7 +166,8 @@ def _alti_logit_elements(batch) -> torch.Tensor:
         v = _al.head_values(cache[("v", l)], vslice, H, dh)               # (b, s, H, dh)
         o_in, o_out = cache[("o", l)]
         wl = w
-        if pan is not None:                                                 # Gemma: post-attention norm, frozen at its input
+        # Gemma: post-attention norm, frozen at its input
+        if pan is not None:
             sc, cen, _ = _al.linear_norm(pan, o_out)
             wl = _al._center(w * sc[bi, T], cen)
         with torch.enable_grad():                                           # r = W_O^T w_l: gradient of w_l . o(x) in x
@@ -169,7 +177,8 @@ def _alti_logit_elements(batch) -> torch.Tensor:
         got = torch.einsum("bhs,bshc->bhc", A.to(v.dtype), v).reshape(b, -1)
         ref = o_in[bi, T]
         if (got - ref).abs().max() > 1e-4 * (ref.abs().max() + 1):
-            raise RuntimeError(f"layer {l}: attention weights x values do not reproduce the head outputs; unsupported attention")
+            raise RuntimeError(f"layer {l}: attention weights x values do not reproduce the head outputs; unsupported "
+                               "attention")
         res.append(el)
     return torch.stack(res, 1)
 
@@ -195,7 +204,8 @@ def head_relevance(model, tokenizer, texts, method: str = "attnlrp", target=None
     for p in pools:
         if p not in POOLINGS: raise ValueError(f"pooling must be one of {POOLINGS} or a list of them, got {p!r}")
     if method not in HEAD_METHODS: raise ValueError(f"method must be one of {HEAD_METHODS}, got {method!r}")
-    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(
+        f"batch_size must be a positive int, got {batch_size!r}")
     ad = get_adapter(model)
     head_shape(model)
     items, _ = as_inputs(texts)

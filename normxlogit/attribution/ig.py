@@ -22,7 +22,8 @@ __all__ = ['QUADRATURES', 'BASELINES', 'KEEP', 'quadrature', 'mean_embedding', '
 QUADRATURES = ("gausslegendre", "riemann_trapezoid", "riemann_middle", "riemann_left", "riemann_right")
 
 def quadrature(n_steps: int, rule: str = "gausslegendre"):
-    "Nodes $\\alpha_m\\in[0,1]$ and weights $w_m$ (summing to 1) of an `n_steps`-point rule on $[0,1]$ (float64 tensors)."
+    """Nodes $\\alpha_m\\in[0,1]$ and weights $w_m$ (summing to 1) of an `n_steps`-point rule on $[0,1]$ (float64
+    tensors)."""
     if not isinstance(n_steps, int) or n_steps < 1: raise ValueError(f"n_steps must be a positive int, got {n_steps!r}")
     n = n_steps
     if rule == "gausslegendre":
@@ -67,7 +68,8 @@ def baseline_embeddings(batch: Batch, baseline="zero", keep=None):
     vocabulary's mean embedding everywhere) or a tensor; then the input itself at the positions `keep` names."""
     x = batch.word_embeddings().detach()
     if torch.is_tensor(baseline):
-        if baseline.shape != x.shape: raise ValueError(f"baseline tensor has shape {tuple(baseline.shape)}, expected {tuple(x.shape)}")
+        if baseline.shape != x.shape: raise ValueError(f"baseline tensor has shape {tuple(baseline.shape)}, expected "
+                                                       f"{tuple(x.shape)}")
         x0 = baseline.to(x)
     elif baseline == "zero": x0 = torch.zeros_like(x)
     elif baseline in ("pad", "eos"):
@@ -94,7 +96,8 @@ class CompletenessLog(list):
         """Add `rows` (pairs `(item_id, row)`), keeping the log in item-id order, i.e. the caller's input order whatever
         order the batches ran in; `example` numbers the examples 0, 1, ... in that order."""
         self.extend(dict(r, item_id=i) for i, r in rows)
-        self.sort(key=lambda r: r["item_id"])                            # stable: the targets of an example stay in order
+        # stable: the targets of an example stay in order
+        self.sort(key=lambda r: r["item_id"])
         rank = {k: n for n, k in enumerate(dict.fromkeys(r["item_id"] for r in self))}
         for r in self: r["example"] = rank[r["item_id"]]
 
@@ -107,8 +110,10 @@ class CompletenessLog(list):
         for r in self: rows.setdefault(r["example"], []).append(r)
         if len(rows) != len(exs): raise ValueError(f"the log holds {len(rows)} examples, got {len(exs)} explanations")
         for e, rs in zip(exs, rows.values()):
-            if len(rs) != len(e.targets): raise ValueError(f"{len(rs)} recorded targets for an explanation of {len(e.targets)}")
-            e.options["completeness"] = dict({k: [r[k] for r in rs] for k in ("f_input", "f_baseline", "delta", "rel_gap")},
+            if len(rs) != len(e.targets): raise ValueError(f"{len(rs)} recorded targets for an explanation of "
+                                                           f"{len(e.targets)}")
+            e.options["completeness"] = dict({k: [r[k] for r in rs]
+                                              for k in ("f_input", "f_baseline", "delta", "rel_gap")},
                                              converged=all(r["converged"] for r in rs), delta_tol=rs[0]["delta_tol"])
         return explanations
 
@@ -116,7 +121,8 @@ _LOGS: list = []
 
 @contextmanager
 def record_completeness():
-    "`with record_completeness() as log:` every IG call inside appends its completeness rows to `log` (a `CompletenessLog`)."
+    """`with record_completeness() as log:` every IG call inside appends its completeness rows to `log` (a
+    `CompletenessLog`)."""
     log = CompletenessLog()
     _LOGS.append(log)
     try: yield log
@@ -228,5 +234,6 @@ def pass_on_warnings(caught, swallow=(CompletenessWarning,)) -> list:
     `swallow` categories, which the caller measures itself (IG's completeness gap, stored with each row). Returns the
     warnings passed on."""
     out = [w for w in caught if not issubclass(w.category, swallow)]
-    for w in out: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, module=__name__, registry=_PASSED_ON)
+    for w in out: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno,
+                                         module=__name__, registry=_PASSED_ON)
     return out

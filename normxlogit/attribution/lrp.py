@@ -36,7 +36,8 @@ def check_supported(model):
     mt = cfg.model_type
     if mt not in SUPPORTED_TYPES:
         why = _WHY_NOT.get(mt, "its modules have not been mapped to LRP rules")
-        raise NotImplementedError(f"LRP/AttnLRP is not implemented for model_type {mt!r}: {why}. Supported: {list(SUPPORTED_TYPES)}.")
+        raise NotImplementedError(f"LRP/AttnLRP is not implemented for model_type {mt!r}: {why}. Supported: "
+                                  f"{list(SUPPORTED_TYPES)}.")
     if getattr(cfg, "attn_logit_softcapping", None):
         raise NotImplementedError("attention logit soft-capping (tanh on the attention scores) has no rule here; "
                                   "set config.attn_logit_softcapping=None or use another method.")
@@ -69,7 +70,8 @@ class LRPRules:
 
     def _patch(self, mod, fn):
         self._saved.append((mod, mod.__dict__.get("forward", None)))
-        mod.forward = fn                             # instance attribute: shadows the class's forward for this module only
+        # instance attribute: shadows the class's forward for this module only
+        mod.forward = fn
 
     @staticmethod
     def _scale_hook(factors, split=None):
@@ -87,7 +89,8 @@ class LRPRules:
         def fwd(ids, *a, **k):
             out = orig(ids, *a, **k)
             b = self.batch_size or out.shape[0]      # (1, s, d) position embeddings are broadcast: one leaf per example
-            leaf = (out.detach().expand(b, *out.shape[1:]) if out.dim() == 3 else out.detach()).clone().requires_grad_(True)
+            leaf = (out.detach().expand(b, *out.shape[1:])
+                    if out.dim() == 3 else out.detach()).clone().requires_grad_(True)
             self.leaves.append((name, leaf))
             return leaf
         return fwd
@@ -99,7 +102,8 @@ class LRPRules:
         for mod in m.modules():
             name = type(mod).__name__
             if isinstance(mod, nn.LayerNorm):
-                if len(mod.normalized_shape) != 1: raise NotImplementedError("LayerNorm over more than the last dimension")
+                if len(mod.normalized_shape) != 1: raise NotImplementedError(
+                    "LayerNorm over more than the last dimension")
                 self._patch(mod, lambda x, _m=mod: rules.layer_norm(x, _m.weight, _m.bias, _m.eps))
             elif name.endswith("RMSNorm"):
                 gemma = "Gemma" in name                  # Gemma: (1 + w) scale, cast after the weight
@@ -120,7 +124,8 @@ class LRPRules:
             proj = _qkv(mod)
             if proj is not None:
                 if len(proj) == 3:
-                    for p, f in zip(proj, (qf, kf, vf)): self._hooks.append(p.register_forward_hook(self._scale_hook(f)))
+                    for p, f in zip(proj, (qf, kf, vf)):
+                        self._hooks.append(p.register_forward_hook(self._scale_hook(f)))
                 else:
                     d = mod.split_size
                     self._hooks.append(proj[0].register_forward_hook(self._scale_hook((qf, kf, vf), split=(d, d, d))))
@@ -190,7 +195,8 @@ def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "ful
         (word embeddings only). gated: rule for gated MLPs ('half' | 'signal'; default per variant).
     dtype: None (the model's dtype) or a dtype to compute in (a copy of the model is made if it differs).
     return_parts: also return {input name: (b, k, s) relevance} and the explained scores (b, k)."""
-    if embeddings not in ("full", "partial"): raise ValueError(f"embeddings must be 'full' or 'partial', got {embeddings!r}")
+    if embeddings not in ("full", "partial"): raise ValueError("embeddings must be 'full' or 'partial', got "
+                                                               f"{embeddings!r}")
     batch = _in_dtype(batch, dtype)
     if batch.adapter.m.training: raise ValueError("call model.eval() first: dropout would make relevances random")
     acc = torch.float64 if next(batch.adapter.m.parameters()).dtype == torch.float64 else torch.float32
@@ -203,7 +209,8 @@ def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "ful
         leaves = [("word", e)] + ctx.leaves
         parts = {n: torch.zeros(b, k, e.shape[1], dtype=acc, device=e.device) for n, _ in leaves}
         for j in range(k):
-            grads = torch.autograd.grad(s[:, j].sum(), [l for _, l in leaves], retain_graph=j < k - 1, allow_unused=True)
+            grads = torch.autograd.grad(s[:, j].sum(), [l for _, l in leaves],
+                                        retain_graph=j < k - 1, allow_unused=True)
             for (n, l), g in zip(leaves, grads):
                 if g is not None: parts[n][:, j] = (l.detach().to(acc) * g.to(acc)).sum(-1)
     rel = sum(parts.values())
@@ -211,15 +218,19 @@ def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "ful
 
 # %% ../../nbs/27_lrp.ipynb #cfe6876b
 @register_method("lrp", label="LRP", colour="#e377c2", family="lrp", gradient=True,
-                 description="LRP with attention weights and norm scales held constant (Ali et al. 2022), as modified Gradient x Input",
-                 reference="Ali et al. 2022, XAI for Transformers: Better Explanations through Conservative Propagation (ICML)")
+                 description="LRP with attention weights and norm scales held constant (Ali et al. 2022), as modified "
+                             "Gradient x Input",
+                 reference="Ali et al. 2022, XAI for Transformers: Better Explanations through Conservative "
+                           "Propagation (ICML)")
 def lrp(batch: Batch, embeddings: str = "full", gated: str = "signal", dtype=None):
     "LRP (Ali et al. 2022): attention weights constant, norms linearised, identity rule on activations, gate constant."
     return lrp_relevance(batch, "lrp", embeddings=embeddings, gated=gated, dtype=dtype)
 
 @register_method("attnlrp", label="AttnLRP", colour="#d62728", family="lrp", gradient=True,
-                 description="AttnLRP: softmax rule, uniform rule on QK^T and AV, half rule on gated MLPs, as modified Gradient x Input",
-                 reference="Achtibat et al. 2024, AttnLRP: Attention-Aware Layer-Wise Relevance Propagation for Transformers (ICML)")
+                 description="AttnLRP: softmax rule, uniform rule on QK^T and AV, half rule on gated MLPs, as "
+                             "modified Gradient x Input",
+                 reference="Achtibat et al. 2024, AttnLRP: Attention-Aware Layer-Wise Relevance Propagation for "
+                           "Transformers (ICML)")
 def attnlrp(batch: Batch, embeddings: str = "full", gated: str = "half", dtype=None):
     "AttnLRP (Achtibat et al. 2024) computed with the LRPx modified Gradient x Input."
     return lrp_relevance(batch, "attnlrp", embeddings=embeddings, gated=gated, dtype=dtype)

@@ -4,7 +4,6 @@
 
 # %% ../../nbs/41_evidence.ipynb #c32aa628
 from __future__ import annotations
-import warnings
 import numpy as np
 import pandas as pd
 from .datasets import load_blimp, load_sva, load_squad
@@ -88,11 +87,13 @@ def subject_tokens(parse: Parse, j: int) -> list:
     return sorted(out)
 
 def first_noun(parse: Parse, before: int):
-    "Fallback for short BLiMP sentences whose verb the parser mis-tags: the first noun before token `before` that heads its phrase."
+    """Fallback for short BLiMP sentences whose verb the parser mis-tags: the first noun before token `before` that
+    heads its phrase."""
     nouns = [j for j in range(before) if parse.pos[j] in ("NOUN", "PROPN")]
     heads = [j for j in nouns if parse.dep[j] not in ("compound", "amod", "poss")]
     if heads: return unwrap_quantity(parse, heads[0])
-    return nouns[-1] if nouns else None   # 'The cups alarm ...' parsed as one compound noun: the last noun before the verb
+    # 'The cups alarm ...' parsed as one compound noun: the last noun before the verb
+    return nouns[-1] if nouns else None
 
 def noun_of_determiner(parse: Parse, i: int):
     "Index of the noun that the determiner at `i` attaches to (`det` arc), else `None`."
@@ -114,7 +115,8 @@ def antecedent_of(parse: Parse, i: int):
     return subject_of(parse, v)
 
 # %% ../../nbs/41_evidence.ipynb #097b86cf
-SINGULAR_WORDS = {"this", "that", "herself", "himself", "itself", "is", "was", "has", "does", "isn't", "wasn't", "hasn't", "doesn't", "a", "an"}
+SINGULAR_WORDS = {"this", "that", "herself", "himself", "itself", "is", "was", "has", "does", "isn't", "wasn't",
+                  "hasn't", "doesn't", "a", "an"}
 PLURAL_WORDS = {"these", "those", "themselves", "are", "were", "have", "do", "aren't", "weren't", "haven't", "don't"}
 
 def word_number(word, other=None):
@@ -144,7 +146,8 @@ def number_agrees(parse: Parse, js, target: str, foil: str | None = None):
 
 # %% ../../nbs/41_evidence.ipynb #05344942
 FASTCOREF_MODEL = "biu-nlp/f-coref"   # the F-Coref model of fastcoref (a hub id; a local folder works too)
-_COREF = {}                            # (model, device) -> loaded model, or the error it raised (tried once per process)
+# (model, device) -> loaded model, or the error it raised (tried once per process)
+_COREF = {}
 _COREF_WARNED = set()
 
 def _first_line(e) -> str:
@@ -152,20 +155,24 @@ def _first_line(e) -> str:
     return f"{type(e).__name__}: {msg.splitlines()[0] if msg else ''}"
 
 def _reason(e) -> str:
-    """Why a model did not load, in words a reader can use: 'not available offline' when the hub cannot be reached and no
+    """Why a model did not load, in words a reader can use: 'not
+    available offline' when the hub cannot be reached and no
     local copy exists, 'no model at that path' for a folder or name that holds none, else the message's first line
     (addresses shortened to 'the hub')."""
     import re
     msg = (str(e).strip().splitlines() or [""])[0]
-    if re.search(r"connect to the hub|couldn't find them in the cached|offline mode|Max retries|ConnectionError", msg, re.I):
+    if re.search(
+        r"connect to the hub|couldn't find them in the cached|offline mode|Max retries|ConnectionError", msg, re.I
+    ):
         return "not available offline (no local copy, and the hub cannot be reached)"
-    if re.search(r"Repo id must be|is not a local folder|does not appear to have|No such file", msg): return "no model at that path"
+    if re.search(r"Repo id must be|is not a local folder|does not appear to have|No such file", msg):
+        return "no model at that path"
     return re.sub(r"'?https?://[^\s']+'?", "the hub", msg) or type(e).__name__
 
 def fastcoref_classes():
     """fastcoref's `CorefModel`, its collator and its F-Coref model class adapted to transformers 5 (fastcoref 2.1.6
-    calls `init_weights()` in `__init__`, where transformers 5 needs `post_init()` first). Importing fastcoref configures
-    the root logger at level INFO; that is undone here. Raises `ImportError` without fastcoref."""
+    calls `init_weights()` in `__init__`, where transformers 5 needs `post_init()` first). Importing fastcoref
+    configures the root logger at level INFO; that is undone here. Raises `ImportError` without fastcoref."""
     import logging
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
@@ -249,13 +256,15 @@ def _resolve_coref(coref):
     return coref
 
 def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True, coref_model=FASTCOREF_MODEL) -> pd.DataFrame:
-    """Evidence for a BLiMP paradigm (full name or NormXLogit short name: ana, dna, dnaa, darn, rpsv).
-    `coref` (anaphora only): 'auto' uses fastcoref (`coref_model`, see `load_fastcoref`) when it loads and otherwise the
-    dependency rule; 'fastcoref' requires it; 'dependency' uses the rule only. The backend that
-    annotated the items is in `df.attrs['coref']` (and per item in `rule`); the fallback is reported in one printed line (once per process and cause)."""
+    """Evidence for a BLiMP paradigm (full name or NormXLogit short name: ana, dna, dnaa, darn, rpsv). `coref`
+    (anaphora only): 'auto' uses fastcoref (`coref_model`, see `load_fastcoref`) when it loads and otherwise the
+    dependency rule; 'fastcoref' requires it; 'dependency' uses the rule only. The backend that annotated the items
+    is in `df.attrs['coref']` (and per item in `rule`); the fallback is reported in one printed line (once per
+    process and cause)."""
     paradigm = NORMXLOGIT_PARADIGMS.get(paradigm, paradigm)
     if paradigm not in PARADIGM_KIND:
-        raise ValueError(f"no evidence rule for {paradigm!r}; supported: {sorted(PARADIGM_KIND)} (short: {sorted(NORMXLOGIT_PARADIGMS)})")
+        raise ValueError(f"no evidence rule for {paradigm!r}; supported: {sorted(PARADIGM_KIND)} (short: "
+                         f"{sorted(NORMXLOGIT_PARADIGMS)})")
     _resolve_coref(coref)
     df = load_blimp(paradigm, path=path)
     if n is not None: df = df.head(n)
@@ -294,11 +303,13 @@ def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True, coref_
                     jj = p.tokens_in(coref_spans[k]); j = jj[-1] if jj else None
                 else:
                     j, rule = antecedent_of(p, t0), "clause_subject"
-                    if j is None: j, rule = first_noun(p, t0), "first_noun"   # 'Those teachers like themselves.' parsed as an NP
+                    # 'Those teachers like themselves.' parsed as an NP
+                    if j is None: j, rule = first_noun(p, t0), "first_noun"
         js = [] if j is None else (subject_tokens(p, j) if kind != "determiner" and rule != "fastcoref" else [j])
         if js and not spans: spans = [p.span(x) for x in js]
         if not spans: rule = None
-        rows.append(dict(id=f"{paradigm}-{df.pairID.iloc[k]}", paradigm=paradigm, text=g, text_bad=b, evidence_spans=spans,
+        rows.append(dict(id=f"{paradigm}-{df.pairID.iloc[k]}", paradigm=paradigm, text=g, text_bad=b,
+                         evidence_spans=spans,
                          evidence_words=[g[a:c] for a, c in spans], target=tw, foil=fw, target_span=tspan, rule=rule,
                          agree=number_agrees(p, js, tw, fw) if js else None))
     out = pd.DataFrame(rows)
@@ -320,13 +331,15 @@ def sva_evidence(n=None, path=None, cache=True) -> pd.DataFrame:
     rows = []
     for r, p in zip(df.itertuples(), parses):
         j = subject_of(p, r.verb_index)
-        js = [x for x in subject_tokens(p, j) if x < r.verb_index] if j is not None else []  # only words before the verb
+        # only words before the verb
+        js = [x for x in subject_tokens(p, j) if x < r.verb_index] if j is not None else []
         spans = [p.span(x) for x in js]
         rows.append(dict(id=f"sva-{r.Index}", text=r.sentence, evidence_spans=spans,
                          evidence_words=[r.sentence[a:b] for a, b in spans], target=r.correct, foil=r.wrong,
                          target_span=(r.verb_start, r.verb_end), rule="nsubj" if spans else None,
                          agree=number_agrees(p, js, r.correct, r.wrong) if js else None,
-                         prefix=r.sentence[:r.verb_start].rstrip(), verb_index=r.verb_index, n_attractors=r.n_attractors))
+                         prefix=r.sentence[:r.verb_start].rstrip(), verb_index=r.verb_index,
+                         n_attractors=r.n_attractors))
     return pd.DataFrame(rows)
 
 def qa_evidence(n=None, path=None) -> pd.DataFrame:
@@ -371,7 +384,8 @@ _EXTRACTORS = {"ra": ra_evidence, "sva": sva_evidence, "qa": qa_evidence,
                **{k: (lambda p: lambda **kw: blimp_evidence(p, **kw))(v) for k, v in NORMXLOGIT_PARADIGMS.items()}}
 
 def load_evidence(task, **kw) -> pd.DataFrame:
-    "Evidence for a task name: 'sva', 'ra', 'qa', or a NormXLogit BLiMP short name ('ana', 'dna', 'dnaa', 'darn', 'rpsv')."
+    """Evidence for a task name: 'sva', 'ra', 'qa', or a NormXLogit BLiMP short name ('ana', 'dna', 'dnaa', 'darn',
+    'rpsv')."""
     if task not in _EXTRACTORS: raise ValueError(f"unknown task {task!r}; valid: {sorted(_EXTRACTORS)}")
     return _EXTRACTORS[task](**kw)
 

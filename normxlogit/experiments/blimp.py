@@ -16,7 +16,7 @@ from ..model.batch import make_batch, predict, single_token_id
 from ..model.heads import get_adapter
 from ..model.zoo import load_model, load_finetuned, model_fingerprint
 from ..attribution.logit_attribution import head_scores, embedding_norms
-from ..attribution import alti_logit, lrp, gradients, alti, globenc, value_zeroing   # register the methods explained here
+from ..attribution import alti_logit, lrp, gradients, alti, globenc, value_zeroing   # register the methods explained here  # noqa: F401 (registers them)
 from ..paths import models_dir
 from ..testing import small_run
 from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS

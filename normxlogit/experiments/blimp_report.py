@@ -9,8 +9,8 @@ import pandas as pd
 from ..evidence.extractors import NORMXLOGIT_PARADIGMS
 from .common import with_ci, count_verdicts, quiet, verdict_mark, dashed
 from ..registry import method_colour
-from .blimp import (ORDER, PARADIGMS, SHORT, CLM_MODELS, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES, ABLATED, label, pooled,
-                                          results_files, run_sizes, read_results)
+from .blimp import ORDER, PARADIGMS, SHORT, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES
+from .blimp import ABLATED, label, pooled, results_files, run_sizes, read_results
 
 # %% auto #0
 __all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER_GREY', 'HIGHLIGHT', 'CLAIM_LABELS', 'DEPTH_PART',
@@ -20,9 +20,11 @@ __all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
 def book_results(results=True) -> tuple:
-    "The committed book run: `(frame, counts, claims, record)` from `results/blimp/alignment*` (or the folder `results`)."
+    """The committed book run: `(frame, counts, claims, record)` from `results/blimp/alignment*` (or the folder
+    `results`)."""
     got = read_results(results_files(run_sizes("book"), results))
-    if got is None: raise FileNotFoundError("no book results of the BLiMP experiment: run `normxlogit reproduce blimp --scale book`")
+    if got is None: raise FileNotFoundError("no book results of the BLiMP experiment: run `normxlogit reproduce blimp "
+                                            "--scale book`")
     return got
 
 # %% ../../nbs/52_blimp_alignment.ipynb #76d83477
@@ -55,7 +57,8 @@ def items_prose(counts: pd.DataFrame, sizes: dict | None = None) -> str:
         c = c[c.eligible > 0]
         short = c[c.used < n]
         s = f"**{m}**: {int(c.used.sum()):,} items, {n} per paradigm from {len(c)} paradigms"
-        if len(short): s += " except " + _names([f"{SHORT[p]} ({u})" for p, u in zip(short.paradigm, short.used)]) + ", where fewer qualified"
+        if len(short): s += " except " + _names([f"{SHORT[p]} ({u})"
+                for p, u in zip(short.paradigm, short.used)]) + ", where fewer qualified"
         out.append(s)
     return "; ".join(out) + "."
 
@@ -70,21 +73,25 @@ def protocol_table(frame: pd.DataFrame, model: str) -> pd.DataFrame:
     """One model's methods (rows) under our protocol and the authors' (columns: DP and AP of each), layer means, pooled
     over paradigms; '–' where a method has no DP (nearest first ranks tokens without scoring them)."""
     t = layer_mean(frame[frame.model == model])
-    t = t[t.metric.isin(["dp", "ap", "dp_authors", "ap_authors"])].pivot(index="method", columns="metric", values="value")
+    t = t[t.metric.isin(["dp", "ap", "dp_authors", "ap_authors"])].pivot(index="method",
+                                                                         columns="metric", values="value")
     t = t.reindex([m for m in ORDER if m in t.index])[["dp", "ap", "dp_authors", "ap_authors"]]
     t.index = t.index.map(label)
     t.columns = pd.MultiIndex.from_tuples([("ours", "DP"), ("ours", "AP"), ("authors'", "DP"), ("authors'", "AP")])
     return _shown(t)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #8ccf0fbb
-SWITCH_LABELS = {"": "ours", ":norm": "norm", ":scale": "scale", ":dp": "dp", ":tokens": "tokens", ":evidence": "evidence",
+SWITCH_LABELS = {"": "ours", ":norm": "norm", ":scale": "scale", ":dp": "dp", ":tokens": "tokens",
+                 ":evidence": "evidence",
                  "_authors": "authors'"}
 
 def ablation_table(frame: pd.DataFrame, methods=ABLATED) -> pd.DataFrame:
-    """Layer means (pooled over paradigms) of `methods` per model (rows): our protocol, ours with one choice switched to the
-    authors' (columns named after the `Protocol` field), and the authors' protocol; '–' where the switch cannot matter."""
+    """Layer means (pooled over paradigms) of `methods` per model (rows): our protocol, ours with one choice switched
+    to the authors' (columns named after the `Protocol` field), and the authors' protocol; '–' where the switch
+    cannot matter."""
     t = layer_mean(frame[frame.method.isin(methods)])
-    t = t.assign(metric=t.metric.str[:2].str.upper(), variant=t.metric.str[2:].map(SWITCH_LABELS), method=t.method.map(label))
+    t = t.assign(metric=t.metric.str[:2].str.upper(), variant=t.metric.str[2:].map(SWITCH_LABELS),
+                 method=t.method.map(label))
     out = t.pivot_table(index=["model", "method", "metric"], columns="variant", values="value", sort=False)
     return _shown(out[[v for v in SWITCH_LABELS.values() if v in out.columns]])
 
@@ -93,7 +100,8 @@ METRIC_AXIS = {"dp": "DP: share of the attribution\non the evidence (0 to 1)",
                "ap": "AP: average precision of the\nevidence in the ranking (0 to 1)"}   # the figures' y labels
 METRIC_NAME = {"dp": "Dot Product (DP)", "ap": "Average Precision (AP)"}
 LENS_COLOURS = {"logat_target": method_colour("logat"), "logat_foil": "#ff7f0e", "logat_plural": "#9467bd",
-                "logat_noun": "#bcbd22", "logat_apple": "#2ca02c"}   # the LogAt readings (not registered): Target in LogAt's colour
+                # the LogAt readings (not registered): Target in LogAt's colour
+                "logat_noun": "#bcbd22", "logat_apple": "#2ca02c"}
 OTHER_GREY, HIGHLIGHT = "#c4c4c4", "#d95f02"
 
 def colour(method: str) -> str:
@@ -102,22 +110,25 @@ def colour(method: str) -> str:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #25191a30
 def _highlight(method: str) -> str:
-    "The colour of a highlighted baseline: its own (`colour`), unless that is a grey (it would read as 'other'): then `HIGHLIGHT`."
+    """The colour of a highlighted baseline: its own (`colour`), unless that is a grey (it would read as 'other'): then
+    `HIGHLIGHT`."""
     import colorsys
     from matplotlib.colors import to_rgb
     return HIGHLIGHT if colorsys.rgb_to_hsv(*to_rgb(colour(method)))[1] < 0.25 else colour(method)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #9e18d9c9
 def best_other(p: pd.DataFrame, metric: str, target: str = "normxlogit", exclude=("random",)) -> str | None:
-    "The method other than `target` (and `exclude`) with the highest mean over its layers of `metric` in the pooled frame `p`."
+    """The method other than `target` (and `exclude`) with the highest mean over its layers of `metric` in the pooled
+    frame `p`."""
     q = p[(p.metric == metric) & ~p.method.isin((target,) + tuple(exclude))].dropna(subset=["value"])
     return None if q.empty else q.groupby("method").value.mean().idxmax()
 
 # %% ../../nbs/52_blimp_alignment.ipynb #2664c1f8
 def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None):
-    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of one model (protocol `suffix`:
-    '' ours, '_authors'). NormXLogit (black) and the best other method of each panel (`best_other`, in its colour) are
-    highlighted, Random is a dotted reference, every other method is a thin grey line (dashed and horizontal where the
+    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of one model (protocol
+    `suffix`: '' ours, '_authors'). NormXLogit (black) and the best other method of each panel (`best_other`, in its
+    colour) are highlighted, Random is a dotted reference, every other method is a thin grey line (dashed and horizontal
+    where the
     method has one value: the ℓ2 norm, and the methods that explain the output). Returns the figure."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
@@ -134,12 +145,14 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
             v = q[q.method == m].sort_values("layer")
             if v.empty: return
             if multi.get(m, False): ax.plot(v.layer, v.value, **kw)
-            else: ax.hlines(float(v.value.iloc[0]), lo, hi, **{**kw, "ls": "--" if kw.get("ls", "-") == "-" else kw["ls"]})
+            else: ax.hlines(float(v.value.iloc[0]), lo, hi,
+                            **{**kw, "ls": "--" if kw.get("ls", "-") == "-" else kw["ls"]})
         for m in methods:
             if m not in (best, "normxlogit", "random"): draw(m, color=OTHER_GREY, lw=1.0, zorder=1)
         draw("random", color="#555555", lw=1.3, ls=":", zorder=2)
         a, b = (q[q.method == m].sort_values("layer").value.to_numpy() for m in (best, "normxlogit"))
-        same = best is not None and len(a) == len(b) > 1 and np.allclose(a, b, rtol=1e-3, atol=1e-4)   # lies on NormXLogit's line
+        # lies on NormXLogit's line
+        same = best is not None and len(a) == len(b) > 1 and np.allclose(a, b, rtol=1e-3, atol=1e-4)
         ls = "--" if same or not multi.get(best, False) else "-"
         if best: draw(best, color=_highlight(best), lw=2.0, ls=ls, zorder=4)
         draw("normxlogit", color="black", lw=2.6, zorder=3)
@@ -147,10 +160,14 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
         if best: handles.append(Line2D([], [], color=_highlight(best), lw=2.0, ls=ls,
                                        label=f"{label(best)} (best other{'; on NormXLogit' if same else ''})"))
         handles += [Line2D([], [], color="#555555", lw=1.3, ls=":", label="Random"),
-                    Line2D([], [], color=OTHER_GREY, lw=1.0, label=f"{len([m for m in set(q.method) if m not in (best, 'normxlogit', 'random')])} other methods")]
+                    Line2D([], [], color=OTHER_GREY, lw=1.0,
+                           label=f"{len([m for m in set(q.method) if m not in (best, 'normxlogit', 'random')])} other "
+                                 "methods")]
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.19), ncol=1, fontsize=9, frameon=False)
         ax.set_title(METRIC_NAME[metric], fontsize=10)
-        ax.set_ylabel(METRIC_AXIS[metric], fontsize=9.5); ax.set_xlabel("layer", fontsize=9.5); ax.tick_params(labelsize=9)
+        ax.set_ylabel(METRIC_AXIS[metric], fontsize=9.5)
+        ax.set_xlabel("layer", fontsize=9.5)
+        ax.tick_params(labelsize=9)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
     fig.suptitle(f"{model} ({'authors' if suffix else 'our'} protocol): how well each layer's explanation\n"
                  "points at the evidence, pooled over paradigms", fontsize=10.5)
@@ -158,10 +175,11 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
     return fig
 
 # %% ../../nbs/52_blimp_alignment.ipynb #1f2365b7
-def plot_paradigms(frame: pd.DataFrame, metric: str, models=None, methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
-    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of a few layer-wise
-    `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target) dashed, as it often lies on it), on one
-    y scale for every panel. Returns the figure."""
+def plot_paradigms(frame: pd.DataFrame, metric: str, models=None,
+                   methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
+    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of a few
+    layer-wise `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target) dashed, as it often
+    lies on it), on one y scale for every panel. Returns the figure."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
@@ -169,7 +187,8 @@ def plot_paradigms(frame: pd.DataFrame, metric: str, models=None, methods=("loga
     q = frame[frame.model.isin(models) & (frame.metric == metric) & frame.method.isin(methods)]
     pars = [p for p in PARADIGMS if p in set(q.paradigm)]
     fig, axes = plt.subplots(len(models), len(pars), figsize=(9, 0.9 + 2.3 * len(models)), sharey=True, squeeze=False)
-    style = lambda m: dict(color=colour(m), lw=2.4 if m == "normxlogit" else 1.4, ls="--" if m == "logat_target" else "-",
+    style = lambda m: dict(color=colour(m), lw=2.4 if m == "normxlogit" else 1.4,
+                           ls="--" if m == "logat_target" else "-",
                            zorder=3 if m == "normxlogit" else 4 if m == "logat_target" else 2)
     for r, model in enumerate(models):
         for c, par in enumerate(pars):
@@ -181,7 +200,8 @@ def plot_paradigms(frame: pd.DataFrame, metric: str, models=None, methods=("loga
             ax.xaxis.set_major_locator(MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
             if c == 0: ax.set_ylabel(METRIC_AXIS[metric], fontsize=9)
             if r == len(models) - 1: ax.set_xlabel("layer", fontsize=9.5)
-    fig.legend(handles=[Line2D([], [], **{k: v for k, v in style(m).items() if k != "zorder"}, label=label(m)) for m in methods],
+    fig.legend(handles=[Line2D([], [], **{k: v
+            for k, v in style(m).items() if k != "zorder"}, label=label(m)) for m in methods],
                loc="lower center", ncol=len(methods), fontsize=9, frameon=False)
     fig.suptitle(f"{METRIC_NAME[metric]} per layer and paradigm (our protocol)", fontsize=10.5)
     fig.tight_layout(rect=(0, 0.45 / fig.get_figheight(), 1, 1))
@@ -194,7 +214,8 @@ CLAIM_LABELS = {   # the claims in short, as the tables' rows name them (`CLAIMS
     "plural_best": 'LogAt("plural") > every method', "plural_vs_controls": 'LogAt("plural") > "noun", "apple"',
     "plural_top": '"plural" lead larger in top half', "l2_informative": "ℓ2 norm > random"}
 DEPTH_PART = {"Target rising": "weaker part: LogAt(Target), top − bottom half",
-              "Foil falling": "weaker part: LogAt(Foil), bottom − top half"}   # the two parts of `depth_trend`, as the reading names them
+              # the two parts of `depth_trend`, as the reading names them
+              "Foil falling": "weaker part: LogAt(Foil), bottom − top half"}
 
 # %% ../../nbs/52_blimp_alignment.ipynb #4cdadb58
 def _corrected_away(r) -> bool:
@@ -204,12 +225,14 @@ def _corrected_away(r) -> bool:
 # %% ../../nbs/52_blimp_alignment.ipynb #57aeb1c2
 def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
     """The claims of one protocol for the reader: a row per claim (`CLAIM_LABELS`) and metric, a column per model, cells
-    'verdict symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–': not measured on
-    that model; what each difference compares is `CLAIM_STAT`, stated in `claims_prose`), plus '(Holm p ...)' where the
-    interval excludes zero but the Holm-adjusted p does not reach 0.05; and the paper's difference where it gives one."""
+    'verdict symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–': not
+    measured on that model; what each difference compares is `CLAIM_STAT`, stated in `claims_prose`), plus '(Holm p
+    ...)' where the interval excludes zero but the Holm-adjusted p does not reach 0.05; and the paper's difference
+    where it gives one."""
     t = claims[claims.protocol == protocol]
     if t.empty: raise ValueError(f"no claims of protocol {protocol!r}")
-    cell = t.assign(cell=[verdict_mark(r.verdict, _ci(r.value, r.lo, r.hi)) + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
+    cell = t.assign(cell=[verdict_mark(r.verdict, _ci(r.value, r.lo, r.hi))
+                          + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
                           for r in t.itertuples()])
     v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first")
     v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])[list(dict.fromkeys(t.model))]
@@ -221,7 +244,8 @@ def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #da6073e7
 def _ci(value, lo, hi) -> str:
-    "`with_ci` to 3 decimals; an interval within ±0.0005 of zero in scientific notation (so that it does not read as 0.000)."
+    """`with_ci` to 3 decimals; an interval within ±0.0005 of zero in scientific notation (so that it does not read as
+    0.000)."""
     return with_ci(value, lo, hi) if max(abs(lo), abs(hi)) >= 5e-4 else f"{value:.1e} [{lo:.1e}, {hi:.1e}]"
 
 # %% ../../nbs/52_blimp_alignment.ipynb #7db658ce
@@ -234,10 +258,10 @@ def _cite(r) -> str:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #eba0bd90
 def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
-    """The claim-by-claim reading, generated from the claims table (no number typed by hand): per claim, for which models
-    and metrics it holds, does not hold or is inconclusive under our protocol, each with its difference and 95% interval
-    (and the deciding method where the claim compares several); the weak reference apart; which verdicts the authors'
-    protocol turns; then the tally."""
+    """The claim-by-claim reading, generated from the claims table (no number typed by hand): per claim, for which
+    models and metrics it holds, does not hold or is inconclusive under our protocol, each with its difference and
+    95% interval (and the deciding method where the claim compares several); the weak reference apart; which verdicts
+    the authors' protocol turns; then the tally."""
     ours, auth = claims[claims.protocol == "ours"], claims[claims.protocol == "authors"]
     strong = [m for m in dict.fromkeys(claims.model) if m not in weak]
     out, flips = [], 0
@@ -249,24 +273,29 @@ def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
             x = o[(o.verdict == v) & o.model.isin(strong)]
             if len(x): parts.append(f"{v} for " + _names([f"{m} ({'; '.join(_cite(r) for r in g.itertuples())})"
                                                             for m, g in x.groupby("model", sort=False)]))
-        s = f"* **{CLAIM_LABELS[claim]}**: {text} ({CLAIM_STAT[claim]}): " + ("; ".join(parts) if parts else "not measured on the models that know agreement")
+        s = f"* **{CLAIM_LABELS[claim]}**: {text} ({CLAIM_STAT[claim]}): " + ("; ".join(parts) if parts
+                else "not measured on the models that know agreement")
         wk = o[o.model.isin(weak)]
-        if len(wk): s += f"; weak reference {_names(list(dict.fromkeys(wk.model)))}: " + ", ".join(f"{r.metric.upper()} {r.verdict}" for r in wk.itertuples())
+        if len(wk): s += f"; weak reference {_names(list(dict.fromkeys(wk.model)))}: " + ", ".join(
+            f"{r.metric.upper()} {r.verdict}" for r in wk.itertuples())
         a = auth[(auth.claim == claim) & auth.model.isin(strong)].set_index(["model", "metric"]).verdict
         b = o[o.model.isin(strong)].set_index(["model", "metric"]).verdict.reindex(a.index)
         fl = [f"{m} {k.upper()} ({b[(m, k)]} → {a[(m, k)]})" for (m, k) in a.index if a[(m, k)] != b[(m, k)]]
         flips += len(fl)
-        s += ("; the authors' protocol turns " + _names(fl)) if fl else "; the authors' protocol gives the same verdicts"
+        s += ("; the authors' protocol turns " + _names(fl)) if fl else ("; the authors' protocol gives the same "
+                                                                         "verdicts")
         out.append(s + ".")
     so = ours[ours.model.isin(strong)]
-    if strong: out.append(f"\nIn all, on the models that know agreement ({_names(strong)}), the {len(so)} verdicts under our protocol are: "
-               f"{count_verdicts(so.verdict)}; the authors' protocol changes {flips} of them.")
+    if strong: out.append(f"\nIn all, on the models that know agreement ({_names(strong)}), the {len(so)} verdicts "
+                          f"under our protocol are: {count_verdicts(so.verdict)}; the authors' protocol changes "
+                          f"{flips} of them.")
     return "\n".join(out)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #5b3ab25e
 def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
-    """`layers_ahead` for the reader: for the claims that one layer-wise method beats others (rows: claim and metric), per
-    model and protocol (columns) on how many of the model's layers its pooled curve lies above every compared one ('k/L')."""
+    """`layers_ahead` for the reader: for the claims that one layer-wise method beats others (rows: claim and
+    metric), per model and protocol (columns) on how many of the model's layers its pooled curve lies above every
+    compared one ('k/L')."""
     t = claims[claims.layers_ahead.notna()]
     t = t.assign(cell=[f"{round(a * L)}/{L}" for a, L in zip(t.layers_ahead, t.layers)],
                  proto=t.protocol.map({"ours": "ours", "authors": "authors'"}))
@@ -279,13 +308,19 @@ def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
     return v
 
 # %% ../../nbs/52_blimp_alignment.ipynb #6dda5ecb
-PAPER_LEVELS = {   # the levels the paper quotes (RoBERTa, the authors' code): captions of Fig. 4-5, the figures' random baseline, §5.2
-    "ℓ2 norm DP": "0.14", "ℓ2 norm AP": "0.35", "Random DP": "0.11", "Random AP": "0.28 to 0.30",
-    'LogAt("plural") DP': "0.28 (7/12)", 'LogAt("plural") AP': "0.50 (7/12)"}
+# the levels the paper quotes (RoBERTa, the authors' code): captions of Fig. 4-5, the figures' random baseline, §5.2
+PAPER_LEVELS = {
+    "ℓ2 norm DP": "0.14",
+    "ℓ2 norm AP": "0.35",
+    "Random DP": "0.11",
+    "Random AP": "0.28 to 0.30",
+    'LogAt("plural") DP': "0.28 (7/12)",
+    'LogAt("plural") AP': "0.50 (7/12)",
+}
 
 def levels_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The paper's levels (`PAPER_LEVELS`) beside ours: per model and protocol (rows), the pooled DP and AP of the ℓ2 norm
-    and of the random baseline, and of LogAt("plural") at its best layer ('value (layer/L)')."""
+    """The paper's levels (`PAPER_LEVELS`) beside ours: per model and protocol (rows), the pooled DP and AP of the ℓ2
+    norm and of the random baseline, and of LogAt("plural") at its best layer ('value (layer/L)')."""
     p = pooled(frame)
     rows = {("paper: RoBERTa", "authors' code"): PAPER_LEVELS}
     for model in dict.fromkeys(frame.model):
@@ -307,14 +342,15 @@ def spread_table(record: dict) -> pd.DataFrame:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #8665f88c
 def cost_prose(record: dict) -> str:
-    "The run's CPU cost, generated from its record: scoring per item (as the chunks recorded it) and in all, with the item selection."
+    """The run's CPU cost, generated from its record: scoring per item (as the chunks recorded it) and in all, with the
+    item selection."""
     info = record["info"]
     per = [f"{v['cpu_s'] / v['items']:.2f} s ({m}, {v['items']:,} items)" for m, v in info.items() if v["items"]]
     total = sum(v["cpu_s"] + v["items_cpu_s"] for v in info.values())
     m = record["machine"]
-    busy = "" if quiet(record) else (f", on a busy machine (load average {m['load_avg']} on {m['n_cpus']} cores), which "
-                                       "inflates CPU time")
+    busy = "" if quiet(record) else (f", on a busy machine (load average {m['load_avg']} on {m['n_cpus']} cores), "
+                                     "which inflates CPU time")
     return (f"Scoring took {_names(per)} of CPU per item, as each chunk recorded when it was computed; with the item "
-            f"selection (a forward pass per pool pair), the book's run is **about {total / 60:.0f} minutes of CPU**. The results "
-            f"files were last written from the committed chunks ({record['computed']} chunks computed) on {m['cpu_model']}; the "
-            f"item selection was timed then{busy}.")
+            f"selection (a forward pass per pool pair), the book's run is **about {total / 60:.0f} minutes of CPU**. "
+            f"The results files were last written from the committed chunks ({record['computed']} chunks computed) "
+            f"on {m['cpu_model']}; the item selection was timed then{busy}.")

@@ -24,19 +24,22 @@ __all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'BASELIN
            'efficiency_reading']
 
 # %% ../../nbs/56_efficiency.ipynb #624f2071
-def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m", length: int = 512, batch: int = 16) -> pd.DataFrame:
+def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m",
+                      length: int = 512, batch: int = 16) -> pd.DataFrame:
     """Two other measures of NormXLogit's memory on the decoder. They are NOT the goals' measure (whole-process peak
     RSS against the all-logits forward) and never give a verdict: NormXLogit's whole-process peak over that of a
     forward pass with last-position logits only (the least any method that runs the model needs), and the peaks
     counted above the RSS after set-up (model loaded, warm-up done: weights and runtime left out) of NormXLogit over
     the all-logits forward. Rows appear as their probes exist."""
     done = memory_rows[memory_rows.complete.astype(bool)]
-    p = {m: latest_row(done, model=model, method=m, length=length, batch=batch) for m in ("normxlogit", "forward", "forward_last")}
+    p = {m: latest_row(done, model=model, method=m, length=length, batch=batch)
+         for m in ("normxlogit", "forward", "forward_last")}
     out, nx = [], p["normxlogit"]
     if nx is not None and p["forward_last"] is not None:
         b = p["forward_last"]
         out.append(dict(model=model, measure="whole-process peak RSS", what="normxlogit / forward_last", length=length,
-                        batch=batch, value=f"{nx.memory_gib:.2f} / {b.memory_gib:.2f} GiB", ratio=nx.memory_gib / b.memory_gib))
+                        batch=batch, value=f"{nx.memory_gib:.2f} / {b.memory_gib:.2f} GiB",
+                        ratio=nx.memory_gib / b.memory_gib))
     if nx is not None and p["forward"] is not None:
         b = p["forward"]
         ea, eb = nx.memory_gib - nx.rss_after_load_gib, b.memory_gib - b.rss_after_load_gib
@@ -47,12 +50,14 @@ def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m", le
 # %% ../../nbs/56_efficiency.ipynb #22645284
 PAPER_TABLE4 = pd.DataFrame({"grad_l1": [0.77, 0.77, 0.76, 0.78], "gxi": [0.80, 0.81, 0.80, 0.80],
                              "ig": [0.82, 0.96, 1.47, 1.79], "decompx": [0.39, 0.38, 0.99, 2.36],
-                             "normxlogit": [0.36, 0.36, 0.38, 0.36]}, index=pd.Index([40, 120, 360, 512], name="length"))
+                             "normxlogit": [0.36, 0.36, 0.38, 0.36]},
+                             index=pd.Index([40, 120, 360, 512], name="length"))
 PAPER_TABLE4.attrs["about"] = "seconds, BERT-base on an Nvidia Quadro RTX 8000 (48 GB), averaged over five runs"
 PAPER_TABLE5 = pd.DataFrame({"grad_l1": [100, 0.0076], "gxi": [100, 0.0081], "ig": [2, 1.4104], "decompx": [1, 2.3625],
                              "normxlogit": [750, 0.0005]}, index=["largest batch", "time per instance (s)"])
 PAPER_TABLE5.attrs["about"] = "BERT-base, 512 tokens, 48 GB of GPU memory"
-TIME_GOAL, DECOMPX_GOAL = 1.1, 3.0   # the project's goals (issue 13): NormXLogit within 1.1x of one forward pass; DecompX within 3x of its bound
+# the project's goals (issue 13): NormXLogit within 1.1x of one forward pass; DecompX within 3x of its bound
+TIME_GOAL, DECOMPX_GOAL = 1.1, 3.0
 
 # %% ../../nbs/56_efficiency.ipynb #2d947009
 def method_name(m: str) -> str: return BASELINE_LABELS.get(m) or method_label(m)
@@ -66,30 +71,36 @@ def _order(cols):
 def shown(df: pd.DataFrame, fmt: str = "{:.2f}", labels: bool = True) -> pd.DataFrame:
     "A table for the page: numbers formatted with `fmt`, missing cells as '–', methods by their labels."
     out = dashed(df, fmt)
-    return out.rename(columns=method_name, index=lambda i: method_name(i) if isinstance(i, str) else i) if labels else out
+    return out.rename(columns=method_name, index=lambda i: method_name(i)
+                      if isinstance(i, str) else i) if labels else out
 
 # %% ../../nbs/56_efficiency.ipynb #2129da7c
 def table4_runs(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> pd.DataFrame:
     """The rows Table 4 uses: per length ONE run (`run_id`), the one that timed the most of `TABLE_METHODS` (the latest
     among equals), so that every time and ratio in a row shares that run's round-robin, load and state."""
     d = time_rows[(time_rows.model == model_name) & (time_rows.batch == batch)]
-    keep = [g.groupby("run_id").agg(n=("method", lambda s: int(s.isin(TABLE_METHODS).sum())), started=("started", "max"))
+    keep = [g.groupby("run_id").agg(n=("method", lambda s: int(s.isin(TABLE_METHODS).sum())),
+                                    started=("started", "max"))
              .sort_values(["n", "started"]).index[-1] for _, g in d.groupby("length")]
     return d[d.run_id.isin(keep)]
 
 # %% ../../nbs/56_efficiency.ipynb #19e6c261
-def table4(time_rows: pd.DataFrame, model_name: str, value: str = "seconds_per_instance", batch: int = 1) -> pd.DataFrame:
-    "Lengths x methods: `value` ('seconds_per_instance', 'ratio_to_forward', ...) from the one run per length of `table4_runs`."
+def table4(time_rows: pd.DataFrame, model_name: str,
+           value: str = "seconds_per_instance", batch: int = 1) -> pd.DataFrame:
+    """Lengths x methods: `value` ('seconds_per_instance', 'ratio_to_forward', ...) from the one run per length of
+    `table4_runs`."""
     t = table4_runs(time_rows, model_name, batch).pivot(index="length", columns="method", values=value)
     return t[_order(list(t.columns))]
 
 # %% ../../nbs/56_efficiency.ipynb #c3689e42
 def baseline_of(time_rows: pd.DataFrame, model_name: str) -> str:
-    "The forward pass NormXLogit is held against: 'forward_last' where it was timed (causal LMs: last-position logits only), else 'forward'."
+    """The forward pass NormXLogit is held against: 'forward_last' where it was timed (causal LMs: last-position logits
+    only), else 'forward'."""
     return "forward_last" if (time_rows[time_rows.model == model_name].method == "forward_last").any() else "forward"
 
 # %% ../../nbs/56_efficiency.ipynb #0407b6c5
-def table4_intervals(time_rows: pd.DataFrame, model_name: str, baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
+def table4_intervals(time_rows: pd.DataFrame, model_name: str,
+                     baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
     """Per length and method of Table 4's runs: the per-round ratios to `baseline` in the same run (`round_ratios`),
     their median, smallest and largest (`ratio_interval`) and the run."""
     out = []
@@ -99,8 +110,10 @@ def table4_intervals(time_rows: pd.DataFrame, model_name: str, baseline: str = "
     return pd.DataFrame(out, columns=["length", "method", "run_id", "ratio", "lo", "hi", "coverage"])
 
 # %% ../../nbs/56_efficiency.ipynb #e7e031f8
-def table4_ratio_text(time_rows: pd.DataFrame, model_name: str, baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
-    "Lengths x methods: 'median [smallest, largest]' of the per-round ratios to `baseline` (NaN where the run lacks the method)."
+def table4_ratio_text(time_rows: pd.DataFrame, model_name: str,
+                      baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
+    """Lengths x methods: 'median [smallest, largest]' of the per-round ratios to `baseline` (NaN where the run lacks
+    the method)."""
     d = table4_intervals(time_rows, model_name, baseline, batch)
     d = d.assign(text=[np.nan if np.isnan(m) else with_ci(m, lo, hi, 2) for m, lo, hi in zip(d.ratio, d.lo, d.hi)])
     t = d.pivot(index="length", columns="method", values="text")
@@ -123,7 +136,8 @@ def missing_in_table4(time_rows: pd.DataFrame, model_name: str, batch: int = 1) 
             r = other.iloc[-1]
             beside = " and ".join(method_name(x) for x in d[d.run_id == r.run_id].method if x != m)
             out.append((m, int(L), f"timed at this length only in run {r.run_id} (started {_when(r.started)}, load "
-                                   f"{r.load_avg:.2f}) beside {beside} alone, not in the round-robin of the other methods"))
+                                   f"{r.load_avg:.2f}) beside {beside} alone, not in the round-robin of the other "
+                                   "methods"))
     return out
 
 # %% ../../nbs/56_efficiency.ipynb #9e85c86c
@@ -141,18 +155,21 @@ def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None 
     if memory_rows is not None:
         for r in memory_rows.itertuples():
             end = pd.Timestamp(r.started)
-            out.append(dict(kind="memory", id=f"{r.model}/{r.method}/{r.batch}", start=end - pd.Timedelta(seconds=float(r.wall_s)), end=end))
+            out.append(dict(kind="memory", id=f"{r.model}/{r.method}/{r.batch}",
+                            start=end - pd.Timedelta(seconds=float(r.wall_s)), end=end))
     return pd.DataFrame(out, columns=["kind", "id", "start", "end"])
 
 # %% ../../nbs/56_efficiency.ipynb #6489c06e
 def idle_before(started, spans: pd.DataFrame) -> float:
-    "Seconds from the end of the last measurement that began before `started` to `started` (NaN if none; below 0: they overlapped)."
+    """Seconds from the end of the last measurement that began before `started` to `started` (NaN if none; below 0: they
+    overlapped)."""
     t = pd.Timestamp(started)
     prev = spans[spans.start < t]
     return np.nan if prev.empty else float((t - prev.end.max()).total_seconds())
 
 # %% ../../nbs/56_efficiency.ipynb #e26c7aee
-def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1, memory_rows: pd.DataFrame | None = None) -> pd.DataFrame:
+def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1,
+              memory_rows: pd.DataFrame | None = None) -> pd.DataFrame:
     """The run behind each length of Table 4: its id and start, CPU, cores and torch threads, the 1-minute load average
     at its start and end, its CPU and wall seconds, the matmul throughput measured just before it (`gmacs`), the
     methods it timed, the seconds since the previous measurement of the CSVs ended (`idle_before`; the memory probes
@@ -172,7 +189,8 @@ def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1, memory_r
 
 # %% ../../nbs/56_efficiency.ipynb #3038c256
 def relative_to(table: pd.DataFrame, ref: str = "normxlogit") -> pd.DataFrame:
-    "Each column over the column `ref`: the paper has no forward baseline, so its times compare with ours only as ratios."
+    """Each column over the column `ref`: the paper has no forward baseline, so its times compare with ours only as
+    ratios."""
     return table.div(table[ref], axis=0)
 
 # %% ../../nbs/56_efficiency.ipynb #4eeb273e
@@ -192,14 +210,16 @@ def table5(summary: pd.DataFrame, model_name: str) -> pd.DataFrame:
     d = summary[summary.model == model_name]
     dup = d.method.duplicated(keep=False)
     d = d.assign(method=[f"{m} {o}" if x else m for m, o, x in zip(d.method, d.options, dup)]).set_index("method")
-    t = pd.DataFrame({"largest batch": [bracket(a, b, c) for a, b, c in zip(d.largest_batch, d.first_failing, d.limited_by)],
+    t = pd.DataFrame({"largest batch": [bracket(a, b, c)
+                                        for a, b, c in zip(d.largest_batch, d.first_failing, d.limited_by)],
                       "fitted": d.largest_batch, "did not fit": d.first_failing.astype(float),
                       "time per instance (s)": d.seconds_per_instance, "peak memory (GiB)": d.memory_gib,
                       "load at probe end": d.load_avg, "limited by": d.limited_by}, index=d.index).T
     return t[_order(list(t.columns))]
 
 # %% ../../nbs/56_efficiency.ipynb #203937e3
-BASELINE_STYLES = {"forward": dict(color="#555555", ls="--"), "forward_last": dict(color="#555555", ls=":")}   # not registered
+# not registered
+BASELINE_STYLES = {"forward": dict(color="#555555", ls="--"), "forward_last": dict(color="#555555", ls=":")}
 TIME_MARKERS = dict(zip(TABLE_METHODS + BASELINES, "os^D*XvPhx"))
 
 def plot_times(time_rows: pd.DataFrame, models=None, paper: bool = True, batch: int = 1):
@@ -217,7 +237,8 @@ def plot_times(time_rows: pd.DataFrame, models=None, paper: bool = True, batch: 
         p = PAPER_TABLE4.reset_index().melt("length", var_name="method", value_name="seconds_per_instance")
         d = pd.concat([d, p.assign(panel="paper: BERT-base, GPU")], ignore_index=True)
     order = [m for m in TABLE_METHODS + BASELINES if m in set(d.method)]
-    style = lambda m: dict(**(BASELINE_STYLES.get(m) or dict(color=method_colour(m), ls="-")), marker=TIME_MARKERS.get(m, "o"),
+    style = lambda m: dict(**(BASELINE_STYLES.get(m) or dict(color=method_colour(m), ls="-")),
+                           marker=TIME_MARKERS.get(m, "o"),
                            ms=5, lw=2.2 if m == "normxlogit" else 1.4)
     panels = list(dict.fromkeys(d.panel))
     fig, axes = plt.subplots(1, len(panels), figsize=(9, 4.3), sharey=True, squeeze=False)
@@ -233,7 +254,9 @@ def plot_times(time_rows: pd.DataFrame, models=None, paper: bool = True, batch: 
     handles = [Line2D([], [], label=method_name(m), **style(m)) for m in order]
     ncol = min(5, len(handles))
     fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=9, frameon=False)
-    fig.suptitle(f"Time per instance against input length (batch {batch}; one log scale for every panel)", fontsize=10.5)
+    fig.suptitle(
+        f"Time per instance against input length (batch {batch}; one log scale for every panel)", fontsize=10.5
+    )
     fig.tight_layout(rect=(0, (0.15 + 0.24 * -(-len(handles) // ncol)) / fig.get_figheight(), 1, 1))
     return fig
 
@@ -275,7 +298,8 @@ def arithmetic_bounds(time_rows: pd.DataFrame, model_name: str, config) -> pd.Da
         best = best_gmacs(time_rows, r.cpu_model, r.torch_threads)
         bound = macs / (best * 1e9)
         med, lo, hi, _ = ratio_interval(np.asarray(json.loads(r.times_s), float) / bound)
-        out.append(dict(method=r.method, length=int(r.length), gmac=macs / 1e9, run_gmacs=r.matmul_gmacs, best_gmacs=best,
+        out.append(dict(method=r.method, length=int(r.length), gmac=macs / 1e9, run_gmacs=r.matmul_gmacs,
+                        best_gmacs=best,
                         bound_s=bound, measured_s=r.seconds_per_instance, times_bound=med, lo=lo, hi=hi))
     cols = ["method", "length", "gmac", "run_gmacs", "best_gmacs", "bound_s", "measured_s", "times_bound", "lo", "hi"]
     return pd.DataFrame(out, columns=cols).sort_values(["method", "length"]).reset_index(drop=True)
@@ -309,8 +333,10 @@ def forward_goal(time_rows: pd.DataFrame, models, goal: float = TIME_GOAL, batch
             b = runs[(runs.run_id == r.run_id) & (runs.method == base)]
             extra = np.asarray(json.loads(r.times_s), float) - np.asarray(json.loads(b.times_s.iloc[0]), float)
             out.append(dict(model=name, length=int(r.length), baseline=method_name(base), ratio=med, lo=lo, hi=hi,
-                            extra_ms=1000 * float(np.median(extra)), verdict=goal_verdict(lo, hi, goal), run_id=r.run_id))
-    return pd.DataFrame(out, columns=["model", "length", "baseline", "ratio", "lo", "hi", "extra_ms", "verdict", "run_id"])
+                            extra_ms=1000 * float(np.median(extra)),
+                            verdict=goal_verdict(lo, hi, goal), run_id=r.run_id))
+    return pd.DataFrame(out, columns=["model", "length", "baseline", "ratio", "lo", "hi",
+                                      "extra_ms", "verdict", "run_id"])
 
 # %% ../../nbs/56_efficiency.ipynb #6cd74cef
 def _lengths(L) -> str: return ", ".join(str(x) for x in L) + " tokens"
@@ -331,26 +357,28 @@ def runs_reading(time_rows: pd.DataFrame, models, batch: int = 1, memory_rows: p
              f"1-minute load {R.load_start.min():.2f}-{R.load_start.max():.2f} at the start, that is "
              f"{R.load_start.min() / n:.2f}-{R.load_start.max() / n:.2f} per core")
         if R.load_end.notna().any(): s += f", and {R.load_end.min():.2f}-{R.load_end.max():.2f} at the end"
-        if R.cpu_s.notna().any(): s += f"; {R.cpu_s.sum() / 60:.1f} CPU minutes in {R.wall_s.sum() / 60:.1f} wall minutes"
+        if R.cpu_s.notna().any(): s += (f"; {R.cpu_s.sum() / 60:.1f} CPU minutes in {R.wall_s.sum() / 60:.1f} wall "
+                                        "minutes")
         if len(cpus) > 1:
-            s += (f". The runs ran on {len(cpus)} different machines, so seconds compare only within a length (one run); "
-                  "across lengths compare the ratios, each taken within one run")
+            s += (f". The runs ran on {len(cpus)} different machines, so seconds compare only within a length (one "
+                  "run); across lengths compare the ratios, each taken within one run")
         loud = R[~R.quiet]
         if loud.empty: s += ". Every run was quiet by the rule above."
         else:
-            s += ". **Not quiet** by the rule above: " + ("all of them" if len(loud) == len(R) else _lengths(loud.length)) + "."
+            s += ". **Not quiet** by the rule above: " + ("all of them"
+                                                          if len(loud) == len(R) else _lengths(loud.length)) + "."
             near = loud[loud.idle_before_s.fillna(np.inf) < 60]
             if len(near):
-                s += (f" {'All of them' if len(near) == len(loud) else 'The runs at ' + _lengths(near.length)} started within a minute of "
-                      "the previous measurement of this benchmark (estimated from the recorded times), and every measurement "
-                      "keeps all cores busy, so part of that load is the benchmark's own; the load average cannot tell it "
-                      "from other work.")
+                s += (f" {'All of them' if len(near) == len(loud) else 'The runs at ' + _lengths(near.length)} "
+                      "started within a minute of the previous measurement of this benchmark (estimated from the "
+                      "recorded times), and every measurement keeps all cores busy, so part of that load is the "
+                      "benchmark's own; the load average cannot tell it from other work.")
             s += " The times of a run that is not quiet may be inflated by an unknown amount."
         share = R.gmacs / R.cpu.map(lambda c: best_gmacs(time_rows, c))
         low = R.loc[share.idxmin()]
-        s += (f" The matmul throughput measured just before each run was {share.min():.0%}-{share.max():.0%} of the best "
-              f"measured on the same CPU before any run, lowest before the {low.length}-token run: a lower share is a sign "
-              "of other work on the cores.")
+        s += (f" The matmul throughput measured just before each run was {share.min():.0%}-{share.max():.0%} of the "
+              f"best measured on the same CPU before any run, lowest before the {low.length}-token run: a lower "
+              "share is a sign of other work on the cores.")
         out.append(s)
     return "\n\n".join(out)
 
@@ -361,58 +389,79 @@ def table4_note(time_rows: pd.DataFrame, models, batch: int = 1) -> str:
     for name in models:
         v = missing_in_table4(time_rows, name, batch)
         if not v: continue
-        parts.append(f"**{name}**: " + "; ".join(f"{method_name(m)}" + (f" at {L} tokens" if L else "") + f" ({why})" for m, L, why in v))
+        parts.append(f"**{name}**: " + "; ".join(f"{method_name(m)}" + (f" at {L} tokens" if L else "")
+                                                 + f" ({why})" for m, L, why in v))
         Ls = sorted({L for m, L, _ in v if L is not None})
         reps = int(time_rows[time_rows.model == name].repeats.max())
-        if Ls: cmds.append(f"`normxlogit experiment efficiency time --model {name} --lengths {','.join(map(str, Ls))} --repeats {reps} --wait-quiet 600`")
+        if Ls: cmds.append(f"`normxlogit experiment efficiency time --model {name} --lengths {','.join(map(str, Ls))} "
+                           f"--repeats {reps} --wait-quiet 600`")
     s = "A '–' marks a cell with no measurement from that row's run" + (":\n\n" + "\n\n".join(parts) if parts else ".")
-    s += ("\n\nTable 4 never fills a cell from another run, whose load and state would differ; where NormXLogit is '–', "
-          "its ratios to the other methods are '–' as well.")
+    s += ("\n\nTable 4 never fills a cell from another run, whose load and state would differ; where NormXLogit is "
+          "'–', its ratios to the other methods are '–' as well.")
     if cmds: s += (" The cells fill when that length is timed again in full (every method and the forward passes, one "
                    "round-robin, on a quiet machine): " + "; ".join(cmds) + ".")
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #a92d9822
 def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = None, goal: float = TIME_GOAL) -> str:
-    "NormXLogit against one forward pass (with intervals and verdicts) and the paper's methods relative to NormXLogit, in words."
+    """NormXLogit against one forward pass (with intervals and verdicts) and the paper's methods relative to NormXLogit,
+    in words."""
     fg = forward_goal(time_rows, [name], goal) if fg is None else fg[fg.model == name]
     if fg.empty: return ""
     base = baseline_of(time_rows, name)
-    desc = "a forward pass that returns only the last position's logits" if base == "forward_last" else "a plain forward pass"
+    desc = (
+        "a forward pass that returns only the last position's logits"
+        if base == "forward_last"
+        else "a plain forward pass"
+    )
     n = len(json.loads(table4_runs(time_rows, name).times_s.iloc[0]))
     lacking = [L for m, L, _ in missing_in_table4(time_rows, name) if m == "normxlogit" and L is not None]
-    s = (f"**{name}, NormXLogit against one forward pass.** Its time over {desc} in the same run (median of the per-round "
-         f"ratios [smallest, largest of the {n} rounds]): " + "; ".join(f"{r.length} tokens {_iv(r.ratio, r.lo, r.hi)}" for r in fg.itertuples())
-         + (f"; {', '.join(map(str, lacking))} tokens '–' (the note under Table 4; the goals below time it in a run of its own)" if lacking else "")
-         + f". Within {goal:g}x of one forward pass (the project's goal, set at the longest length and read here at every length): "
+    s = (f"**{name}, NormXLogit against "
+         "one forward pass.** Its time "
+         f"over {desc} in the same run "
+         "(median of the per-round "
+         "ratios [smallest, largest of "
+         f"the {n} rounds]): " + "; ".join(f"{r.length} tokens {_iv(r.ratio, r.lo, r.hi)}" for r in fg.itertuples())
+         + (f"; {', '.join(map(str, lacking))} tokens '–' (the note under Table 4; the goals below time it in a run "
+            "of its own)" if lacking else "")
+         + f". Within {goal:g}x of one forward pass (the project's goal, set at the longest length and read here at "
+           "every length): "
          + _tally(dict(zip(fg.length, fg.verdict))) + ".")
     over = fg[fg.verdict == "not met"]
-    if len(over): s += (" Where it is not met, NormXLogit adds " + ", ".join(f"{r.extra_ms:.1f} ms at {r.length} tokens" for r in over.itertuples())
+    if len(over): s += (" Where it is not met, NormXLogit adds "
+                        + ", ".join(f"{r.extra_ms:.1f} ms at {r.length} tokens" for r in over.itertuples())
                         + " per call (median of the per-round differences), which weighs most on the shortest inputs.")
     t4 = table4(time_rows, name)
     rel = relative_to(t4[[c for c in PAPER_METHODS if c in t4]])
     paper_rel = relative_to(PAPER_TABLE4)
     others = [m for m in PAPER_METHODS if m != "normxlogit" and m in rel]
     if others:
-        parts = [f"{method_name(m)} {ratio_span(rel[m].dropna())} (paper {ratio_span(paper_rel[m].reindex(rel[m].dropna().index))})" for m in others]
+        parts = [f"{method_name(m)} {ratio_span(rel[m].dropna())} (paper "
+                 f"{ratio_span(paper_rel[m].reindex(rel[m].dropna().index))})" for m in others]
         runs = table4_runs(time_rows, name)
         lows = [round_ratios(time_rows, name, m, "normxlogit", rid) for rid in runs.run_id.unique() for m in others]
         lows = np.concatenate([x for x in lows if len(x)]) if any(len(x) for x in lows) else np.array([np.nan])
-        s += (" Relative to NormXLogit in the same run (medians), the paper's other methods take " + "; ".join(parts) + ". "
-              + (f"So NormXLogit is the fastest of the paper's methods at every length where it was timed, and in every round "
-                 f"(each other method's time over NormXLogit's in the same round is at least {np.nanmin(lows):.2f}x), as in Table 4."
+        s += (" Relative to NormXLogit in the same run (medians), the paper's other methods take " + "; ".join(parts)
+              + ". "
+              + ("So NormXLogit is the fastest of the paper's methods at every length where it was timed, and in "
+                 "every round (each other method's time over NormXLogit's in the same round is at least "
+                 f"{np.nanmin(lows):.2f}x), as in Table 4."
                  if np.nanmin(lows) > 1 else
-                 f"In some rounds another of the paper's methods was faster than NormXLogit (down to {np.nanmin(lows):.2f}x).")
-              + " The gaps are wider than on the paper's GPU: there the path points of IG and the per-token decomposed vectors"
-              f" of DecompX run in parallel, while on {int(time_rows[time_rows.model == name].torch_threads.max())} CPU threads"
-              " their arithmetic shows in full.")
+                 "In some rounds another of the paper's methods was faster than NormXLogit (down to "
+                 f"{np.nanmin(lows):.2f}x).")
+              + " The gaps are wider than on the paper's GPU: there the path points of IG and the per-token "
+                "decomposed vectors of DecompX run in parallel, while on "
+                f"{int(time_rows[time_rows.model == name].torch_threads.max())} CPU threads their arithmetic shows "
+                "in full.")
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #27c1aa43
 def machines(rows: pd.DataFrame) -> str:
-    "Where and when `rows` (of time.csv or memory.csv) were measured: 'AMD EPYC on 2026-11-24' (every CPU, the first and last day)."
+    """Where and when `rows` (of time.csv or memory.csv) were measured: 'AMD EPYC on 2026-11-24' (every CPU, the first
+    and last day)."""
     days = sorted(str(s)[:10] for s in rows.started)
-    return " and ".join(sorted(set(rows.cpu_model))) + f" on {days[0]}" + ("" if days[0] == days[-1] else f" to {days[-1]}")
+    return " and ".join(sorted(set(rows.cpu_model))) + f" on {days[0]}" + (""
+            if days[0] == days[-1] else f" to {days[-1]}")
 
 # %% ../../nbs/56_efficiency.ipynb #f6ff5989
 def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: int, time_rows: pd.DataFrame | None = None) -> str:
@@ -475,19 +524,21 @@ def bounds_reading(time_rows: pd.DataFrame, name: str, config, goal: float = DEC
     s = (f"**{name}, arithmetic bounds** (the multiply-adds at {best:.0f} GMAC/s, the best matmul throughput measured "
          f"before any run; before these runs it measured {b.run_gmacs.min():.0f}-{b.run_gmacs.max():.0f} GMAC/s). ")
     f = b[b.method == "forward"]
-    if len(f): s += f"A plain forward pass takes {per(f)} its bound: even the model's own call runs below that throughput. "
+    if len(f): s += (f"A plain forward pass takes {per(f)} its bound: even the model's own call runs below that "
+                     "throughput. ")
     a = b[b.method == "alti"]
-    if len(a): s += (f"ALTI takes {per(a)} its bound. The project's goal for ALTI (at least 3x faster than before its rewrite) cannot be "
-                     "checked here: the time before the rewrite is in no committed file. ")
+    if len(a): s += (f"ALTI takes {per(a)} its bound. The project's goal for ALTI (at least 3x faster than before "
+                     "its rewrite) cannot be checked here: the time before the rewrite is in no committed file. ")
     dx = b[b.method == "decompx"]
     if len(dx):
         v = {r.length: goal_verdict(r.lo, r.hi, goal) for r in dx.itertuples()}
-        s += f"DecompX takes {per(dx)} its bound. The project's goal, DecompX within {goal:g}x of its bound: {_tally(v)}."
+        s += (f"DecompX takes {per(dx)} its bound. The project's goal, DecompX within {goal:g}x of its bound: "
+              f"{_tally(v)}.")
         r = dx.loc[dx.run_gmacs.idxmin()]
         if v[r.length] != "met" and r.run_gmacs == b.run_gmacs.min():
-            s += (f" The {r.length}-token run measured {r.run_gmacs:.0f} GMAC/s just before it started ({r.run_gmacs / best:.0%} of "
-                  "the best), the lowest of these runs, and it was not quiet: other work may have slowed it, so a quiet "
-                  "re-timing could move this verdict.")
+            s += (f" The {r.length}-token run measured {r.run_gmacs:.0f} GMAC/s just before it started "
+                  f"({r.run_gmacs / best:.0%} of the best), the lowest of these runs, and it was not quiet: other "
+                  "work may have slowed it, so a quiet re-timing could move this verdict.")
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #77cbc5db
@@ -499,28 +550,36 @@ def goals_reading(time_rows: pd.DataFrame, memory_rows: pd.DataFrame) -> str:
         head = f"* {r.model}, {r.what} at {r.length} tokens, batch {r.batch}: "
         if pd.isna(r.verdict): lines.append(head + "pending"); continue
         mem = r.what.startswith("peak memory")
-        val = f"{_x(r.ratio)} (one probe a side)" if mem else f"{_iv(r.ratio, r.lo, r.hi)} (median [smallest, largest] of the per-round ratios)"
+        val = f"{_x(r.ratio)} (one probe a side)" if mem else (f"{_iv(r.ratio, r.lo, r.hi)} (median [smallest, "
+                                                               "largest] of the per-round ratios)")
         q = "" if mem else ("; a quiet run" if r.quiet else f"; not quiet (load {r.load:.2f})")
         lines.append(head + f"{r.value}, {val}, goal at most {r.goal:g}: **{r.verdict}**{q}; measured on {r.measured}")
-    s = ("**The project's efficiency goals** (issue 13; each from a measurement of its own, on the machine and day named: "
-         "the memory goals come from the Table 5 machine, the time goals from Table 4's runs).\n\n" + "\n".join(lines))
+    s = ("**The project's efficiency goals** (issue 13; each from a measurement of its own, on "
+         "the machine and day named: the memory goals come from the Table 5 machine, the time "
+         "goals from Table 4's runs).\n\n" + "\n".join(lines))
     dec = g[(g.kind == "decoder") & g.what.str.startswith("peak memory")]
     alt = goals_alternative(memory_rows)
     if len(dec) and dec.verdict.iloc[0] == "not met":
         d = dec.iloc[0]
-        s += (f"\n\nThe decoder memory goal is **not met**: on the goal's measure, whole-process peak RSS, NormXLogit needs "
-              f"{_x(d.ratio)} of a forward pass with all logits (goal at most {d.goal:g}).")
+        s += ("\n\nThe decoder memory goal is **not met**: on the goal's measure, whole-process peak RSS, "
+              f"NormXLogit needs {_x(d.ratio)} of a forward pass with all logits (goal at most {d.goal:g}).")
         if len(alt):
-            s += (" Two other measures say where that memory goes; they are not the goal's measure and do not change the "
-                  "verdict: " + "; ".join(f"{a.measure}, {a.what}: {a.value} = {_x(a.ratio)}" for a in alt.itertuples())
-                  + ". The first compares with the least that any method running the model needs (a forward pass that "
-                  "computes only the last position's logits); the second leaves out what every process holds (weights, "
-                  "runtime).")
+            s += (
+                " Two other measures say where "
+                "that memory goes; they are "
+                "not the goal's measure and do "
+                "not change the verdict: "
+                + "; ".join(f"{a.measure}, {a.what}: {a.value} = {_x(a.ratio)}" for a in alt.itertuples())
+                + ". The first compares with the least that any method running the model needs (a forward pass that "
+                "computes only the last position's logits); the second leaves out what every process holds (weights, "
+                "runtime)."
+            )
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #25f217df
 def efficiency_reading(time_rows, memory_rows, models, budget, mem_length) -> str:
-    "The chapter's reading of Tables 4-5, the arithmetic bounds and the goals, generated from the CSVs (no number typed by hand)."
+    """The chapter's reading of Tables 4-5, the arithmetic bounds and the goals, generated from the CSVs (no number
+    typed by hand)."""
     fg = forward_goal(time_rows, models)
     out = []
     for name in models:

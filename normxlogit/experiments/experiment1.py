@@ -16,16 +16,21 @@ from ..model.zoo import load_model, model_fingerprint
 from ..paths import results_dir
 from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
-from .common import (chunk_key, cache_root, results_path, write_csv, write_json, run_record, cost_table, register_experiment,
-                                           command_line, Command, CommandError, Opt, Claims, ScaleRun, scale_runs)
+from .common import chunk_key, cache_root, results_path, write_csv
+from .common import cost_table, register_experiment, command_line, Command, CommandError, Opt
+from .common import Claims, ScaleRun, scale_runs
 from .profiling import machine_info
-from .experiment1_report import (TASK_LABELS, REGRESSION_TASKS, ALL_METHODS, MODEL_FAMILIES, ABLATIONS, N_BOOT,
-    family_of, methods_of, result_files, load_results, cells, bootstrap_cells, summarise, paper_numbers, convergence,
-    compare_orderings, write_table1, write_orderings, write_ablations, show)
+from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES
+from .experiment1_report import ABLATIONS, N_BOOT, family_of, methods_of, result_files
+from .experiment1_report import load_results, cells, bootstrap_cells, summarise, paper_numbers
+from .experiment1_report import convergence, compare_orderings, write_table1, write_orderings
+from .experiment1_report import write_ablations, show
 
-PAPER_N = {"sst2": 872, "mnli": 500, "qnli": 500, "stsb": 500}   # the paper gives no counts: its code takes 500 MNLI items; all SST-2 dev sentences
+# the paper gives no counts: its code takes 500 MNLI items; all SST-2 dev sentences
+PAPER_N = {"sst2": 872, "mnli": 500, "qnli": 500, "stsb": 500}
 IG_STEPS = {False: 50, True: 25}                                # the paper: 50 steps, 25 for the decoder (Llama 2)
-SEED, BATCH_SIZE, IG_BATCH = 0, 16, 64                          # item sample seed, items per chunk, IG path sequences per pass
+# item sample seed, items per chunk, IG path sequences per pass
+SEED, BATCH_SIZE, IG_BATCH = 0, 16, 64
 _N = dict(minilm=dict(sst2=872, mnli=500, qnli=500, stsb=500), smollm2=dict(sst2=400, mnli=400, qnli=400, stsb=400))
 _SIX = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi")
 SCALE_RUNS = {   # one run per fine-tuned model ('<family>-<task>') and task; methods None: every method of the family;
@@ -48,11 +53,12 @@ __all__ = ['PAPER_N', 'IG_STEPS', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'SCALE_RUNS'
 # %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
                    ig_batch: int = IG_BATCH) -> dict:
-    """The options of `method` in Experiment 1, as in the chunk keys of the committed runs: G×I and IG aggregated with the
-    L1 norm, IG with `ig_steps` (default 50, 25 for a decoder) and `ig_batch` path sequences per pass; `embedding='output'` for
-    the norm-based methods in the `embedding_output` ablation."""
+    """The options of `method` in Experiment 1, as in the chunk keys of the committed runs: G×I and IG aggregated
+    with the L1 norm, IG with `ig_steps` (default 50, 25 for a decoder) and `ig_batch` path sequences per pass;
+    `embedding='output'` for the norm-based methods in the `embedding_output` ablation."""
     if method == "gxi": return {"aggregate": "l1"}
-    if method == "ig": return {"n_steps": int(ig_steps or IG_STEPS[decoder]), "aggregate": "l1", "internal_batch_size": int(ig_batch)}
+    if method == "ig": return {"n_steps": int(ig_steps or IG_STEPS[decoder]), "aggregate": "l1",
+                               "internal_batch_size": int(ig_batch)}
     if embedding is not None and method in ("normxlogit", "l2norm"): return {"embedding": embedding}
     return {}
 
@@ -71,11 +77,13 @@ def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
             rows.append(dict(model=r.model, family=fam, task=r.task, method=m, n=int(r.n), ablation=ablation,
                              options=method_options(m, dec, r.get("ig_steps"), r.get("embedding")),
                              correct_only=r.get("correct_only", False), protocol=r.get("protocol", "paper")))
-    return pd.DataFrame(rows, columns=["model", "family", "task", "method", "n", "ablation", "options", "correct_only", "protocol"])
+    return pd.DataFrame(rows, columns=["model", "family", "task", "method", "n", "ablation", "options",
+                                       "correct_only", "protocol"])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #10d67030
 def result_file(model: str, task: str, method: str, ablation: str = "", results=True) -> Path:
-    "Where a run's per-item rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz` (results: True = `results_dir('faithfulness')`)."
+    """Where a run's per-item rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz` (results: True
+    = `results_dir('faithfulness')`)."""
     sub = ("ablations", ablation) if ablation else ()
     return results_path("faithfulness", *sub, f"{model}_{task}_{method}.csv.gz", results=results)
 
@@ -115,7 +123,8 @@ def cell_status(path, task: str, method: str, n: int, correct_only: bool = False
 def status(p: pd.DataFrame, results=True) -> pd.DataFrame:
     "`plan` rows with each run's `status` and `n_found` (`cell_status`) in the folder `results`."
     out = p.copy()
-    got = [cell_status(result_file(r.model, r.task, r.method, r.ablation, results), r.task, r.method, r.n, r.correct_only)
+    got = [cell_status(result_file(r.model, r.task, r.method, r.ablation, results), r.task,
+                       r.method, r.n, r.correct_only)
            for r in p.itertuples()]
     out["status"] = [g[0] for g in got]; out["n_found"] = [g[1] for g in got]
     return out
@@ -141,12 +150,14 @@ def run_cell(model, tok, name: str, cell: CellPlan, out, cache=None, progress: b
     if n > len(td.dev): raise ValueError(f"{task} has {len(td.dev)} held-out items, not {n}")
     c0, t0 = time.process_time(), time.time()
     res = run_faithfulness([method], model, tok, td.dev, n=n, cache=cache if cache is not None else False,
-                           correct_only=correct_only, protocol=protocol, method_options={method: options} if options else {},
+                           correct_only=correct_only, protocol=protocol,
+                           method_options={method: options} if options else {},
                            text_columns=td.text, label_column=td.label, dataset_name=f"{task}-heldout", model_name=name,
                            seed=SEED, batch_size=BATCH_SIZE, progress=progress)
     write_csv(out, res.samples, compression="gzip")
     return dict(model=name, task=task, method=method, n=res.info["n_used"], chunks=res.info["chunks"],
-                chunks_found=res.info["chunks_found_done"], cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.time() - t0, 1))
+                chunks_found=res.info["chunks_found_done"], cpu_s=round(time.process_time() - c0, 1),
+                wall_s=round(time.time() - t0, 1))
 
 # %% ../../nbs/51a_experiment1_run.ipynb #917a56aa
 def drop_chunks(cache, name: str, task: str, method: str, n_items: int) -> int:
@@ -160,7 +171,8 @@ def drop_chunks(cache, name: str, task: str, method: str, n_items: int) -> int:
 def log_run(rec: dict, results=True) -> Path:
     "Append one run's record (with the machine's load at the end and the time) to `runs.csv` in `results`."
     m = machine_info(gmacs=False)
-    row = dict(rec, load_avg=m.get("load_avg"), n_cpus=m.get("n_cpus"), finished=pd.Timestamp.now("UTC").strftime("%Y-%m-%d %H:%M"))
+    row = dict(rec, load_avg=m.get("load_avg"), n_cpus=m.get("n_cpus"),
+               finished=pd.Timestamp.now("UTC").strftime("%Y-%m-%d %H:%M"))
     path = results_path("faithfulness", "runs.csv", results=results)
     old = pd.read_csv(path) if path.exists() else pd.DataFrame()
     return write_csv(path, pd.concat([old, pd.DataFrame([row])], ignore_index=True))
@@ -175,24 +187,30 @@ def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress
     for name, g in todo.groupby("model", sort=False):
         model, tok = load_model(name, device=device)
         for r in g.itertuples():
-            out(f"== {name} {r.task} {r.method}{' (' + r.ablation + ')' if r.ablation else ''} {time.strftime('%H:%M:%S')}")
+            out(f"== {name} {r.task} {r.method}{' (' + r.ablation + ')' if r.ablation else ''} "
+                f"{time.strftime('%H:%M:%S')}")
             f = result_file(name, r.task, r.method, r.ablation, results)
             cell = CellPlan(r.task, r.method, r.n, r.options, r.correct_only, r.protocol)
             rec = run_cell(model, tok, name, cell, f, cache, progress)
             rec["ablation"] = r.ablation
             log_run(rec, f.parent)
             if cache is not None and not keep_chunks: drop_chunks(cache, name, r.task, r.method, rec["n"])
-            out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} found done), {rec['cpu_s']:.0f} CPU s; wrote {f.name}")
+            out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} found done), "
+                f"{rec['cpu_s']:.0f} CPU s; wrote {f.name}")
             recs.append(rec)
         del model
     return recs
 
 # %% ../../nbs/51a_experiment1_run.ipynb #f43c64d7
-def faith_key(name: str, fingerprint: str, task: str, method: str, rows, options: dict | None = None, protocol: str = "paper",
+def faith_key(name: str, fingerprint: str, task: str, method: str, rows, options: dict | None = None,
+              protocol: str = "paper",
               ratios=DEFAULT_RATIOS, metrics=("comprehensiveness", "sufficiency")) -> dict:
-    "The chunk key `run_faithfulness` gives one run of Experiment 1 (`chunk_key(None, ...)`: the runner's keys carry no experiment name)."
-    return chunk_key(None, model=name, fingerprint=fingerprint, method=method, options=options or {}, dataset=f"{task}-heldout",
-                     rows=[str(i) for i in rows], label=None, metrics=list(metrics), ratios=list(ratios), protocol=protocol,
+    """The chunk key `run_faithfulness` gives one run of Experiment 1 (`chunk_key(None, ...)`: the runner's keys carry
+    no experiment name)."""
+    return chunk_key(None, model=name, fingerprint=fingerprint, method=method, options=options or {},
+                     dataset=f"{task}-heldout",
+                     rows=[str(i) for i in rows], label=None, metrics=list(metrics), ratios=list(ratios),
+                     protocol=protocol,
                      faithfulness={}, batch_size=BATCH_SIZE)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1fd47cad
@@ -208,12 +226,15 @@ def committed_chunks(results=True, device=None) -> pd.DataFrame:
         name, task, method = k["model"], k["dataset"].removesuffix("-heldout"), k["method"]
         if name not in fps: fps[name] = model_fingerprint(load_model(name, device=device)[0])
         dec = MODEL_FAMILIES.get(family_of(name), {}).get("decoder", False)
-        mine = faith_key(name, fps[name], task, method, planned_rows(task, len(k["rows"])), method_options(method, dec), k["protocol"])
+        mine = faith_key(name, fps[name], task, method, planned_rows(task, len(k["rows"])),
+                         method_options(method, dec), k["protocol"])
         mine = json.loads(json.dumps(mine, sort_keys=True, default=str))       # as `ChunkStore` stores a key
-        rows.append(dict(folder=str(kj.parent.relative_to(root)), model=name, task=task, method=method, n=len(k["rows"]),
+        rows.append(dict(folder=str(kj.parent.relative_to(root)), model=name, task=task, method=method,
+                         n=len(k["rows"]),
                          chunks=len(ChunkStore.at(kj.parent).done()), key_matches=mine == k,
                          hash_matches=kj.parent.name == f"faith-{method}-{key_hash(mine)}"))
-    return pd.DataFrame(rows, columns=["folder", "model", "task", "method", "n", "chunks", "key_matches", "hash_matches"])
+    return pd.DataFrame(rows, columns=["folder", "model", "task", "method", "n", "chunks",
+                                       "key_matches", "hash_matches"])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #d1423cee
 def write_report(results=True, n_boot: int = N_BOOT) -> list:
@@ -231,29 +252,34 @@ def write_report(results=True, n_boot: int = N_BOOT) -> list:
     comps = [compare_orderings(arrays, summary, paper, t, n_boot=n_boot, not_evaluable=flagged) for t in (1, 3)]
     out = [write_table1(summary, results_path("faithfulness", "table1.csv", results=results)),
            write_orderings(comps, results_path("faithfulness", "orderings.csv", results=results)),
-           write_csv(results_path("faithfulness", "ig_convergence.csv", results=results), conv.sort_values("model", kind="stable"))]
+           write_csv(results_path("faithfulness", "ig_convergence.csv", results=results),
+                     conv.sort_values("model", kind="stable"))]
     abl = {}
     for name in ABLATIONS:
         af = result_files(ablation=name, root=None if results is True else results)
         if len(af): abl[name] = summarise(bootstrap_cells(cells(load_results(af)), n_boot=n_boot))
-    if abl: out.append(write_ablations(summary, abl, results_path("faithfulness", "table1_ablations.csv", results=results)))
+    if abl: out.append(write_ablations(summary, abl,
+                                       results_path("faithfulness", "table1_ablations.csv", results=results)))
     return out
 
 # %% ../../nbs/51a_experiment1_run.ipynb #ddbeb43c
-def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, dry_run: bool = False, progress: bool = True,
+def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, dry_run: bool = False,
+              progress: bool = True,
               out=print) -> dict:
     """Experiment 1 from scratch, resumably, at `scale` ('tiny', 'book' or 'paper', see `plan`) on `device`: every run
     whose result file in `results` is not 'done' (`status`) is run (chunks under `cache_root(cache, 'faithfulness')`,
     the runner's default folder), then the tables are written (`experiment1_report.write_report`). A finished
     experiment computes nothing. 'tiny' needs a scratch folder as `results`. `dry_run`: only say what would run.
     Returns `cells`, `pending` (before), `computed`, `cpu_s` and the `files` written."""
-    if scale == "tiny" and results is True: raise ValueError("a tiny run goes to a scratch folder: give results=<folder>")
+    if scale == "tiny" and results is True: raise ValueError("a tiny run goes to a scratch folder: give "
+                                                             "results=<folder>")
     p = plan(scale)
     st = status(p, results)
     todo = st[st.status != "done"]
     rec = dict(scale=scale, cells=len(st), pending=len(todo), computed=0, cpu_s=0.0)
     if dry_run: return dict(rec, todo=todo)
-    runs = run_plan(todo, results, cache_root(cache, "faithfulness"), None if device == "auto" else device, progress, out=out)
+    runs = run_plan(todo, results, cache_root(cache, "faithfulness"),
+                    None if device == "auto" else device, progress, out=out)
     rec.update(computed=len(runs), cpu_s=round(sum(r["cpu_s"] for r in runs), 1))
     rec["files"] = [f.name for f in write_report(results)]
     return rec
@@ -276,7 +302,8 @@ def estimate(scale: str = "book", pending_only: bool = False, results=True) -> p
     rate = run_costs(results).set_index(["family", "task", "method"]).cpu_s_per_item
     p = p.assign(cpu=[r.n * rate.get((r.family, r.task, r.method), np.nan) for r in p.itertuples()])
     p["step"] = np.where(p.ablation == "", p.family + " · " + p.method.map(method_label), "ablations")
-    rows = [dict(step=s, units=int(g.n.sum()), cpu_s_per_unit=g.cpu.sum(min_count=len(g)) / g.n.sum()) for s, g in p.groupby("step", sort=False)]
+    rows = [dict(step=s, units=int(g.n.sum()), cpu_s_per_unit=g.cpu.sum(min_count=len(g)) / g.n.sum())
+            for s, g in p.groupby("step", sort=False)]
     return cost_table(rows or [dict(step="nothing to run", units=0, cpu_s_per_unit=0.0)])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1ed5c07a
@@ -286,7 +313,8 @@ def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.Data
     difference of a score (`max_abs_diff`; the predicted value for STS-B) and, for IG, the worst completeness gap and
     the share of items within 5 %."""
     rows = []
-    for (fam, task), g in pd.DataFrame(list(cells), columns=["family", "task", "method"]).groupby(["family", "task"], sort=False):
+    for (fam, task), g in pd.DataFrame(list(cells),
+                                       columns=["family", "task", "method"]).groupby(["family", "task"], sort=False):
         name = f"{fam}-{task}"
         model, tok = load_model(name, device=device)
         for m in g.method:
@@ -303,10 +331,13 @@ def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.Data
                 v = "pred_perturbed" if task in REGRESSION_TASKS else "score"
                 diff = float((both[v] - both[v + "_old"]).abs().max()) if len(both) else np.nan
             rows.append(dict(family=fam, model=name, task=task, method=m, items=r["n"], cpu_s=r["cpu_s"],
-                             cpu_s_per_item=round(r["cpu_s"] / r["n"], 3), mean_tokens=float(new.drop_duplicates("row").n_tokens.mean()),
+                             cpu_s_per_item=round(r["cpu_s"] / r["n"], 3),
+                             mean_tokens=float(new.drop_duplicates("row").n_tokens.mean()),
                              max_abs_diff=diff,
-                             completeness_gap_max=float(new.completeness_gap.max()) if "completeness_gap" in new else np.nan,
-                             converged=float(new.drop_duplicates("row").converged.mean()) if "converged" in new else np.nan))
+                             completeness_gap_max=float(new.completeness_gap.max()) if "completeness_gap" in new
+                             else np.nan,
+                             converged=float(new.drop_duplicates("row").converged.mean())
+                             if "converged" in new else np.nan))
         del model
     return pd.DataFrame(rows)
 
@@ -317,7 +348,8 @@ def ig_recompute_cost(results=True) -> pd.DataFrame:
     st = status(plan("book", ablations=False), results)
     st = st[(st.method == "ig") & (st.status == "no completeness record")]
     rate = run_costs(results).set_index(["family", "task", "method"]).cpu_s_per_item
-    return cost_table([dict(step=f"{r.model} · IG", units=int(r.n_found), cpu_s_per_unit=rate.get((r.family, r.task, "ig"), np.nan))
+    return cost_table([dict(step=f"{r.model} · IG", units=int(r.n_found),
+                            cpu_s_per_unit=rate.get((r.family, r.task, "ig"), np.nan))
                        for r in st.itertuples()] or [dict(step="nothing to recompute", units=0, cpu_s_per_unit=0.0)])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1e492191
@@ -338,7 +370,8 @@ def _run(a):
     fam = family_of(a.model)
     if fam not in MODEL_FAMILIES: raise CommandError(f"unknown model family {fam!r}; known: {sorted(MODEL_FAMILIES)}")
     n_dev = len(task_data(a.task).dev)
-    if not 1 <= a.n <= n_dev: raise CommandError(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got {a.n}")
+    if not 1 <= a.n <= n_dev: raise CommandError(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got "
+                                                 f"{a.n}")
     methods = a.methods.replace(",", " ").split() if a.methods else list(methods_of(fam))
     bad = [m for m in methods if m not in REGISTERED]
     if bad: raise CommandError(f"unknown methods {bad}; see `normxlogit methods`")
@@ -348,8 +381,10 @@ def _run(a):
                               options=method_options(m, dec, a.ig_steps, a.embedding, a.ig_batch),
                               correct_only=a.correct_only, protocol=a.protocol) for m in methods])
     st = status(todo, outdir)
-    for r in st[st.status == "done"].itertuples(): print(f"{result_file(r.model, r.task, r.method, results=outdir).name} is done ({r.n_found} items)")
-    run_plan(st[st.status != "done"], outdir, outdir / "chunks" if a.cache is True else Path(a.cache), a.device, keep_chunks=a.keep_chunks)
+    for r in st[st.status == "done"].itertuples():
+        print(f"{result_file(r.model, r.task, r.method, results=outdir).name} is done ({r.n_found} items)")
+    run_plan(st[st.status != "done"], outdir, outdir / "chunks" if a.cache is True else Path(a.cache), a.device,
+             keep_chunks=a.keep_chunks)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #bdfd006c
 def _print(df): print(df.to_string(index=False), flush=True)
@@ -359,7 +394,8 @@ main = command_line("experiment1", "Experiment 1 of the NormXLogit paper (faithf
     "run": Command("run methods on one model x task (resumable; a finished result file is kept)", _run, RUN_OPTS,
                    ("results", "cache", "device")),
     "status": Command("each planned run's result file: done, missing, short, ...",
-                      lambda a: _print(status(plan(a.scale), a.results).drop(columns=["options", "family"])), (), ("scale", "results")),
+                      lambda a: _print(status(plan(a.scale), a.results).drop(columns=["options", "family"])),
+                      (), ("scale", "results")),
     "estimate": Command("the CPU cost of a scale", lambda a: _print(show(estimate(a.scale))), (), ("scale",)),
     "report": Command("write table1.csv, orderings.csv, ... from the result files",
                       lambda a: [print("wrote", f.name) for f in write_report(a.results)] and None, (), ("results",)),
@@ -377,6 +413,7 @@ def read_claims(results=True):
 CLAIM_TABLE = Claims("Experiment 1: NormXLogit against each baseline (Tables 1 and 3)", "the NormXLogit paper",
                      "51_experiment1.ipynb#does-each-of-the-paper-s-orderings-hold-here", "faithfulness/orderings.csv",
                      read_claims)
-_registered = register_experiment("experiment1", "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 and 3)",
+_registered = register_experiment("experiment1",
+        "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 and 3)",
                                   chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce,
                                   estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

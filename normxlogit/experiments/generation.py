@@ -4,20 +4,20 @@
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #98d724a6
 from __future__ import annotations
-import json, math, os, time
+import json, math, time
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
-import torch
 from ..generation import explain_generation, prompt_ids, greedy_continuation
 from ..metrics.faithfulness import rank_tokens, perturb, model_outputs
 from ..metrics.stats import bootstrap_ci, paired_t, holm, interval_verdict, leading_group
 from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
-from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_json, write_record, command_line, Command, Opt,
-                                           run_record, cost_table, verdict, verdict_mark, with_ci, register_experiment, Claims,
-                                           plan_from, ScaleRun, scale_runs)
+from .common import chunk_key, open_store, run_chunks, results_path, write_csv
+from .common import write_record, command_line, Command, Opt, run_record, cost_table
+from .common import verdict_mark, with_ci, register_experiment, Claims, plan_from, ScaleRun
+from .common import scale_runs
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
@@ -28,11 +28,13 @@ __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCAL
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
-GEN_METHODS = ("normxlogit", "logat", "l2norm", "attention_last", "rollout", "grad_l1", "grad_l2", "grad_l2sq", "gxi", "ig",
+GEN_METHODS = ("normxlogit", "logat", "l2norm", "attention_last", "rollout", "grad_l1", "grad_l2", "grad_l2sq", "gxi",
+               "ig",
                "lrp", "attnlrp", "alti_logit", "random")
 DEFAULT_OPTIONS = {"ig": dict(baseline="mean", keep="first", n_steps=32, delta_tol=math.inf)}
 KS = (1, 2, 4, 8)
-IG_TOL = 0.05          # a step's IG is complete when its relative completeness gap is within this (as in chapter *Integrated Gradients*)
+# a step's IG is complete when its relative completeness gap is within this (as in chapter *Integrated Gradients*)
+IG_TOL = 0.05
 SCALE_RUNS = {"tiny": [ScaleRun("tiny-llama", "squad", 3, options=dict(new_tokens=3))],     # n: questions
               "book": [ScaleRun("smollm2-135m", "squad", 50, options=dict(new_tokens=20))],
               "paper": [ScaleRun("smollm2-135m", "squad", 200, options=dict(new_tokens=20))]}
@@ -41,7 +43,8 @@ FULL_COMMAND = ("bash tools/generation.sh   # = normxlogit experiment generation
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #78adb08e
 def generation_prompts(n: int, seed: int = 0, path=None) -> list:
-    "The first `n` of the answerable SQuAD 2.0 questions (distinct, stripped) in a seeded order that does not depend on `n`."
+    """The first `n` of the answerable SQuAD 2.0 questions (distinct, stripped) in a seeded order that does not depend
+    on `n`."""
     from normxlogit.evidence.datasets import load_squad
     if n < 1: raise ValueError(f"n must be at least 1, got {n}")
     q = pd.Series(load_squad(path=path).question.str.strip().unique())
@@ -67,7 +70,8 @@ def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=N
                  seed: int = 0, batch_size: int = 16) -> tuple[dict, dict]:
     """`(arrays, meta)` of one question: per method, step and k the probability of the generated token after deleting
     the method's top-k context tokens (`p_deleted` (M, G, K)), the probability without deletion (`p_full` (G,)), the
-    step entropy, the rankable tokens per step, the k used, each method's CPU seconds and IG's relative completeness gap."""
+    step entropy, the rankable tokens per step, the k used, each method's CPU seconds and IG's relative completeness
+    gap."""
     options = {**DEFAULT_OPTIONS, **(options or {})}
     p_ids, _ = prompt_ids(model, tokenizer, question, chat=True)
     gen = greedy_continuation(model, tokenizer, p_ids, new_tokens)
@@ -98,15 +102,18 @@ def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=N
     full = np.array([float(logp[full_rows[t], gen[t]].exp()) for t in range(len(gen))])
     pdel = np.full((len(methods), len(gen), len(ks)), np.nan); kused = np.zeros((len(gen), len(ks)), int)
     for mi, t, j, kk, r in plan: pdel[mi, t, j] = float(logp[r, gen[t]].exp()); kused[t, j] = kk
-    arrays = dict(p_deleted=pdel, p_full=full, entropy=g0.step_scores["entropy"], n_rankable=np.array(n_rank), k_used=kused,
-                  cpu_s=np.array(secs), cpu_s_deletion=np.array(secs_del), n_sequences=np.array(len(seqs)), ig_rel_gap=gap)
+    arrays = dict(p_deleted=pdel, p_full=full, entropy=g0.step_scores["entropy"], n_rankable=np.array(n_rank),
+                  k_used=kused,
+                  cpu_s=np.array(secs), cpu_s_deletion=np.array(secs_del),
+                  n_sequences=np.array(len(seqs)), ig_rel_gap=gap)
     meta = dict(question=question, answer=g0.generated_text, n_prompt=g0.n_prompt, n_generated=len(gen))
     return arrays, meta
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #40a619e2
 @dataclass
 class GenerationRun:
-    "A faithfulness run: `steps` (one row per question, step, method and k), `prompts` (means over steps), `record` (the run record)."
+    """A faithfulness run: `steps` (one row per question, step, method and k), `prompts` (means over steps), `record`
+    (the run record)."""
     steps: pd.DataFrame
     prompts: pd.DataFrame
     record: dict
@@ -174,21 +181,35 @@ def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | Non
                      order=range(n_prompts)[::-1] if reverse else None)
     steps = _steps_frame(run.chunks, methods, ks, model_name)
     prompts = (steps.groupby(["model", "prompt", "method", "k"], as_index=False)
-               .agg(n_steps=("step", "size"), p_full=("p_full", "mean"), p_deleted=("p_deleted", "mean"), p_drop=("p_drop", "mean")))
+               .agg(n_steps=("step", "size"), p_full=("p_full", "mean"), p_deleted=("p_deleted", "mean"),
+                    p_drop=("p_drop", "mean")))
     cpu = np.stack([ch.arrays["cpu_s"] for ch in run.chunks])
     gaps = np.concatenate([ch.arrays["ig_rel_gap"].reshape(-1) for ch in run.chunks])
-    rec = run_record(EXPERIMENT, cpu_s=run.cpu_s_stored, wall_s=time.time() - t0, model=model_name, n_prompts=n_prompts,
-                     new_tokens=new_tokens, n_steps=int(steps[(steps.method == methods[0]) & (steps.k == ks[0])].shape[0]),
-                     methods=list(methods), ks=list(ks), options=options, seed=seed,
-                     chunks_computed=run.computed, chunks_untimed=run.untimed,
-                     cpu_s_per_prompt=dict(zip(methods, np.round(cpu.mean(0), 3).tolist())),
-                     cpu_s_deletion_per_prompt=round(float(np.mean([ch.arrays["cpu_s_deletion"] for ch in run.chunks])), 3),
-                     ig_rel_gap_median=None if np.isnan(gaps).all() else round(float(np.nanmedian(gaps)), 4),
-                     ig_converged_share=None if np.isnan(gaps).all() else round(float(np.mean(gaps[~np.isnan(gaps)] <= IG_TOL)), 4),
-                     questions=[ch.meta["question"] for ch in run.chunks], answers=[ch.meta["answer"] for ch in run.chunks])
+    rec = run_record(
+        EXPERIMENT,
+        cpu_s=run.cpu_s_stored,
+        wall_s=time.time() - t0,
+        model=model_name,
+        n_prompts=n_prompts,
+        new_tokens=new_tokens,
+        n_steps=int(steps[(steps.method == methods[0]) & (steps.k == ks[0])].shape[0]),
+        methods=list(methods),
+        ks=list(ks),
+        options=options,
+        seed=seed,
+        chunks_computed=run.computed,
+        chunks_untimed=run.untimed,
+        cpu_s_per_prompt=dict(zip(methods, np.round(cpu.mean(0), 3).tolist())),
+        cpu_s_deletion_per_prompt=round(float(np.mean([ch.arrays["cpu_s_deletion"] for ch in run.chunks])), 3),
+        ig_rel_gap_median=None if np.isnan(gaps).all() else round(float(np.nanmedian(gaps)), 4),
+        ig_converged_share=None if np.isnan(gaps).all() else round(float(np.mean(gaps[~np.isnan(gaps)] <= IG_TOL)), 4),
+        questions=[ch.meta["question"] for ch in run.chunks],
+        answers=[ch.meta["answer"] for ch in run.chunks],
+    )
     if write:
         write_csv(results_path(EXPERIMENT, "faithfulness.csv", results=results), prompts.round(6))
-        write_csv(results_path(EXPERIMENT, "faithfulness_steps.csv.gz", results=results), steps.round(6), compression="gzip")
+        write_csv(results_path(EXPERIMENT, "faithfulness_steps.csv.gz", results=results),
+                  steps.round(6), compression="gzip")
         write_record(results_path(EXPERIMENT, "faithfulness.json", results=results), rec, run.computed)
     return GenerationRun(steps, prompts, rec)
 
@@ -204,8 +225,9 @@ def load_results(results=True):
 # %% ../../nbs/59_generation_faithfulness.ipynb #08eaf262
 def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """Per method and k (and 'mean', the average over k): the mean drop over questions with a 95% bootstrap interval,
-    and the paired difference to `random` with its bootstrap interval, its paired t p-value `p`, Holm's `p_holm` over the
-    methods compared with random at that k, and the verdict ('holds': above random, the interval above 0 and p_holm < 0.05)."""
+    and the paired difference to `random` with its bootstrap interval, its paired t p-value `p`, Holm's `p_holm` over
+    the methods compared with random at that k, and the verdict ('holds': above random, the interval above 0 and
+    p_holm < 0.05)."""
     p = prompts.copy()
     mean = p.groupby(["model", "prompt", "method"], as_index=False).p_drop.mean().assign(k="mean")
     p = pd.concat([p.assign(k=p.k.astype(str)), mean], ignore_index=True)
@@ -220,7 +242,8 @@ def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.Da
     S = pd.DataFrame(rows)
     S["p_holm"] = np.nan
     for k, g in S[S.method != "random"].groupby("k"): S.loc[g.index, "p_holm"] = holm(g.p.values)
-    S["verdict"] = [interval_verdict(r.vs_lo, r.vs_hi, r.p_holm) if r.method != "random" else "–" for r in S.itertuples()]
+    S["verdict"] = [interval_verdict(r.vs_lo, r.vs_hi, r.p_holm) if r.method != "random"
+                    else "–" for r in S.itertuples()]
     return S
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #4e2a719c
@@ -244,25 +267,30 @@ def ig_note(record) -> str:
     if not record or record.get("ig_rel_gap_median") is None: return ""
     n = record["options"].get("ig", {}).get("n_steps")
     share = record.get("ig_converged_share")
-    if share is None: return f"IG ({n} nodes): median relative completeness gap {record['ig_rel_gap_median']:.3f} per step."
+    if share is None: return (f"IG ({n} nodes): median relative completeness gap {record['ig_rel_gap_median']:.3f} "
+                              "per step.")
     if share >= 0.95: return f"IG ({n} nodes) is complete within {IG_TOL:.0%} on {share:.0%} of the steps."
-    return (f"† IG did not converge: with {n} Gauss-Legendre nodes only {share:.0%} of the steps are complete within {IG_TOL:.0%} "
-            f"(median relative completeness gap {record['ig_rel_gap_median']:.2f}). Its rows measure this {n}-node approximation, "
-            "not IG itself; they are kept (dropping steps would select them) but no conclusion about IG is drawn from them.")
+    return (f"† IG did not converge: with {n} Gauss-Legendre nodes only {share:.0%} of the steps are complete within "
+            f"{IG_TOL:.0%} (median relative completeness gap {record['ig_rel_gap_median']:.2f}). Its rows measure "
+            f"this {n}-node approximation, not IG itself; they are kept (dropping steps would select them) but no "
+            "conclusion about IG is drawn from them.")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a3966d05
 def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    "One row per method (best mean first), one column per k: 'drop [lo, hi]'; IG marked † when `record` says it did not converge."
+    """One row per method (best mean first), one column per k: 'drop [lo, hi]'; IG marked † when `record` says it did
+    not converge."""
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
     rows = []
     for m in _order(S):
         d = S[S.method == m].set_index("k")
-        rows.append({"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean": with_ci(d.p_drop[k], d.lo[k], d.hi[k]) for k in ks}})
+        rows.append({"method": _name(m, record),
+                     **{f"k={k}" if k != "mean" else "mean": with_ci(d.p_drop[k], d.lo[k], d.hi[k]) for k in ks}})
     return pd.DataFrame(rows)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #44df057d
 def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    "One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'; IG marked † as in `wide_table`."
+    """One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'; IG marked † as
+    in `wide_table`."""
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
     rows = []
     for m in [x for x in _order(S) if x != "random"]:
@@ -290,7 +318,8 @@ def plot_summary(S: pd.DataFrame, ax=None):
     return ax
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #26378865
-def plot_by_entropy(steps: pd.DataFrame, k: int = 4, methods=("normxlogit", "attnlrp", "gxi", "random"), bins: int = 4, ax=None):
+def plot_by_entropy(steps: pd.DataFrame, k: int = 4,
+                    methods=("normxlogit", "attnlrp", "gxi", "random"), bins: int = 4, ax=None):
     "Mean drop at `k` by step-entropy quartile (bins of equal counts), for a few methods."
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 3.5))
@@ -299,7 +328,8 @@ def plot_by_entropy(steps: pd.DataFrame, k: int = 4, methods=("normxlogit", "att
     edges = d.groupby("bin").entropy.agg(["min", "max"])
     for m in methods:
         y = d[d.method == m].groupby("bin").p_drop.mean()
-        ax.plot(y.index, y.values, marker="o", label=method_label(m), color=method_colour(m), ls="--" if m == "random" else "-")
+        ax.plot(y.index, y.values, marker="o", label=method_label(m), color=method_colour(m),
+                ls="--" if m == "random" else "-")
     ax.set_xticks(range(bins)); ax.set_xticklabels([f"{a:.1f}-{b:.1f}" for a, b in edges.values], fontsize=8)
     ax.set_xlabel("entropy of the step (nats), quartiles"); ax.set_ylabel(f"mean drop, top {k} deleted")
     ax.legend(fontsize=8, frameon=False)
@@ -326,26 +356,42 @@ def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) 
     best = M.iloc[0]
     per_k = S[(S.k != "mean") & (S.method != "random") & S.method.isin(M.method)]
     always = [method_label(m) for m, d in per_k.groupby("method") if (d.verdict == "holds").all()]
-    parts = [f"Over {record['n_prompts']} questions ({record['n_steps']} generated tokens), deleting random context tokens "
-             f"lowers the generated token's probability by {r['p_drop']:.3f} on average over k "
-             f"(95% interval {r['lo']:.3f} to {r['hi']:.3f}). {method_label(best.method)} has the largest mean drop, "
-             f"{best['p_drop']:.3f} [{best.lo:.3f}, {best.hi:.3f}]" + _lead_text(leaders(prompts, record) if prompts is not None else None)]
-    if by["holds"]: parts.append(f"On average over k, {len(by['holds'])} of {len(M)} methods beat random (interval of the paired "
-                                 f"difference above 0, Holm over the {len(M)} comparisons): {', '.join(by['holds'])}.")
+    parts = [f"Over {record['n_prompts']} "
+             "questions "
+             f"({record['n_steps']} "
+             "generated tokens), deleting "
+             "random context tokens lowers "
+             "the generated token's "
+             "probability by "
+             f"{r['p_drop']:.3f} on average "
+             "over k (95% interval "
+             f"{r['lo']:.3f} to "
+             f"{r['hi']:.3f}). "
+             f"{method_label(best.method)} "
+             "has the largest mean drop, "
+             f"{best['p_drop']:.3f} "
+             f"[{best.lo:.3f}, {best.hi:.3f}]" + _lead_text(leaders(prompts, record) if prompts is not None else None)]
+    if by["holds"]: parts.append(f"On average over k, {len(by['holds'])} of {len(M)} methods beat random (interval "
+                                 f"of the paired difference above 0, Holm over the {len(M)} comparisons): "
+                                 f"{', '.join(by['holds'])}.")
     if by["does not hold"]: parts.append(f"Below random: {', '.join(by['does not hold'])}.")
     if by["inconclusive"]: parts.append(f"Inconclusive: {', '.join(by['inconclusive'])}.")
     parts.append(f"At every k separately: {', '.join(always) if always else 'none'}.")
-    if ig_not_converged(record): parts.append("These counts leave out IG, which did not converge (†): " + ig_note(record).removeprefix("† IG did not converge: "))
+    if ig_not_converged(record): parts.append("These counts leave out IG, which did not converge (†): "
+                                              + ig_note(record).removeprefix("† IG did not converge: "))
     elif record.get("ig_rel_gap_median") is not None: parts.append(ig_note(record))
     return " ".join(parts)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #681226bd
 def cost_per_prompt(steps, record) -> pd.DataFrame:
-    "CPU seconds per question: each method's explanation, and the deletions of all methods together (from the run record)."
-    rows = [dict(step=f"explain: {method_label(m)}", cpu_s_per_question=v) for m, v in record["cpu_s_per_prompt"].items()]
+    """CPU seconds per question: each method's explanation, and the deletions of all methods together (from the run
+    record)."""
+    rows = [dict(step=f"explain: {method_label(m)}", cpu_s_per_question=v)
+            for m, v in record["cpu_s_per_prompt"].items()]
     rows.append(dict(step="deletions (all methods)", cpu_s_per_question=record["cpu_s_deletion_per_prompt"]))
     df = pd.DataFrame(rows)
-    return pd.concat([df, pd.DataFrame([dict(step="total", cpu_s_per_question=df.cpu_s_per_question.sum())])], ignore_index=True)
+    return pd.concat([df, pd.DataFrame([dict(step="total",
+                                             cpu_s_per_question=df.cpu_s_per_question.sum())])], ignore_index=True)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #421f2bee
 def _lead_text(L: pd.DataFrame | None) -> str:
@@ -354,10 +400,11 @@ def _lead_text(L: pd.DataFrame | None) -> str:
     second = L.iloc[1]
     diff = f"{second['diff']:.3f} [{second.lo:.3f}, {second.hi:.3f}]"
     if L.leads.sum() == 1:
-        return (f"; it is the best: ahead of the runner-up {method_label(second.method)} by {diff} (paired over questions, "
-                f"Holm over its {len(L) - 1} comparisons).")
+        return (f"; it is the best: ahead of the runner-up {method_label(second.method)} by {diff} (paired over "
+                f"questions, Holm over its {len(L) - 1} comparisons).")
     tied = [method_label(m) for m in L.method[L.leads]]
-    return f"; no single best: {', '.join(tied)} are not told apart (runner-up {method_label(second.method)}, {diff}, paired, Holm)."
+    return (f"; no single best: {', '.join(tied)} are not told apart (runner-up {method_label(second.method)}, "
+            f"{diff}, paired, Holm).")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #58a5d657
 def estimate(scale: str = "book", record=None) -> pd.DataFrame:
@@ -365,12 +412,14 @@ def estimate(scale: str = "book", record=None) -> pd.DataFrame:
     CPU seconds per question of the run record (`record`, default: the committed `faithfulness.json`; rates scale with
     the number of generated tokens)."""
     run, = scale_runs(SCALE_RUNS, scale)
-    if scale == "tiny": return cost_table([dict(step="tiny Llama: 3 questions, all methods", units=3, cpu_s_per_unit=0.5)])
+    if scale == "tiny": return cost_table([dict(step="tiny Llama: 3 questions, all methods",
+                                                units=3, cpu_s_per_unit=0.5)])
     if record is None:
         p = results_path(EXPERIMENT, "faithfulness.json")
         record = json.loads(p.read_text()) if p.exists() else None
     if record is None or record.get("model") != run.model:
-        return cost_table([dict(step=f"{run.model}: {run.n} questions (no recorded run)", units=run.n, cpu_s_per_unit=np.nan)])
+        return cost_table([dict(step=f"{run.model}: {run.n} questions (no recorded run)",
+                                units=run.n, cpu_s_per_unit=np.nan)])
     f = run.get("new_tokens") / record["new_tokens"]
     rows = [dict(step=f"explain: {method_label(m)}", units=run.n, cpu_s_per_unit=round(v * f, 2))
             for m, v in record["cpu_s_per_prompt"].items()]
@@ -397,7 +446,8 @@ def _run(a):
     plan = GenerationPlan(a.prompts, a.new_tokens, [m for m in a.methods.split(",") if m], opts,
                           [int(k) for k in a.ks.split(",") if k], a.seed, a.batch_size, a.reverse)
     res = run_generation(model, tok, a.model, plan, cache=a.cache, results=a.results, write=not a.no_write)
-    print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed", "cpu_s", "cpu_s_per_prompt")}))
+    print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed",
+                                                 "cpu_s", "cpu_s_per_prompt")}))
     if not a.no_write: print(wide_table(summarise(res.prompts)).to_string(index=False))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #16445371
@@ -410,13 +460,15 @@ def _summary(a):
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #59f87a9d
 RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),
-            Opt("new_tokens", 20, "tokens generated per question"), Opt("methods", ",".join(GEN_METHODS), "comma-separated"),
+            Opt("new_tokens", 20, "tokens generated per question"),
+            Opt("methods", ",".join(GEN_METHODS), "comma-separated"),
             Opt("ks", ",".join(map(str, KS)), "numbers of top tokens deleted, comma-separated"),
             Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
             Opt("batch_size", 16, "shortened contexts per forward pass"), Opt("seed", 0, "random seed"),
             Opt("reverse", False, "visit the chunks last first (a second process shares the work)"),
             Opt("no_write", False, "only compute and store chunks (the second process's role)"))
-main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion of each step's top-k context tokens), resumable.", {
+main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion of each step's top-k context "
+                                "tokens), resumable.", {
     "run": Command("run (or continue) the study", _run, RUN_OPTS, ("results", "cache", "device", "threads")),
     "summary": Command("print the tables of a written run", _summary, (), ("results",))})
 
@@ -430,9 +482,13 @@ def read_claims(results=True):
 
 CLAIM_TABLE = Claims("Generation: each method's top tokens matter more than random ones", "this project",
                 "59_generation_faithfulness.ipynb#results", "generation/faithfulness.csv", read_claims)
-_registered = register_experiment(EXPERIMENT, "Faithfulness of generation explanations: deleting each step's top-k context tokens "
-                    "(SmolLM2 answering SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main,
+_registered = register_experiment(EXPERIMENT, "Faithfulness of generation "
+                                              "explanations: deleting each "
+                                              "step's top-k context tokens "
+                                              "(SmolLM2 answering SQuAD "
+                                              "questions)", chapters=["59_generation_faithfulness"], cli=main,
                     reproduce=reproduce, estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #5507a354
-if __name__ == "__main__" and "__file__" in globals(): main()   # `python -m normxlogit.experiments.generation ...`; not in a notebook
+# `python -m normxlogit.experiments.generation ...`; not in a notebook
+if __name__ == "__main__" and "__file__" in globals(): main()

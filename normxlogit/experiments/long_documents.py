@@ -12,7 +12,8 @@ import torch
 from ..core import model_name
 from ..cache import key_hash
 from ..evidence.datasets import squad_articles
-from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows, dashed
+from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows
+from .common import dashed
 
 # %% auto #0
 __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'MULTI_TOKENS',
@@ -230,7 +231,8 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
 MULTI_TOKENS, MULTI_N, MULTI_SEEDS = 4000, 12, 5   # each document's token budget, documents planned, random draws per k
 
 def pack_paragraphs(tokenizer, article: dict, max_tokens: int) -> list:
-    "The first paragraphs of `article` (dicts of SQuAD) whose contexts fit in `max_tokens` tokens together (at least one)."
+    """The first paragraphs of `article` (dicts of SQuAD) whose contexts fit in `max_tokens` tokens together (at least
+    one)."""
     paras, n = [], 0
     for p in article["paragraphs"]:
         k = len(tokenizer(p["context"], add_special_tokens=False)["input_ids"])
@@ -257,7 +259,8 @@ def article_document(tokenizer, article: dict, max_tokens: int, seed: int) -> di
     return None
 
 def multi_documents(tokenizer, n: int = MULTI_N, max_tokens: int = MULTI_TOKENS, data=None) -> list:
-    "`n` documents of `max_tokens` tokens from the first SQuAD 2.0 dev articles long enough (`article_document`, seed i)."
+    """`n` documents of `max_tokens` tokens from the first SQuAD 2.0 dev articles long enough (`article_document`, seed
+    i)."""
     docs = []
     for i, a in enumerate(squad_articles(data)):
         d = article_document(tokenizer, a, max_tokens, seed=i)
@@ -385,7 +388,8 @@ LENGTHS = (1024, 2048, 4096, 8192)
 RUNS = (("forward_all", False), ("forward_last", False), ("normxlogit", False), ("gxi", False), ("gxi", True),
         ("attnlrp", True), ("grad_l2", True))
 PEER_RUNS = (("inseq:input_x_gradient", False),)    # inseq 0.7.1 on the same documents (its own venv: `peer_python`)
-COLUMNS = ["model", "method", "checkpointed", "tokens", "peak_gib", "base_gib", "wall_s", "cpu_s", "load_avg", "cpu_model",
+COLUMNS = ["model", "method", "checkpointed", "tokens", "peak_gib", "base_gib", "wall_s", "cpu_s", "load_avg",
+           "cpu_model",
            "stopped", "started"]
 
 def document_ids(tokenizer, n: int, data=None) -> list:
@@ -509,7 +513,11 @@ def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=N
     are 'not measured'. At the length of the repeated rounds `rep` (when given) the ratio goal is theirs: the median
     ratio and `repeat_reading`'s verdict on its interval, not the single run's."""
     out = []
-    get = lambda m, ck, n: rows[(rows.method == m) & (rows.checkpointed == ck) & (rows.tokens == n) & (rows.stopped.fillna("") == "")].peak_gib
+    get = lambda m, ck, n: (
+        rows[
+            (rows.method == m) & (rows.checkpointed == ck) & (rows.tokens == n) & (rows.stopped.fillna("") == "")
+        ].peak_gib
+    )
     for n in sorted(rows.tokens.unique()):
         nx_, fw = get("normxlogit", False, n), pd.concat([get("forward_all", False, n), get("forward_last", False, n)])
         if rep is not None and len(rep) and n == int(rep.tokens.max()):
@@ -523,7 +531,8 @@ def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=N
         for m, ck in RUNS:
             if not ck: continue
             v = get(m, True, n)
-            if len(v): out.append(dict(goal=f"{label(m, True)} peak <= {budget_gib} GiB", tokens=n, value=float(v.iloc[-1]),
+            if len(v): out.append(dict(goal=f"{label(m, True)} peak <= {budget_gib} GiB", tokens=n,
+                                       value=float(v.iloc[-1]),
                                        verdict="met" if v.iloc[-1] <= budget_gib else "not met"))
     return pd.DataFrame(out, columns=["goal", "tokens", "value", "verdict"])
 
@@ -538,14 +547,15 @@ def reading(rows: pd.DataFrame, rep: pd.DataFrame | None = None) -> str:
              f"{rows.load_avg.min():.1f} to {rows.load_avg.max():.1f}, 2 cores)."]
     if len(plain) and len(ck):
         parts.append(f"At {n:,} tokens Gradient × Input peaks at {plain.peak_gib.iloc[-1]:.2f} GiB plain and "
-                     f"{ck.peak_gib.iloc[-1]:.2f} GiB checkpointed ({plain.peak_gib.iloc[-1] / ck.peak_gib.iloc[-1]:.1f}x less), "
-                     f"taking {ck.wall_s.iloc[-1] / plain.wall_s.iloc[-1]:.2f}x the plain run's time in this single run.")
+                     f"{ck.peak_gib.iloc[-1]:.2f} GiB checkpointed "
+                     f"({plain.peak_gib.iloc[-1] / ck.peak_gib.iloc[-1]:.1f}x less), taking "
+                     f"{ck.wall_s.iloc[-1] / plain.wall_s.iloc[-1]:.2f}x the plain run's time in this single run.")
     met = g.groupby("goal").verdict.agg(lambda v: f"{(v == 'met').sum()} of {len(v)} lengths"
                                         + "".join(f", {(v == w).sum()} {w}" for w in ("not met", "inconclusive")
                                                   if (v == w).any()))
     parts.append("Goals met: " + "; ".join(f"{k}: {v}" for k, v in met.items()) + ".")
-    if n < max(LENGTHS): parts.append(f"Not measured yet: {', '.join(f'{x:,}' for x in LENGTHS if x > n)} tokens, where the issue "
-                                      f"sets the 6 GiB goal; `measure()` resumes there.")
+    if n < max(LENGTHS): parts.append(f"Not measured yet: {', '.join(f'{x:,}' for x in LENGTHS if x > n)} tokens, "
+                                      "where the issue sets the 6 GiB goal; `measure()` resumes there.")
     return " ".join(parts)
 
 # %% ../../nbs/61_long_documents.ipynb #8a5b84a4

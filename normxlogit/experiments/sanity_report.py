@@ -25,18 +25,21 @@ _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_ta
 
 # %% ../../nbs/55_sanity.ipynb #b72a7929
 def short_verdict(r) -> str:
-    """One method's overall verdict (a row of `verdicts`) in a word: the first of fail, inconclusive, mirror among its
-    evaluable tests, else pass; '(† <tests>)' appended for tests that are not evaluable, 'not evaluable †' when none is."""
+    """One method's overall verdict (a row of `verdicts`) in a word: the first of fail, inconclusive, mirror among
+    its evaluable tests, else pass; '(† <tests>)' appended for tests that are not evaluable, 'not evaluable †' when
+    none is."""
     outs = {t: r.get(f"{t}_outcome") for t, _ in DECISIVE}
     outs = {t: o for t, o in outs.items() if isinstance(o, str)}
-    ev, ne = [o for o in outs.values() if o != "not evaluable"], [TEST_LABEL[t] for t, o in outs.items() if o == "not evaluable"]
+    ev, ne = [o for o in outs.values() if o != "not evaluable"], [TEST_LABEL[t]
+                                                                  for t, o in outs.items() if o == "not evaluable"]
     if not ev: return "not evaluable †"
     word = next((k for k in ("fail", "inconclusive", "mirror") if k in ev), "pass")
     return word + (f" († {', '.join(ne)})" if ne else "")
 
 # %% ../../nbs/55_sanity.ipynb #de5136a4
 def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts for the page: per test and statistic '✓ 0.12 [0.08, 0.16]' (the CI lies below the threshold), '✗ ...'
+    """The verdicts for the page: per test and statistic '✓ 0.12
+    [0.08, 0.16]' (the CI lies below the threshold), '✗ ...'
     (above), '? ...' (contains it), '† ...' (not evaluable), '–' (not run); the random-target test under signed ρ and
     |ρ|; the overall `short_verdict` (pass, mirror, fail, inconclusive, not evaluable)."""
     def cell(r, col, test):
@@ -53,10 +56,10 @@ def _pct(x) -> str: return f"{100 * x:.0f} %"
 
 # %% ../../nbs/55_sanity.ipynb #6e83f571
 def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: float = MAX_NOT_CONVERGED) -> str:
-    """The verdict table's notes on Integrated Gradients, generated from the verdicts `V` (computed with `convergence=DG`),
-    the diagnostics `DG` and the runs' options: per model, the share of explanations above IG's completeness tolerance on
-    the trained model and on each compared variant, which tests are not evaluable (†), and the range of limits that
-    gives the same marks."""
+    """The verdict table's notes on Integrated Gradients, generated from the verdicts `V` (computed with
+    `convergence=DG`), the diagnostics `DG` and the runs' options: per model, the share of explanations above IG's
+    completeness tolerance on the trained model and on each compared variant, which tests are not evaluable (†), and
+    the range of limits that gives the same marks."""
     import inspect
     from normxlogit.attribution.ig import integrated_gradients
     dflt = {k: p.default for k, p in inspect.signature(integrated_gradients).parameters.items()}
@@ -69,16 +72,20 @@ def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: floa
         o = {**dflt, **runs.get(r.model, {}).get("options", {}).get(r.method, {})}
         ne = [t for t in tests if getattr(r, f"{t}_outcome") == "not evaluable"]
         ok = [t for t in tests if t not in ne]
-        comp = ", ".join(f"{TEST_LABEL[t]} ({getattr(r, f'{t}_variant')}) {_pct(share[r.model, r.method, getattr(r, f'{t}_variant')])}"
+        comp = ", ".join(f"{TEST_LABEL[t]} ({getattr(r, f'{t}_variant')}) "
+                         f"{_pct(share[r.model, r.method, getattr(r, f'{t}_variant')])}"
                          for t in tests)
         rule = "Gauss-Legendre" if o["quadrature_rule"] == "gausslegendre" else o["quadrature_rule"]
         txt = (f"* **{method_label(r.method)} on {r.model}** ({o['n_steps']} {rule} nodes, baseline "
-               f"`{o['baseline']}`; an explanation is complete when |ΣIG − (f(x) − f(baseline))| ≤ {o['delta_tol']:g} × "
-               f"|f(x) − f(baseline)|). Not complete: {_pct(share[r.model, r.method, 'trained'])} of the trained model's "
-               f"explanations; of the compared ones, {comp}. ")
-        if ne: txt += f"Not evaluable (†: more than {_pct(limit)} on either side): {', '.join(TEST_LABEL[t] for t in ne)}. "
-        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on comparisons in which at most "
-                       f"{_pct(max(getattr(r, f'{t}_not_converged') for t in ok))} of either side's explanations are not complete. ")
+               f"`{o['baseline']}`; an explanation is complete when |ΣIG − (f(x) − f(baseline))| ≤ "
+               f"{o['delta_tol']:g} × |f(x) − f(baseline)|). Not complete: "
+               f"{_pct(share[r.model, r.method, 'trained'])} of the trained model's explanations; of the compared "
+               f"ones, {comp}. ")
+        if ne: txt += (f"Not evaluable (†: more than {_pct(limit)} on either side): "
+                       f"{', '.join(TEST_LABEL[t] for t in ne)}. ")
+        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on comparisons in "
+                       f"which at most {_pct(max(getattr(r, f'{t}_not_converged') for t in ok))} of either side's "
+                       "explanations are not complete. ")
         lo = max([getattr(r, f"{t}_not_converged") for t in ok], default=0.0)
         hi = min([getattr(r, f"{t}_not_converged") for t in ne], default=None)
         txt += (f"Any limit from {_pct(lo)} to just below {_pct(hi)} gives the same marks." if hi is not None else
@@ -93,10 +100,12 @@ def _ci3(v, lo, hi) -> str: return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
 def _ci(r) -> str: return _ci3(r.value, r.ci_low, r.ci_high)
 
 # %% ../../nbs/55_sanity.ipynb #bd8d0b5d
-def _rng(s) -> str: return f"{s.min():.2f}" if round(s.min(), 2) == round(s.max(), 2) else f"{s.min():.2f} to {s.max():.2f}"
+def _rng(s) -> str:
+    return f"{s.min():.2f}" if round(s.min(), 2) == round(s.max(), 2) else f"{s.min():.2f} to {s.max():.2f}"
 
 # %% ../../nbs/55_sanity.ipynb #ea772369
-def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7), convergence: pd.DataFrame | None = None) -> pd.DataFrame:
+def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7),
+                    convergence: pd.DataFrame | None = None) -> pd.DataFrame:
     "Model x method table of the overall verdict (`short_verdict`) at each threshold of the decisive correlations."
     cols = {}
     for th in thresholds:
@@ -123,13 +132,15 @@ def _model_lines(v, info: dict, threshold: float) -> list:
     "One model's summary sentence, then its failing and inconclusive tests with the decisive ρ and CI."
     mod = v.model.iloc[0]
     word = v.short.map(lambda x: "pass†" if x.startswith("pass (") else x.split(" ")[0])
-    names = lambda w: ", ".join(r.method + (" " + r.short.split(" ", 1)[1] if "(" in r.short else "") for r in v[word == w].itertuples())
+    names = lambda w: ", ".join(r.method + (" " + r.short.split(" ", 1)[1] if "(" in r.short else "")
+                                for r in v[word == w].itertuples())
     head = (f"**{mod}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
             f"{len(info.get('stages', []))} stages): {int((word == 'pass').sum())} of {len(v)} methods pass every test"
             + (f" ({names('pass')})" if (word == "pass").any() else ""))
     for w, what in (("pass†", "pass every test that is evaluable"),
                     ("mirror", "mirror on the random-target test and pass the other tests"),
-                    ("fail", "fail at least one"), ("inconclusive", f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
+                    ("fail", "fail at least one"), ("inconclusive",
+                            f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
                     ("not", "not evaluable †")):
         if (word == w).any(): head += f"; {int((word == w).sum())} {what} ({names(w)})"
     out = [head + "."]
@@ -140,9 +151,18 @@ def _model_lines(v, info: dict, threshold: float) -> list:
             bad = v[v[f"{t}_outcome"] == o]
             if bad.empty: continue
             if t == "random_target":
-                cells = [f"{r.method} (ρ {_ci3(r.random_target, r.random_target_lo, r.random_target_hi)}, |ρ| "
-                         f"{_ci3(r.random_target_abs, r.random_target_abs_lo, r.random_target_abs_hi)})" for r in bad.itertuples()]
-            else: cells = [f"{r.method} ({_ci3(getattr(r, t), getattr(r, t + '_lo'), getattr(r, t + '_hi'))})" for r in bad.itertuples()]
+                cells = [
+                    f"{r.method} (ρ "
+                    f"{_ci3(r.random_target, r.random_target_lo, r.random_target_hi)}, "
+                    "|ρ| "
+                    f"{_ci3(r.random_target_abs, r.random_target_abs_lo, r.random_target_abs_hi)})"
+                    for r in bad.itertuples()
+                ]
+            else:
+                cells = [
+                    f"{r.method} ({_ci3(getattr(r, t), getattr(r, t + '_lo'), getattr(r, t + '_hi'))})"
+                    for r in bad.itertuples()
+                ]
             out.append(f"* {label} {what}: " + ", ".join(cells) + ".")
     return out
 
@@ -153,11 +173,11 @@ def _random_target_lines(v, threshold: float) -> list:
     out = []
     if len(mir): out.append(
         f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} (below "
-        f"{threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a fail under |ρ|): the "
-        "other target's explanation ranks the same tokens first, with the opposite sign.")
+        f"{threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a fail under "
+        "|ρ|): the other target's explanation ranks the same tokens first, with the opposite sign.")
     if len(ok): out.append(
-        f"* Pass the random-target test under both statistics: {', '.join(ok.method)} (signed ρ {_rng(ok.random_target)}, "
-        f"|ρ| {_rng(ok.random_target_abs)}).")
+        f"* Pass the random-target test under both statistics: {', '.join(ok.method)} (signed ρ "
+        f"{_rng(ok.random_target)}, |ρ| {_rng(ok.random_target_abs)}).")
     return out
 
 # %% ../../nbs/55_sanity.ipynb #50e58366
@@ -169,23 +189,26 @@ def _baseline_lines(s) -> list:
     if len(l2):
         above = l2.drop(index="embeddings", errors="ignore")
         lo = above.value.min()
-        txt = f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are randomised"
+        txt = (f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are "
+               "randomised")
         if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
-        out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's norm factor).")
+        out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's "
+                         "norm factor).")
     rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
     if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
     return out
 
 def _factor_lines(s, f) -> list:
-    "NormXLogit against its two factors (`f`: one model's factor rows), on the trained model and with every layer random."
+    """NormXLogit against its two factors (`f`: one model's factor rows), on the trained model and with every layer
+    random."""
     orig = f[f.test == "original"].set_index("method")
     if not {"l2norm", "logat"} <= set(orig.index): return []
     cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
     layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
     deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
     nx = cas[cas.method == "normxlogit"].set_index("randomised")
-    txt = (f"* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with the embedding "
-           f"norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
+    txt = ("* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with the "
+           f"embedding norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
     if "random" in orig.index: txt += f" (with `random`: {orig.loc['random'].value:.2f})"
     if deep is not None and deep in nx.index:
         fd = f[(f.test == "cascade") & (f.randomised == deep)].set_index("method")
@@ -196,9 +219,10 @@ def _factor_lines(s, f) -> list:
 
 # %% ../../nbs/55_sanity.ipynb #7f4dafb4
 def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | None = None) -> str:
-    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by hand):
-    per model, which methods pass every test, mirror, fail, stay inconclusive or are not evaluable (with the decisive ρ
-    and its 95% CI), the random-target test under both statistics, then NormXLogit against its two factors."""
+    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by
+    hand): per model, which methods pass every test, mirror, fail, stay inconclusive or are not evaluable (with the
+    decisive ρ and its 95% CI), the random-target test under both statistics, then NormXLogit against its two
+    factors."""
     S, Fa = R["summary"], R["factors"]
     V = verdicts(S, threshold, convergence)
     V = V.assign(short=[short_verdict(r) for _, r in V.iterrows()])
@@ -211,31 +235,42 @@ def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | 
 
 # %% ../../nbs/55_sanity.ipynb #0135784b
 def diagnostics_reading(DG: pd.DataFrame) -> str:
-    "The diagnostics in words, per model: IG's share of explanations above its completeness tolerance, rollout's ρ with earliness."
+    """The diagnostics in words, per model: IG's share of explanations above its completeness tolerance, rollout's ρ
+    with earliness."""
     out = []
     for mod, d in DG.groupby("model", sort=False):
         ig = d[d.method == "ig"].set_index("variant")
         if len(ig):
             sh = ig.not_converged_share
-            out.append(f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the completeness gap is above its "
-                       f"tolerance on {sh.get('trained', float('nan')):.0%} of the trained model's explanations, and on "
-                       f"{sh.min():.0%} to {sh.max():.0%} per model variant"
+            out.append(f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the completeness "
+                       f"gap is above its tolerance on {sh.get('trained', float('nan')):.0%} of the trained model's "
+                       f"explanations, and on {sh.min():.0%} to {sh.max():.0%} per model variant"
                        + (f" (fewest on {sh.idxmin()}, most on {sh.idxmax()})." if sh.max() - sh.min() > 0.05 else ".")
-                       + (" Most of its explanations on this model do not add up to the explained logit: its tests here are not "
-                          "evaluable (†, see the verdicts)." if sh.get("trained", 0) > MAX_NOT_CONVERGED else ""))
+                       + (" Most of its explanations on this "
+                          "model do not add up to the "
+                          "explained logit: its tests here are "
+                          "not evaluable (†, see the verdicts)." if sh.get("trained", 0) > MAX_NOT_CONVERGED else ""))
         ro = d[d.method == "rollout"].set_index("variant").rho_position.dropna()
         if len(ro):
-            out.append(f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', float('nan')):.2f} on the trained model, "
-                       f"{ro.min():.2f} to {ro.max():.2f} over all variants"
-                       + (": its ranking is mostly position, which no randomisation of the weights changes." if ro.min() > 0.8 else "."))
+            out.append(
+                f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', float('nan')):.2f} on the trained "
+                f"model, {ro.min():.2f} to {ro.max():.2f} over all variants"
+                + (
+                    ": its ranking is mostly position, which no randomisation of the weights changes."
+                    if ro.min() > 0.8
+                    else "."
+                )
+            )
     return "\n".join(out)
 
 # %% ../../nbs/55_sanity.ipynb #c1131b42
 METRIC_LABELS = {"spearman_abs": "Spearman ρ of |scores|", "spearman_signed": "Spearman ρ of signed scores",
-                 "topk_intersection": "top-20% intersection (share)"}   # how figures and tables name the similarity metrics
+                 # how figures and tables name the similarity metrics
+                 "topk_intersection": "top-20% intersection (share)"}
 LINE_STYLES = {"grad_l2": "--", "grad_l2sq": ":", "lrp": "--", "globenc": ":", "attention": "--", "decompx": "--",
                "alti": "--", "value_zeroing": "-.", "random": ":"}      # close registry colours told apart by the line
-MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad_l2sq", "gxi", "random", "ig", "attention",
+MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad_l2sq", "gxi", "random", "ig",
+                    "attention",
                     "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx", "alti_logit"),
                    ["^", "o", "<", "s", "D", "v", "P", ".", "*", "X", "p", "h", ">", "x", "d", "H", "8", "1"]))
 
@@ -255,7 +290,8 @@ def _style(m: str) -> dict:
                 lw=2.4 if m == "normxlogit" else 1.3, zorder=5 if m == "normxlogit" else 2)
 
 # %% ../../nbs/55_sanity.ipynb #fafad4aa
-def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None, model: str | None = None, legend: bool = True):
+def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None,
+                 model: str | None = None, legend: bool = True):
     """One curve per method over the cascade (x: stages randomised so far, from the head down), with confidence bands;
     each method in its registry colour, with a marker of its own and a dashed or dotted line where colours are close."""
     import matplotlib.pyplot as plt
@@ -267,8 +303,10 @@ def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None, m
     for m, g in d.groupby("method", sort=False):
         g = g.set_index("randomised").reindex(order)
         ax.plot(range(len(order)), g.value, label=method_label(m), **_style(m))
-        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.12, color=method_colour(m), lw=0)
-    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order], rotation=45, ha="right", fontsize=9)
+        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.12,
+                                          color=method_colour(m), lw=0)
+    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order],
+                                                         rotation=45, ha="right", fontsize=9)
     ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
     ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
     ax.set_xlabel("randomised so far, from the top down", fontsize=9.5)
@@ -286,7 +324,8 @@ def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
     spare = axs[len(metrics)] if len(metrics) < 4 else None
     h, l = axs[0].get_legend_handles_labels()
     if spare is not None:
-        spare.axis("off"); spare.legend(h, l, loc="center", ncol=2, fontsize=9, frameon=False, title="method", title_fontsize=9.5)
+        spare.axis("off"); spare.legend(h, l, loc="center", ncol=2, fontsize=9, frameon=False,
+                                        title="method", title_fontsize=9.5)
         for ax in axs[len(metrics) + 1:]: ax.axis("off")
     else: fig.legend(h, l, loc="lower center", ncol=6, fontsize=9, frameon=False)
     fig.suptitle(f"{model}: cascading randomisation, the trained model's explanation against the randomised model's",
@@ -296,7 +335,8 @@ def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
 
 # %% ../../nbs/55_sanity.ipynb #7c74ab84
 def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
-    "Method x stage heat map of the independent randomisation (each stage randomised alone), every cell labelled with its value."
+    """Method x stage heat map of the independent randomisation (each stage randomised alone), every cell labelled with
+    its value."""
     import matplotlib.pyplot as plt
     d = summary[(summary.test == "independent") & (summary.metric == metric) & (summary.model == model)]
     if d.empty: raise ValueError(f"no independent rows for {model!r}")
@@ -304,19 +344,26 @@ def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_
     p = p.loc[list(dict.fromkeys(d.method)), list(dict.fromkeys(d.randomised))].rename(index=method_label)
     if ax is None: _, ax = plt.subplots(figsize=(min(9, 0.8 * p.shape[1] + 3.2), 0.36 * p.shape[0] + 1.9))
     im = ax.imshow(p.values, vmin=-1, vmax=1, cmap="RdBu_r", aspect="auto")
-    ax.set_xticks(range(p.shape[1])); ax.set_xticklabels([stage_label(s) for s in p.columns], rotation=45, ha="right", fontsize=9)
+    ax.set_xticks(range(p.shape[1])); ax.set_xticklabels([stage_label(s) for s in p.columns],
+                                                         rotation=45, ha="right", fontsize=9)
     ax.set_yticks(range(p.shape[0])); ax.set_yticklabels(p.index, fontsize=9)
     for (i, j), v in np.ndenumerate(p.values):
-        if not np.isnan(v): ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8.5, color="white" if abs(v) > 0.6 else "black")
+        if not np.isnan(v): ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8.5,
+                                    color="white" if abs(v) > 0.6 else "black")
     ax.set_xlabel("the one stage randomised", fontsize=9.5)
-    ax.set_title(f"{model}: one stage randomised at a time\n({metric_label(metric)}, trained against randomised)", fontsize=10)
-    cb = plt.colorbar(im, ax=ax, fraction=0.04, pad=0.02); cb.set_label(metric_label(metric), fontsize=9); cb.ax.tick_params(labelsize=9)
+    ax.set_title(
+        f"{model}: one stage randomised at a time\n({metric_label(metric)}, trained against randomised)", fontsize=10
+    )
+    cb = plt.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
+    cb.set_label(metric_label(metric), fontsize=9)
+    cb.ax.tick_params(labelsize=9)
     ax.figure.tight_layout()
     return ax
 
 # %% ../../nbs/55_sanity.ipynb #5e2f18d7
 def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
-    "Spearman of NormXLogit with `l2norm`, `logat` and `random` on the trained model (`none`) and after each cascade stage."
+    """Spearman of NormXLogit with `l2norm`, `logat` and `random` on the trained model (`none`) and after each cascade
+    stage."""
     import matplotlib.pyplot as plt
     d = factors[(factors.model == model) & (factors.metric == metric) & factors.test.isin(["original", "cascade"])]
     if d.empty: raise ValueError(f"no NormXLogit factor rows for {model!r}")
@@ -325,8 +372,10 @@ def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs"
     for m, g in d.groupby("method", sort=False):
         g = g.set_index("randomised").loc[order]
         ax.plot(range(len(order)), g.value, label=f"NormXLogit vs {method_label(m)}", **{**_style(m), "lw": 1.6})
-        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.15, color=method_colour(m), lw=0)
-    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order], rotation=45, ha="right", fontsize=9)
+        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.15,
+                                          color=method_colour(m), lw=0)
+    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order],
+                                                         rotation=45, ha="right", fontsize=9)
     ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
     ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
     ax.set_xlabel("model: trained, then randomised so far from the top down", fontsize=9.5)
@@ -336,18 +385,23 @@ def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs"
     return ax
 
 # %% ../../nbs/55_sanity.ipynb #77f4408d
-def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed", "spearman_abs", "topk_intersection")) -> pd.DataFrame | None:
-    "Model x method table of one test's mean similarities with their 95% CIs ('0.12 [0.08, 0.16]'); None when the test was not run."
+def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed",
+                                                  "spearman_abs", "topk_intersection")) -> pd.DataFrame | None:
+    """Model x method table of one test's mean similarities with their 95% CIs ('0.12 [0.08, 0.16]'); None when the test
+    was not run."""
     d = S[(S.test == test) & S.metric.isin(metrics)]
     if d.empty: return None
-    d = d.assign(cell=[f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in zip(d.value, d.ci_low, d.ci_high)], method=d.method.map(method_label))
-    t = d.pivot_table(index=["model", "method"], columns="metric", values="cell", aggfunc="first", sort=False)[list(metrics)]
+    d = d.assign(cell=[f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in zip(d.value, d.ci_low, d.ci_high)],
+                 method=d.method.map(method_label))
+    t = d.pivot_table(index=["model", "method"], columns="metric", values="cell",
+                      aggfunc="first", sort=False)[list(metrics)]
     t.columns = [metric_label(m) for m in t.columns]
     return dashed(t)
 
 # %% ../../nbs/55_sanity.ipynb #23257fde
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
-    "Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a model has no such stage."
+    """Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a model
+    has no such stage."""
     f = F[(F.metric == "spearman_abs") & F.test.isin(["original", "cascade"])]
     t = f.pivot_table(index=["model", "method"], columns="randomised", values="value", sort=False).round(2)
     t = dashed(t)

@@ -98,8 +98,10 @@ def _rounds(rounds, groups, base, rows, log):
             for k, name in enumerate(names):
                 fn, info = group[name]
                 res, sec, cpu, l1 = timed(fn)
-                rows.append(dict(base, method=name, round=r, first=k == 0, seconds=sec, cpu_seconds=cpu, load1=l1, **info(res)))
-        log(f"{base['part']} round {r}: " + ", ".join(f"{x['method']} {x['seconds']:.2f}s" for x in rows[-sum(map(len, groups)):]))
+                rows.append(dict(base, method=name, round=r, first=k == 0, seconds=sec,
+                                 cpu_seconds=cpu, load1=l1, **info(res)))
+        log(f"{base['part']} round {r}: " + ", ".join(f"{x['method']} {x['seconds']:.2f}s"
+                                                      for x in rows[-sum(map(len, groups)):]))
 
 def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS, log=print,
                   old: bool = True) -> tuple[list, pd.DataFrame]:
@@ -109,20 +111,24 @@ def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS,
     model, tok = load_model(model_name)
     last = get_adapter(model).kind == "causal_lm"
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
-    stats = lambda p: dict(n_items=len(p.lengths), n_batches=len(p.batches), real_tokens=p.real_tokens, padded_tokens=p.padded_tokens)
+    stats = lambda p: dict(n_items=len(p.lengths), n_batches=len(p.batches), real_tokens=p.real_tokens,
+                           padded_tokens=p.padded_tokens)
     def of(ex):
         assert ex.plan == plan, "explain ran other batches than the baselines"
         return stats(plan)
     first = {"inference": (lambda: plain_inference(model, tok, texts, plan.batches, last), lambda res: stats(plan)),
              "normxlogit": (lambda: explain(model, tok, texts, method="normxlogit"), of)}
-    if old: first["normxlogit_old"] = (lambda: explain(model, tok, texts, method="normxlogit", batch_size=8, sort=False),
+    if old: first["normxlogit_old"] = (lambda: explain(model, tok, texts, method="normxlogit",
+                                                       batch_size=8, sort=False),
                                        lambda ex: stats(ex.plan))
-    second = {"forward_backward": (lambda: forward_backward(model, tok, texts, plan.batches, last), lambda res: stats(plan)),
+    second = {"forward_backward": (lambda: forward_backward(model, tok,
+                                                            texts, plan.batches, last), lambda res: stats(plan)),
               "gxi": (lambda: explain(model, tok, texts, method="gxi"), of)}
     groups = [first, second]
     few = plan.batches[-1]                                           # warm-up (not recorded): the shortest batch
     plain_inference(model, tok, texts, [few], last); forward_backward(model, tok, texts, [few], last)
-    explain(model, tok, [texts[i] for i in few], method="normxlogit"); explain(model, tok, [texts[i] for i in few], method="gxi")
+    explain(model, tok, [texts[i] for i in few], method="normxlogit"); explain(model, tok,
+                                                                               [texts[i] for i in few], method="gxi")
     rows = []
     _rounds(rounds, groups, dict(part=part, model=model_name), rows, log)
     return rows, plan.to_frame()
@@ -140,9 +146,9 @@ def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, t
     return _write_part(scale_files("squad", results), rows, batches, rec)
 
 def measure_generations(rounds: int = ROUNDS, log=print) -> list:
-    """Part (b): SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its next `PROMPT_TOKENS` tokens
-    (given: forced decoding) by NormXLogit in one call, against one batched forward pass over the whole sequences (the
-    logits at every position), round by round."""
+    """Part (b): SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its next `PROMPT_TOKENS`
+    tokens (given: forced decoding) by NormXLogit in one call, against one batched forward pass over the whole
+    sequences (the logits at every position), round by round."""
     model, tok = load_model("smollm2-135m")
     prompts, conts = squad_sequences(tok)
     x = torch.tensor([tok(p)["input_ids"] + c for p, c in zip(prompts, conts)])
@@ -151,10 +157,12 @@ def measure_generations(rounds: int = ROUNDS, log=print) -> list:
         with torch.no_grad(): return model(input_ids=x, attention_mask=torch.ones_like(x)).logits
     def info(res):
         plan = getattr(res, "plan", None)
-        return dict(n_items=len(prompts), n_batches=len(plan.batches) if plan else 1, real_tokens=plan.real_tokens if plan else n,
+        return dict(n_items=len(prompts), n_batches=len(plan.batches) if plan else 1,
+                    real_tokens=plan.real_tokens if plan else n,
                     padded_tokens=plan.padded_tokens if plan else n)
     groups = [{"forward": (forward, info),
-               "normxlogit": (lambda: explain_generation(model, tok, prompts, continuation=conts, method="normxlogit"), info)}]
+               "normxlogit": (lambda: explain_generation(model, tok, prompts,
+                                                         continuation=conts, method="normxlogit"), info)}]
     with torch.no_grad(): model(input_ids=x[:2, :16])                  # warm-up (not recorded), small
     explain_generation(model, tok, prompts[:2], continuation=[c[:4] for c in conts[:2]], method="normxlogit")
     rows = []
@@ -173,7 +181,9 @@ def scale_files(part: str = "sst2", results=True) -> dict:
 
 def _write_part(f: dict, rows: list, batches: pd.DataFrame, rec: dict) -> dict:
     "Write a run's timed calls, batches and record to its files `f` (`scale_files`); returns `f`."
-    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches); write_json(f["record"], rec)
+    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS))
+    write_csv(f["batches"], batches)
+    write_json(f["record"], rec)
     return f
 
 def _with_threads(threads: int, rec: dict, fn):
@@ -183,7 +193,8 @@ def _with_threads(threads: int, rec: dict, fn):
     try:
         t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
-        rec.update(cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.perf_counter() - t0, 1), load_end=_load1())
+        rec.update(cpu_s=round(time.process_time() - c0, 1),
+                   wall_s=round(time.perf_counter() - t0, 1), load_end=_load1())
     finally: torch.set_num_threads(old)
     return out, rec
 
@@ -273,7 +284,8 @@ def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: 
     return out
 
 # %% ../../nbs/60_scale_benchmark.ipynb #12b7d7ef
-def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str, speed: bool = True, time: str = "seconds") -> pd.Series:
+def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str,
+                 speed: bool = True, time: str = "seconds") -> pd.Series:
     """Per round, `method` against `base` in `part`: explanations per second relative to the baseline's
     (`base` time / `method` time, `speed=True`), or the time ratio (`method` / `base`); `time`: 'seconds' (wall) or
     'cpu_seconds' (the CPU time of the process)."""
@@ -281,9 +293,10 @@ def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str, speed: 
     return t[base] / t[method] if speed else t[method] / t[base]
 
 def goal_verdict(ratios, goal: float, at_least: bool = True) -> dict:
-    """Mean of the per-round `ratios` with its 95 % t interval (`paired_t`) and bootstrap interval (`bootstrap_ci`), and
-    the verdict on the goal (`interval_verdict` of the t interval of the mean minus the goal, oriented so that positive
-    means the goal is met): 'met' (the interval lies on the goal's side), 'not met' (on the other side), 'inconclusive'."""
+    """Mean of the per-round `ratios` with its 95 % t interval (`paired_t`) and bootstrap interval (`bootstrap_ci`),
+    and the verdict on the goal (`interval_verdict` of the t interval of the mean minus the goal, oriented so that
+    positive means the goal is met): 'met' (the interval lies on the goal's side), 'not met' (on the other side),
+    'inconclusive'."""
     r = np.asarray(ratios, float)
     t = paired_t(r - goal) if at_least else paired_t(goal - r)
     mean, blo, bhi = bootstrap_ci(r)

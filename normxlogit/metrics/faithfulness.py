@@ -43,7 +43,8 @@ PROTOCOLS = {
 }
 
 def rankable_mask(special, how: str = "first") -> np.ndarray:
-    "Which tokens may be ranked and perturbed: all but special tokens ('exclude'), all ('keep'), all but a leading special token ('first')."
+    """Which tokens may be ranked and perturbed: all but special tokens ('exclude'), all ('keep'), all but a leading
+    special token ('first')."""
     special = np.asarray(special, bool)
     if how == "exclude": return ~special
     if how == "keep": return np.ones(len(special), bool)
@@ -55,7 +56,8 @@ def rankable_mask(special, how: str = "first") -> np.ndarray:
 def rank_tokens(scores, rankable) -> np.ndarray:
     "Indices of the rankable positions, most important (highest score) first; ties keep the input order."
     scores = np.asarray(scores, float); rankable = np.asarray(rankable, bool)
-    if scores.shape != rankable.shape: raise ValueError(f"scores {scores.shape} and mask {rankable.shape} differ in shape")
+    if scores.shape != rankable.shape: raise ValueError(f"scores {scores.shape} and mask {rankable.shape} differ in "
+                                                        "shape")
     idx = np.flatnonzero(rankable)
     s = np.where(np.isnan(scores[idx]), -np.inf, scores[idx])
     return idx[np.argsort(-s, kind="stable")]
@@ -68,14 +70,16 @@ __all__ = ['DEFAULT_RATIOS', 'PROTOCOLS', 'check_ratios', 'n_selected', 'rankabl
 def perturbation_mode(model, tokenizer, mode: str = "auto") -> str:
     """'mask' (replace by the mask token) or 'delete' (drop the tokens). 'auto': masking for encoders with a mask
     token, deletion for decoders (the paper's convention). Asking for 'mask' without a mask token is a ValueError."""
-    if mode not in ("auto", "mask", "delete"): raise ValueError(f"mode must be 'auto', 'mask' or 'delete', got {mode!r}")
+    if mode not in ("auto", "mask", "delete"): raise ValueError("mode must be 'auto', 'mask' or 'delete', got "
+                                                                f"{mode!r}")
     if mode == "auto": mode = "delete" if (get_adapter(model).decoder or tokenizer.mask_token_id is None) else "mask"
     if mode == "mask" and tokenizer.mask_token_id is None:
         raise ValueError(f"{type(tokenizer).__name__} has no mask token, so masking is impossible; use mode='delete'.")
     return mode
 
 def perturb(ids: Sequence[int], drop, mode: str, mask_id: int | None = None, token_type_ids=None):
-    "Perturbed copy of one input: the positions `drop` masked (`mode='mask'`) or deleted; returns `(ids, token_type_ids)`."
+    """Perturbed copy of one input: the positions `drop` masked (`mode='mask'`) or deleted; returns `(ids,
+    token_type_ids)`."""
     ids = list(ids); drop = set(int(i) for i in drop)
     tt = None if token_type_ids is None else list(token_type_ids)
     if mode == "mask":
@@ -103,7 +107,8 @@ def model_outputs(model, tokenizer, seqs, tts=None, batch_size: int = 32):
     An empty sequence (every token deleted) is replaced by a single BOS token (EOS or pad if there is none)."""
     if not seqs: raise ValueError("no sequences")
     tts = tts or [None] * len(seqs)
-    filler = next((t for t in (tokenizer.bos_token_id, tokenizer.eos_token_id, tokenizer.pad_token_id) if t is not None), 0)
+    filler = next((t for t in (tokenizer.bos_token_id,
+                               tokenizer.eos_token_id, tokenizer.pad_token_id) if t is not None), 0)
     if any(len(s) == 0 for s in seqs):  # everything deleted: the model reads a lone BOS (else EOS / pad) token
         seqs = [s if len(s) else [filler] for s in seqs]
         tts = [t if t is None or len(t) else [0] for t in tts]
@@ -128,8 +133,8 @@ def _as_list(explanations):
 
 def _scores_1d(e: Explanation, i):
     if e.scores.shape[:2] != (1, 1):
-        raise ValueError(f"explanation {i} has scores of shape {e.scores.shape}; faithfulness needs one score per token "
-                         f"(one target and one layer: explain(..., target=None, layer=None) or pick a row)")
+        raise ValueError(f"explanation {i} has scores of shape {e.scores.shape}; faithfulness needs one score per "
+                         "token (one target and one layer: explain(..., target=None, layer=None) or pick a row)")
     return np.asarray(e.vector, float)
 
 def _encode_one(model, tokenizer, e: Explanation, i):
@@ -140,24 +145,27 @@ def _encode_one(model, tokenizer, e: Explanation, i):
     toks = tokenizer.convert_ids_to_tokens(ids)
     if len(toks) != len(e.tokens) or list(toks) != list(e.tokens):
         raise ValueError(f"explanation {i} does not match its text under this tokenizer: {len(e.tokens)} explained "
-                         f"tokens vs {len(toks)} tokens ({e.tokens[:5]}... vs {toks[:5]}...). Was it made with another model?")
+                         f"tokens vs {len(toks)} tokens ({e.tokens[:5]}... vs {toks[:5]}...). Was it made with "
+                         "another model?")
     return ids, tt
 
 def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: str = "auto", label=None, gold=None,
-                 protocol: str = "paper", special: str | None = None, count: str | None = None, rounding: str | None = None,
+                 protocol: str = "paper", special: str | None = None, count: str | None = None,
+                 rounding: str | None = None,
                  batch_size: int = 32, metrics=("comprehensiveness", "sufficiency")) -> pd.DataFrame:
     """Perturbation faithfulness of token attributions (one row per sample x method x ratio).
 
     explanations: a list of `Explanation`s (1-D scores) of `model`, or a dict `{method name: list}` (same texts).
     For each ratio $r$ the top-$k$ rankable tokens, $k$ = `n_selected(r, n, rounding)`, are perturbed (masked or
     deleted, `perturbation_mode`) for comprehensiveness and all other rankable tokens for sufficiency:
-    `comprehensiveness` = $p_y(x) - p_y(x \\setminus \\mathrm{top}_k)$, `sufficiency` = $p_y(x) - p_y(\\mathrm{top}_k \\text{ only})$,
-    $y$ = `label` (None: the model's prediction on $x$; 'gold': `gold`; or a list of label ids). Which tokens may be
+    `comprehensiveness` = $p_y(x) - p_y(x \\setminus \\mathrm{top}_k)$, `sufficiency` = $p_y(x) - p_y(\\mathrm{top}_k
+    \\text{ only})$, $y$ = `label` (None: the model's prediction on $x$; 'gold': `gold`; or a list of label ids). Which
+    tokens may be
     perturbed and how many: `protocol` 'paper' (the authors' code, default) or 'strict' (see `PROTOCOLS`), or each
     setting by hand: `special` ('first', 'exclude', 'keep'; see `rankable_mask`), `count` ('all': $k$ from every token,
-    'rankable': from the rankable ones) and `rounding` (`n_selected`). Also stored: the predictions on the perturbed inputs (accuracy under
-    perturbation, with `gold`) and, for regression heads, the predicted values (Pearson under perturbation);
-    probabilities are NaN for regression."""
+    'rankable': from the rankable ones) and `rounding` (`n_selected`). Also stored: the predictions on the perturbed
+    inputs (accuracy under perturbation, with `gold`) and, for regression heads, the predicted values (Pearson under
+    perturbation); probabilities are NaN for regression."""
     ratios, cfg = check_ratios(ratios), _settings(protocol, special, count, rounding, metrics)
     groups = _as_list(explanations)
     if not isinstance(groups, dict): groups = {None: groups}
@@ -166,7 +174,8 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
         raise NotImplementedError(f"faithfulness works on sequence classifiers/regressors, not {ad.kind} heads")
     mode = perturbation_mode(model, tokenizer, mode)
     lens = {len(v) for v in groups.values()}
-    if len(lens) != 1: raise ValueError(f"methods explain different numbers of samples: { {k: len(v) for k, v in groups.items()} }")
+    if len(lens) != 1: raise ValueError("methods explain different numbers of samples: "
+                                        f"{ {k: len(v) for k, v in groups.items()} }")
     gold = _check_labels(label, gold, lens.pop())
     seqs, tts, where = _perturbed_inputs(model, tokenizer, groups, ratios, metrics, cfg, mode)
     logits = model_outputs(model, tokenizer, seqs, None if all(t is None for t in tts) else tts, batch_size)
@@ -179,7 +188,8 @@ def _settings(protocol, special, count, rounding, metrics) -> dict:
     if protocol not in PROTOCOLS: raise ValueError(f"protocol must be one of {sorted(PROTOCOLS)}, got {protocol!r}")
     cfg = dict(PROTOCOLS[protocol])
     cfg.update({k: v for k, v in dict(special=special, count=count, rounding=rounding).items() if v is not None})
-    if cfg["count"] not in ("all", "rankable"): raise ValueError(f"count must be 'all' or 'rankable', got {cfg['count']!r}")
+    if cfg["count"] not in ("all", "rankable"): raise ValueError(
+        f"count must be 'all' or 'rankable', got {cfg['count']!r}")
     n_selected(0.5, 2, cfg["rounding"]); rankable_mask([False], cfg["special"])   # bad values fail before any work
     return cfg
 
@@ -188,7 +198,8 @@ def _check_labels(label, gold, n_samples: int):
     if gold is not None:
         gold = list(gold)
         if len(gold) != n_samples: raise ValueError(f"{len(gold)} gold labels for {n_samples} explanations")
-    if isinstance(label, str) and label != "gold": raise ValueError(f"label must be None, 'gold' or a list of ids, got {label!r}")
+    if isinstance(label, str) and label != "gold": raise ValueError(
+        f"label must be None, 'gold' or a list of ids, got {label!r}")
     if label == "gold" and gold is None: raise ValueError("label='gold' needs `gold`")
     if isinstance(label, (list, tuple, np.ndarray)) and len(label) != n_samples:
         raise ValueError(f"{len(label)} labels for {n_samples} explanations")
@@ -239,7 +250,8 @@ def _score_rows(groups: dict, where: list, logits, reg: bool, label, gold) -> li
 # %% ../../nbs/45_faithfulness.ipynb #514794f8
 def aopc(df: pd.DataFrame, by=("method", "metric")) -> pd.DataFrame:
     """AOPC table: the mean probability drop per `by` and ratio (columns), plus `mean` over the ratios (the paper's
-    Table 1 number, Eq. 10 averaged over the grid). Comprehensiveness: higher is better; sufficiency: lower is better."""
+    Table 1 number, Eq. 10 averaged over the grid). Comprehensiveness: higher is better; sufficiency: lower is
+    better."""
     t = df.pivot_table(index=list(by), columns="ratio", values="score", aggfunc="mean")
     t["mean"] = t.mean(axis=1)
     return t
@@ -248,7 +260,8 @@ def perturbed_accuracy(df: pd.DataFrame, by=("method", "metric")) -> pd.DataFram
     """Accuracy of the predictions on the perturbed inputs against `gold` per `by` x ratio (Pearson correlation for
     regression), plus the unperturbed score in column 0 and `mean` over the ratios. Lower is better for
     comprehensiveness (the paper's 'Accuracy' metric)."""
-    if "gold" not in df: raise ValueError("the faithfulness frame has no `gold` column: pass gold=... to faithfulness()")
+    if "gold" not in df: raise ValueError("the faithfulness frame has no `gold` column: pass gold=... to "
+                                          "faithfulness()")
     reg = df.pred_full.dtype.kind == "f" and df.p_full.isna().all()
     def sc(pred, gold):
         if reg:

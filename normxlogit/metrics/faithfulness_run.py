@@ -4,37 +4,39 @@
 
 # %% ../../nbs/46_faithfulness_run.ipynb #5d1e9ddc
 from __future__ import annotations
-import dataclasses, os, json, hashlib, time
+import dataclasses, os, json, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 import pandas as pd
-import torch
 from .._version import __version__
 from ..core import explain, Explanation
 from ..model.batch import predict
 from ..cache import ChunkStore, timed_chunk
 from ..config import plan_from
-from ..registry import get_method, METHODS
+from ..registry import get_method
 from ..model.heads import get_adapter
 from ..paths import cache_dir
 from .faithfulness import faithfulness, aopc, perturbed_accuracy, DEFAULT_RATIOS, check_ratios
 from ..attribution.ig import record_completeness
 from ..model.zoo import model_fingerprint
 
-_TEXT_COLUMNS = [("premise", "hypothesis"), ("question", "sentence"), ("sentence1", "sentence2"), ("sentence",), ("text",)]
+_TEXT_COLUMNS = [("premise", "hypothesis"), ("question", "sentence"), ("sentence1", "sentence2"),
+                 ("sentence",), ("text",)]
 _LABEL_COLUMNS = ["label_id", "label", "score"]
 
 def infer_columns(df: pd.DataFrame, text_columns=None, label_column=None):
     "The text column(s) and label column of a task frame (known GLUE layouts, or given explicitly)."
     if text_columns is None:
         text_columns = next((c for c in _TEXT_COLUMNS if all(x in df.columns for x in c)), None)
-        if text_columns is None: raise ValueError(f"cannot tell the text columns of {list(df.columns)}; pass text_columns=")
+        if text_columns is None: raise ValueError(f"cannot tell the text columns of {list(df.columns)}; pass "
+                                                  "text_columns=")
     text_columns = (text_columns,) if isinstance(text_columns, str) else tuple(text_columns)
     for c in text_columns:
         if c not in df.columns: raise ValueError(f"text column {c!r} not in {list(df.columns)}")
     if label_column is None:
-        label_column = next((c for c in _LABEL_COLUMNS if c in df.columns and pd.api.types.is_numeric_dtype(df[c])), None)
+        label_column = next((c for c in _LABEL_COLUMNS if c in df.columns
+                             and pd.api.types.is_numeric_dtype(df[c])), None)
     elif label_column not in df.columns: raise ValueError(f"label column {label_column!r} not in {list(df.columns)}")
     return text_columns, label_column
 
@@ -97,7 +99,8 @@ def _checked(methods, n, batch_size, label, ratios):
     ratios = check_ratios(ratios)
     if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
         raise ValueError(f"n must be a positive int or None, got {n!r}")
-    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(
+        f"batch_size must be a positive int, got {batch_size!r}")
     if label not in (None, "gold"): raise ValueError(f"label must be None or 'gold', got {label!r}")
     return methods, ratios
 
@@ -106,7 +109,8 @@ def _share(rank, world_size, cache):
     r0, w0 = distributed()
     rank = r0 if rank is None else rank; world_size = w0 if world_size is None else world_size
     if not 0 <= rank < world_size: raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
-    if world_size > 1 and cache is False: raise ValueError("several processes need a shared cache folder (cache=True or a path)")
+    if world_size > 1 and cache is False: raise ValueError("several processes need a shared cache folder (cache=True "
+                                                           "or a path)")
     return rank, world_size
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr03a5e1
@@ -244,15 +248,15 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
     `FaithfulnessPlan`) or its fields as keywords (`n=100, ratios=...`, as before); keywords it does not name go to
     `faithfulness` (mode, special, count, rounding, ...).
 
-    Work is done in chunks of `batch_size` samples per method (explain, then perturb and score), each stored as soon as it
-    is done when `cache` is True (folder `cache_dir()/faithfulness`) or a folder: a rerun with the same arguments reuses
-    the finished chunks and computes only the missing ones, with an identical result. `rank`/`world_size` (default: from
-    the environment of `accelerate launch`) split the chunks across processes sharing one cache folder; every process
-    then waits for the others' chunks and returns the whole result. `save_explanations`: a folder where the explanations
-    of each method are written as `<method>.json` (see `load_explanations`). Methods that check their own completeness
-    (Integrated Gradients) add two columns to their rows: `completeness_gap`, the sample's worst relative gap
-    $|\\delta|/|f(x)-f(\\bar x)|$ over its targets, and `converged`; the explanations carry the full record in
-    `options['completeness']`. Returns a `FaithfulnessResult`."""
+    Work is done in chunks of `batch_size` samples per method (explain, then perturb and score), each stored as soon
+    as it is done when `cache` is True (folder `cache_dir()/faithfulness`) or a folder: a rerun with the same
+    arguments reuses the finished chunks and computes only the missing ones, with an identical result.
+    `rank`/`world_size` (default: from the environment of `accelerate launch`) split the chunks across processes
+    sharing one cache folder; every process then waits for the others' chunks and returns the whole result.
+    `save_explanations`: a folder where the explanations of each method are written as `<method>.json` (see
+    `load_explanations`). Methods that check their own completeness (Integrated Gradients) add two columns to their
+    rows: `completeness_gap`, the sample's worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over its targets, and
+    `converged`; the explanations carry the full record in `options['completeness']`. Returns a `FaithfulnessResult`."""
     p = _plan(plan, fields)
     n, seed, batch_size, label, protocol, metrics = p.n, p.seed, p.batch_size, p.label, p.protocol, p.metrics
     methods, ratios = _checked(methods, n, batch_size, label, p.ratios)
@@ -261,14 +265,16 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
     cols, lab = infer_columns(dataset_df, p.text_columns, p.label_column)
     ad = get_adapter(model)
     reg = ad.kind == "regression"
-    if correct_only and (reg or lab is None): raise ValueError("correct_only needs a classification model and a label column")
+    if correct_only and (reg or lab is None): raise ValueError("correct_only needs a classification model and a label "
+                                                               "column")
     if label == "gold" and lab is None: raise ValueError("label='gold' needs a label column")
     t0 = time.time()
     info = dict(dataset=dataset_name, dataset_rows=len(dataset_df), n_requested=n, correct_only=correct_only, seed=seed)
     sel = _sample(ad, tokenizer, dataset_df, cols, lab, n, seed, correct_only, info)
     texts = _texts(sel, cols)
     gold = sel[lab].tolist() if lab is not None else None
-    mname = p.model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config, "_name_or_path", type(ad.m).__name__))
+    mname = p.model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config,
+            "_name_or_path", type(ad.m).__name__))
     method_options = p.method_options or {}
     key = dict(model=mname, dataset=dataset_name, rows=[str(i) for i in sel.index], label=label, metrics=list(metrics),
                ratios=list(ratios), protocol=protocol, faithfulness=faith_kw, batch_size=batch_size)
@@ -281,7 +287,9 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
     if world_size > 1: _others(chunks, jobs, done, p.wait_timeout)
     df = pd.DataFrame([r for jb in jobs for r in done[jb][2]])
     if save_explanations is not None and rank == 0: _save(done, methods, len(jobs) // len(methods), save_explanations)
-    info["chunks"] = len(jobs); info["chunks_found_done"] = found; info["chunks_reused"] = sum(done[jb][3] for jb in mine)
+    info["chunks"] = len(jobs)
+    info["chunks_found_done"] = found
+    info["chunks_reused"] = sum(done[jb][3] for jb in mine)
     info["explain_s"] = round(time.time() - t0, 1)
     df.insert(1, "row", [sel.index[i] for i in df["sample"]])
     df.insert(0, "dataset", dataset_name); df.insert(1, "model", mname)

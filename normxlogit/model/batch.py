@@ -19,16 +19,20 @@ __all__ = ['ATTENTION_BUDGET', 'MAX_TOKENS', 'as_inputs', 'max_length', 'encode'
 # %% ../../nbs/11_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
     """`(items, single)`: the inputs as a list of strings or (first, second) pairs, and whether one input was given
-    (a string or a pair) rather than a list. Any other iterable of inputs (a generator, a pandas Series) is read into a list."""
-    if isinstance(texts, str) or (isinstance(texts, tuple) and len(texts) == 2 and all(isinstance(t, str) for t in texts)):
+    (a string or a pair) rather than a list. Any other iterable of inputs (a generator, a pandas Series) is read into
+    a list."""
+    if isinstance(texts, str) or (isinstance(texts, tuple) and len(texts) == 2
+                                  and all(isinstance(t, str) for t in texts)):
         return [texts], True
     if not isinstance(texts, (list, tuple, dict, bytes)) and hasattr(texts, "__iter__"): texts = list(texts)
     if isinstance(texts, (list, tuple)) and len(texts) > 0:
         for t in texts:
-            if not (isinstance(t, str) or (isinstance(t, (tuple, list)) and len(t) == 2 and all(isinstance(x, str) for x in t))):
+            if not (isinstance(t, str) or (isinstance(t, (tuple, list)) and len(t) == 2
+                                           and all(isinstance(x, str) for x in t))):
                 raise TypeError(f"Each input must be a string or a pair of strings, got {type(t).__name__}: {t!r}")
         return [tuple(t) if not isinstance(t, str) else t for t in texts], False
-    raise TypeError(f"texts must be a string, a pair of strings or a non-empty list (or iterable) of them, got {texts!r}")
+    raise TypeError("texts must be a string, a pair of strings or a non-empty list (or iterable) of them, got "
+                    f"{texts!r}")
 
 
 def max_length(model, tokenizer) -> int:
@@ -42,16 +46,19 @@ def max_length(model, tokenizer) -> int:
 def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | None = None) -> dict:
     """Tokenise `texts` (a list of strings or pairs) with right padding, without touching the tokenizer's settings.
 
-    Empty texts (also texts the tokenizer turns into no tokens) are a `ValueError`; so are texts longer than `max_tokens` (default: what the model accepts) unless
-    `truncation=True`, which truncates them (pairs: longest first)."""
+    Empty texts (also texts the tokenizer turns into no tokens) are a `ValueError`; so are texts longer than
+    `max_tokens` (default: what the model accepts) unless `truncation=True`, which truncates them (pairs: longest
+    first)."""
     for t in texts:
         parts = [t] if isinstance(t, str) else list(t)
         if any(not p.strip() for p in parts): raise ValueError(f"Empty text in input: {t!r}")
     n = max_length(model, tokenizer) if max_tokens is None else int(max_tokens)
     firsts = [t if isinstance(t, str) else t[0] for t in texts]
     seconds = None if all(isinstance(t, str) for t in texts) else [None if isinstance(t, str) else t[1] for t in texts]
-    if seconds is not None and any(s is None for s in seconds): raise ValueError("Mix of single texts and sentence pairs in one call.")
-    kw = dict(return_tensors="pt", padding=True, padding_side="right", truncation=bool(truncation), max_length=n if truncation else None)
+    if seconds is not None and any(s is None for s in seconds): raise ValueError(
+        "Mix of single texts and sentence pairs in one call.")
+    kw = dict(return_tensors="pt", padding=True, padding_side="right", truncation=bool(truncation),
+              max_length=n if truncation else None)
     enc = tokenizer(firsts, seconds, **kw) if seconds is not None else tokenizer(firsts, **kw)
     lengths = enc["attention_mask"].sum(-1)
     if int(lengths.min()) == 0:                    # e.g. only control characters, which some tokenizers drop
@@ -63,10 +70,12 @@ def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | 
     return {k: v for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
 
 def _split_pairs(texts):
-    "Per kind of input (single texts, then pairs): `(positions, tokenizer arguments)`, so that one tokenizer call serves each kind."
+    """Per kind of input (single texts, then pairs): `(positions, tokenizer arguments)`, so that one tokenizer call
+    serves each kind."""
     for pair in (False, True):
         idx = [i for i, t in enumerate(texts) if isinstance(t, str) != pair]
-        if idx: yield idx, (([texts[i][0] for i in idx], [texts[i][1] for i in idx]) if pair else ([texts[i] for i in idx],))
+        if idx: yield idx, (([texts[i][0] for i in idx], [texts[i][1] for i in idx]) if pair
+                            else ([texts[i] for i in idx],))
 
 def token_offsets(tokenizer, texts, truncation: bool = False, max_tokens: int | None = None) -> list | None:
     """Per text, one entry per token as `encode` tokenises it: `[segment, start, end]` (character span in the segment's
@@ -75,9 +84,11 @@ def token_offsets(tokenizer, texts, truncation: bool = False, max_tokens: int | 
     if not getattr(tokenizer, "is_fast", False): return None
     out = [None] * len(texts)
     for idx, args in _split_pairs(texts):
-        enc = tokenizer(*args, return_offsets_mapping=True, truncation=bool(truncation), max_length=max_tokens if truncation else None)
+        enc = tokenizer(*args, return_offsets_mapping=True, truncation=bool(truncation),
+                        max_length=max_tokens if truncation else None)
         for j, i in enumerate(idx):
-            out[i] = [None if s is None else [int(s), int(a), int(b)] for s, (a, b) in zip(enc.sequence_ids(j), enc["offset_mapping"][j])]
+            out[i] = [None if s is None else [int(s), int(a), int(b)]
+                      for s, (a, b) in zip(enc.sequence_ids(j), enc["offset_mapping"][j])]
     return out
 
 def input_lengths(model, tokenizer, texts, truncation: bool = False) -> tuple[list, list | None]:
@@ -85,7 +96,8 @@ def input_lengths(model, tokenizer, texts, truncation: bool = False) -> tuple[li
     tokenizer), from one tokenizer call over all the inputs, before any batch is formed. The errors of `encode` (an
     empty text, a text longer than the model accepts without `truncation`) come here, naming the input."""
     for i, t in enumerate(texts):
-        if any(not p.strip() for p in ([t] if isinstance(t, str) else t)): raise ValueError(f"Empty text in input: {t!r} (input {i})")
+        if any(not p.strip() for p in ([t] if isinstance(t, str) else t)): raise ValueError(
+            f"Empty text in input: {t!r} (input {i})")
     n = max_length(model, tokenizer)
     offsets = token_offsets(tokenizer, texts, truncation, n)
     if offsets is not None: lengths = [len(o) for o in offsets]
@@ -95,13 +107,15 @@ def input_lengths(model, tokenizer, texts, truncation: bool = False) -> tuple[li
             ids = tokenizer(*args, truncation=bool(truncation), max_length=n if truncation else None)["input_ids"]
             for j, i in enumerate(idx): lengths[i] = len(ids[j])
     for i, k in enumerate(lengths):
-        if k == 0: raise ValueError(f"Empty text in input: {texts[i]!r} gives no tokens with this tokenizer (input {i}).")
+        if k == 0: raise ValueError(f"Empty text in input: {texts[i]!r} gives no tokens with this tokenizer (input "
+                                    f"{i}).")
         if k > n: raise ValueError(f"Input {i} has {k} tokens but the model accepts at most {n}; "
                                    f"shorten it or pass truncation=True to truncate explicitly.")
     return lengths, offsets
 
 def explained_positions(adapter: HeadAdapter, tokenizer, enc) -> torch.Tensor:
-    "(b,) index of the explained token of each input: the mask (masked LMs), else where the head reads (`pool_positions`)."
+    """(b,) index of the explained token of each input: the mask (masked LMs), else where the head reads
+    (`pool_positions`)."""
     if adapter.kind == "masked_lm":
         if tokenizer.mask_token_id is None:
             raise ValueError(f"{type(tokenizer).__name__} has no mask token, but a masked-LM explanation needs one.")
@@ -125,9 +139,9 @@ class Forward:
 
 def run_model(model, tokenizer, texts, truncation: bool = False, grad: bool = False, max_tokens: int | None = None,
               inputs: dict | None = None, keep_layers=None) -> Forward:
-    """Encode `texts` (or take ready `inputs`), run the model (`model` or its `HeadAdapter`) once on its device and return
-    the logits at the explained positions. Without `grad` no autograd graph is built. `keep_layers`: the hidden-state
-    indices to keep (default all; see `HeadAdapter.forward`)."""
+    """Encode `texts` (or take ready `inputs`), run the model (`model` or its `HeadAdapter`) once on its device and
+    return the logits at the explained positions. Without `grad` no autograd graph is built. `keep_layers`: the
+    hidden-state indices to keep (default all; see `HeadAdapter.forward`)."""
     ad = get_adapter(model)
     dev = next(ad.m.parameters()).device
     if inputs is None: inputs = encode(ad, tokenizer, as_inputs(texts)[0], truncation, max_tokens)
@@ -141,14 +155,16 @@ def run_model(model, tokenizer, texts, truncation: bool = False, grad: bool = Fa
 @torch.no_grad()
 def predict(model, tokenizer, texts, batch_size: int = 32, truncation: bool = True, max_tokens: int | None = None,
             progress: bool = False) -> torch.Tensor:
-    "Logits `(n, C)` (float32, CPU) of the model at the explained position of each of `texts`, in chunks of `batch_size`."
+    """Logits `(n, C)` (float32, CPU) of the model at the explained position of each of `texts`, in chunks of
+    `batch_size`."""
     items, _ = as_inputs(texts)
     ad = get_adapter(model)
     chunks = range(0, len(items), batch_size)
     if progress:
         from tqdm.auto import tqdm
         chunks = tqdm(chunks, desc="predict", unit="batch")
-    return torch.cat([run_model(ad, tokenizer, items[s:s + batch_size], truncation, max_tokens=max_tokens).logits.float().cpu()
+    return torch.cat([run_model(ad, tokenizer, items[s:s + batch_size],
+                                truncation, max_tokens=max_tokens).logits.float().cpu()
                       for s in chunks])
 
 # %% ../../nbs/11_batch.ipynb #b5d4446e
@@ -166,8 +182,10 @@ class Batch:
     hidden_states: tuple             # hidden states of the ordinary forward pass (no grad)
     layer: Any = None                # None (last), an int 0..L, or 'all'
     predictions: torch.Tensor | None = None  # (b,) the model's prediction (class/token index; 0 for regression)
-    deferred: Any = None             # built without a forward pass: what the first scored logits settle (`make_batch(forward=False)`)
-    item_ids: list | None = None     # per example, its id from `reserve_item_ids` (the caller's input order), for logs kept by methods
+    # built without a forward pass: what the first scored logits settle (`make_batch(forward=False)`)
+    deferred: Any = None
+    # per example, its id from `reserve_item_ids` (the caller's input order), for logs kept by methods
+    item_ids: list | None = None
 
     @property
     def kind(self): return self.adapter.kind
@@ -187,8 +205,10 @@ class Batch:
 
     def forward(self, inputs_embeds=None, **kw):
         "Body forward pass (hidden states included) from `inputs_embeds` (default: the input ids)."
-        if inputs_embeds is None: return self.adapter.forward(input_ids=self.input_ids, attention_mask=self.attention_mask, token_type_ids=self.token_type_ids, **kw)
-        return self.adapter.forward(inputs_embeds=inputs_embeds, attention_mask=self.attention_mask, token_type_ids=self.token_type_ids, **kw)
+        if inputs_embeds is None: return self.adapter.forward(input_ids=self.input_ids,
+                attention_mask=self.attention_mask, token_type_ids=self.token_type_ids, **kw)
+        return self.adapter.forward(inputs_embeds=inputs_embeds, attention_mask=self.attention_mask,
+                                    token_type_ids=self.token_type_ids, **kw)
 
     def at_positions(self, x):
         "Select the explained position of each example from a (b, s, ...) tensor."
@@ -200,10 +220,13 @@ class Batch:
         return self.adapter.head(self.at_positions(out.last_hidden_state), layer=self.num_layers)
 
     def score(self, logits):
-        """Explained score (b, k): target logit, minus the foil logit when a foil is given. `logits` is (b, C) or (b, ..., C).
-        A batch built without a forward pass takes its logits, predictions and targets from the first logits it scores."""
+        """Explained score (b, k): target logit, minus the foil logit when a foil is given. `logits` is (b, C) or (b,
+        ..., C). A batch built without a forward pass takes its logits, predictions and targets from the first logits
+        it scores."""
         if self.deferred is not None: self.deferred.settle(self, logits)
-        idx = lambda t: t.view(t.shape[0], *([1] * (logits.dim() - 2)), t.shape[1]).expand(*logits.shape[:-1], t.shape[1])
+        idx = lambda t: t.view(t.shape[0], *([1] * (logits.dim() - 2)), t.shape[1]).expand(
+            *logits.shape[:-1], t.shape[1]
+        )
         s = logits.gather(-1, idx(self.targets))
         if self.foils is not None: s = s - logits.gather(-1, idx(self.foils))
         return s
@@ -227,7 +250,8 @@ def _token_id(tokenizer, t):
     i = single_token_id(tokenizer, t)                      # defined below, with its check
     if i is None:
         ids = tokenizer.encode(t, add_special_tokens=False)
-        raise ValueError(f"Target/foil {t!r} is {len(ids)} tokens ({tokenizer.convert_ids_to_tokens(ids)}); give a single token or its id.")
+        raise ValueError(f"Target/foil {t!r} is {len(ids)} tokens ({tokenizer.convert_ids_to_tokens(ids)}); give a "
+                         "single token or its id.")
     return i
 
 def _label_index(adapter, tokenizer, t, n_out, what="target"):
@@ -244,7 +268,8 @@ def _label_index(adapter, tokenizer, t, n_out, what="target"):
 
 def _is_scalar(x): return isinstance(x, str) or not isinstance(x, (list, tuple))
 
-def resolve_targets(adapter, tokenizer, spec, pred, n_out: int, what: str = "target", per_text: bool = False) -> torch.Tensor:
+def resolve_targets(adapter, tokenizer, spec, pred, n_out: int,
+                    what: str = "target", per_text: bool = False) -> torch.Tensor:
     "Turn a target/foil spec (the rule above) into a `(b, k)` LongTensor; `pred` `(b,)` are the predictions."
     b = len(pred)
     one = lambda x: _label_index(adapter, tokenizer, x, n_out, what)
@@ -252,7 +277,8 @@ def resolve_targets(adapter, tokenizer, spec, pred, n_out: int, what: str = "tar
         if s is None: return [int(pred[i])]
         if isinstance(s, str) and s == "all":
             if per_text: raise ValueError(f"'all' is not allowed as a per-text {what}")
-            if adapter.kind in ("masked_lm", "causal_lm"): raise ValueError(f"{what}='all' is only for classification heads (the vocabulary is too large).")
+            if adapter.kind in ("masked_lm", "causal_lm"): raise ValueError(
+                f"{what}='all' is only for classification heads (the vocabulary is too large).")
             return list(range(n_out))
         if _is_scalar(s): return [one(s)]
         if len(s) == 0: raise ValueError(f"empty list of {what}s")
@@ -269,12 +295,15 @@ def resolve_targets(adapter, tokenizer, spec, pred, n_out: int, what: str = "tar
     return pred[:, None].clone().long() if r is None else torch.tensor(r).expand(b, len(r)).clone()
 
 def _predictions(adapter, logits):
-    return logits.argmax(-1) if adapter.kind != "regression" else torch.zeros(len(logits), dtype=torch.long, device=logits.device)
+    return logits.argmax(-1) if adapter.kind != "regression" else torch.zeros(len(logits),
+                                                                              dtype=torch.long, device=logits.device)
 
 def _targets_and_foils(adapter, tokenizer, target, foil, pred, n_out, per_text, dev):
-    "The `(b, k)` targets and foils (or None) of the specs, `pred` the predictions; one foil is paired with every target."
+    """The `(b, k)` targets and foils (or None) of the specs, `pred` the predictions; one foil is paired with every
+    target."""
     tg = resolve_targets(adapter, tokenizer, target, pred.cpu(), n_out, "target", per_text).to(dev)
-    fl = None if foil is None else resolve_targets(adapter, tokenizer, foil, pred.cpu(), n_out, "foil", per_text).to(dev)
+    fl = None if foil is None else resolve_targets(adapter, tokenizer, foil,
+                                                   pred.cpu(), n_out, "foil", per_text).to(dev)
     if fl is not None and fl.shape != tg.shape:
         if fl.shape[1] == 1: fl = fl.expand_as(tg).clone()
         else: raise ValueError(f"foil must give one output per target ({tg.shape[1]}), got {fl.shape[1]}")
@@ -287,10 +316,12 @@ class Deferred:
     def __init__(self, target, foil, per_text): self.target, self.foil, self.per_text = target, foil, per_text
     def settle(self, batch, logits):
         if logits.dim() != 2 or logits.shape[0] != len(batch.positions):
-            raise RuntimeError(f"a batch built without a forward pass must first score its own logits (b, C), got {tuple(logits.shape)}")
+            raise RuntimeError("a batch built without a forward pass must first score its own logits (b, C), got "
+                               f"{tuple(logits.shape)}")
         lg = logits.detach()
         pred = _predictions(batch.adapter, lg)
-        batch.targets, batch.foils = _targets_and_foils(batch.adapter, batch.tokenizer, self.target, self.foil, pred, lg.shape[-1],
+        batch.targets, batch.foils = _targets_and_foils(batch.adapter, batch.tokenizer, self.target, self.foil, pred,
+                                                        lg.shape[-1],
                                                         self.per_text, lg.device)
         batch.out_logits, batch.predictions, batch.deferred = lg, pred, None
 
@@ -308,12 +339,14 @@ def make_batch(model, tokenizer, texts, target=None, foil=None, layer=None, trun
         enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, items, truncation).items()}
         none = torch.zeros(len(items), dtype=torch.long)
         tg, fl = _targets_and_foils(ad, tokenizer, target, foil, none, ad.num_outputs, per_text, dev)
-        return Batch(ad.model, tokenizer, ad, enc, explained_positions(ad, tokenizer, enc), tg, fl, None, (), layer, None,
+        return Batch(ad.model, tokenizer, ad, enc, explained_positions(ad, tokenizer, enc), tg, fl, None, (), layer,
+                     None,
                      Deferred(target, foil, per_text))
     fw = run_model(ad, tokenizer, items, truncation, keep_layers=keep_layers)
     pred = _predictions(ad, fw.logits)
     tg, fl = _targets_and_foils(ad, tokenizer, target, foil, pred, fw.logits.shape[-1], per_text, fw.logits.device)
-    return Batch(ad.model, tokenizer, ad, fw.inputs, fw.positions, tg, fl, fw.logits.detach(), fw.hidden_states, layer, pred)
+    return Batch(ad.model, tokenizer, ad, fw.inputs, fw.positions, tg, fl, fw.logits.detach(),
+                 fw.hidden_states, layer, pred)
 
 
 # %% ../../nbs/11_batch.ipynb #single01
@@ -344,8 +377,10 @@ def ids_batch(model, tokenizer, seqs, targets, foils=None, layer=None, keep_laye
     pred = None if logits is None else logits.argmax(-1)
     n_out, none = ad.num_outputs, torch.zeros(len(seqs), dtype=torch.long)
     tg = resolve_targets(ad, tokenizer, list(targets), none, n_out, "target", per_text=True).to(dev)
-    fl = None if foils is None else resolve_targets(ad, tokenizer, list(foils), none, n_out, "foil", per_text=True).to(dev)
-    if fl is not None and fl.shape != tg.shape: raise ValueError(f"one foil per target: targets {tuple(tg.shape)}, foils {tuple(fl.shape)}")
+    fl = None if foils is None else resolve_targets(ad, tokenizer, list(foils), none,
+                                                    n_out, "foil", per_text=True).to(dev)
+    if fl is not None and fl.shape != tg.shape: raise ValueError(
+        f"one foil per target: targets {tuple(tg.shape)}, foils {tuple(fl.shape)}")
     return Batch(ad.model, tokenizer, ad, enc, pos, tg, fl, logits, hs, layer, pred)
 
 # %% ../../nbs/11_batch.ipynb #01d8d99b
@@ -359,16 +394,19 @@ def memory_split(model, lengths, budget: int = ATTENTION_BUDGET, max_tokens: int
     out = []
     for i, n in enumerate(lengths):
         k = len(out[-1]) + 1 if out else 1
-        if out and attention_bytes(model, k, n) <= budget and (max_tokens is None or k * n <= max_tokens): out[-1].append(i)
+        if out and attention_bytes(model, k, n) <= budget and (max_tokens is None or k * n <= max_tokens):
+            out[-1].append(i)
         else: out.append([i])
     return out
 
 # %% ../../nbs/11_batch.ipynb #c745cd3b
-MAX_TOKENS = 2048    # default token budget of one batch of `explain` (rows x longest row): chapter *Explaining at scale*
+# default token budget of one batch of `explain` (rows x longest row): chapter *Explaining at scale*
+MAX_TOKENS = 2048
 
 @dataclass
 class BatchPlan:
-    "How inputs were cut into batches: `batches` (input indices, each batch in input order; in the order they run) and every input's token count."
+    """How inputs were cut into batches: `batches` (input indices, each batch in input order; in the order they run) and
+    every input's token count."""
     batches: list
     lengths: list
     max_tokens: int | None = None
@@ -392,18 +430,29 @@ class BatchPlan:
         "One row per batch, in the order run: its rows, longest input, tokens run (rows x longest) and padding share."
         import pandas as pd
         return pd.DataFrame([dict(batch=j, texts=len(b), longest=w, tokens=len(b) * w,
-                                  padding=1 - sum(self.lengths[i] for i in b) / (len(b) * w)) for j, (b, w) in enumerate(zip(self.batches, self.widths))])
+                                  padding=1 - sum(self.lengths[i] for i in b) / (len(b) * w))
+                                  for j, (b, w) in enumerate(zip(self.batches, self.widths))])
 
     def __repr__(self):
-        lim = " and ".join(x for x in (f"at most {self.max_tokens} tokens" if self.max_tokens else "",
-                                       f"at most {self.batch_size} texts" if self.batch_size else "") if x) or "one batch"
+        lim = (
+            " and ".join(
+                x
+                for x in (
+                    f"at most {self.max_tokens} tokens" if self.max_tokens else "",
+                    f"at most {self.batch_size} texts" if self.batch_size else "",
+                )
+                if x
+            )
+            or "one batch"
+        )
         s = self.sizes
-        return (f"BatchPlan({len(self.lengths)} texts in {len(s)} batches of {min(s, default=0)}-{max(s, default=0)} texts "
-                f"({lim}; {'sorted by length' if self.sort else 'input order'}): {self.padded_tokens} tokens run, "
-                f"{self.padding_share:.1%} of them padding)")
+        return (f"BatchPlan({len(self.lengths)} texts in {len(s)} batches of {min(s, default=0)}-{max(s, default=0)} "
+                f"texts ({lim}; {'sorted by length' if self.sort else 'input order'}): {self.padded_tokens} tokens "
+                f"run, {self.padding_share:.1%} of them padding)")
 
 def _limit(name, v):
-    if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1): raise ValueError(f"{name} must be a positive int or None, got {v!r}")
+    if v is not None and (isinstance(v, bool)
+            or not isinstance(v, int) or v < 1): raise ValueError(f"{name} must be a positive int or None, got {v!r}")
 
 def plan_batches(lengths, max_tokens: int | None = None, batch_size: int | None = None, sort: bool = True) -> BatchPlan:
     """Cut inputs of token counts `lengths` into batches of at most `max_tokens` tokens (rows x longest row) and at most

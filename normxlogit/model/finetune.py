@@ -4,22 +4,21 @@
 
 # %% ../../nbs/14_finetune.ipynb #841aafe6
 from __future__ import annotations
-import os, json, math, time, random, platform, warnings
-from dataclasses import dataclass, field, fields, asdict, replace, MISSING
+import json, math, time, random, platform, warnings
+from dataclasses import dataclass, fields, asdict, replace, MISSING
 from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
 from torch import nn
-from .zoo import load_model, load_finetuned, finetuned_table, _label_config
+from .zoo import load_model, _label_config
 from ..paths import models_dir
-from .batch import encode, predict, run_model
-from ..evidence.datasets import load_sst2, load_mnli, load_qnli, load_stsb, load_blimp, load_sva, train_eval_split
+from .batch import predict, run_model
 from ..evidence.extractors import minimal_pair_target
 from ..evidence.spans import replace_span
-from ..evidence.datasets import (TaskData, task_data, agreement_data, check_disjoint, _norm_text, BLIMP_TRAIN_PARADIGMS,
-    SPLIT_SEED, SVA_HELD_OUT, RA_HELD_OUT_FIRST, AGREEMENT_EXTRA_PARADIGMS)
+from ..evidence.datasets import task_data, _norm_text
+from ..evidence.datasets import BLIMP_TRAIN_PARADIGMS, SPLIT_SEED, SVA_HELD_OUT, RA_HELD_OUT_FIRST
 
 # %% auto #0
 __all__ = ['MINILM_LORA', 'RECIPES', 'AGREEMENT_TARGETS', 'Recipe', 'get_recipe', 'build_model', 'n_trainable', 'pearson',
@@ -49,14 +48,18 @@ class Recipe:
     warmup: float = 0.06
     lm_weight: float = 0.5        # masked_lm only: weight of the full-vocabulary cross-entropy next to target-vs-foil
     permute_labels: bool = False  # train on randomly permuted labels (the data randomisation test of the sanity checks)
-    unfreeze_top: int = 0         # masked_lm only: the top encoder blocks trained (and stored) in full; 0 = the head alone
+    # masked_lm only: the top encoder blocks trained (and stored) in full; 0 = the head alone
+    unfreeze_top: int = 0
     body_lr: float | None = None  # masked_lm only: learning rate of those blocks (None = lr, the head's)
-    store_dtype: str = "float32"  # masked_lm only: dtype of the stored tensors; the scores are those of the rounded model
+    # masked_lm only: dtype of the stored tensors; the scores are those of the rounded model
+    store_dtype: str = "float32"
 
-MINILM_LORA = ("query", "key", "value", "attention.output.dense", "intermediate.dense", "output.dense")  # LoRA on every linear layer of the encoder
+# LoRA on every linear layer of the encoder
+MINILM_LORA = ("query", "key", "value", "attention.output.dense", "intermediate.dense", "output.dense")
 
 RECIPES = {r.name: r for r in [
-    Recipe("minilm-sst2", "minilm-l6", "sst2", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=20000, batch_size=32, lr=8e-4),
+    Recipe("minilm-sst2", "minilm-l6", "sst2", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA,
+           n_train=20000, batch_size=32, lr=8e-4),
     Recipe("smollm2-sst2", "smollm2-135m", "sst2", "classification", lora_r=4, lora_alpha=8,
            target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=6000, lr=1e-3),
     # SmolLM2 on the pair tasks: the same LoRA r=4 recipe, longer inputs; no target in the issue ("reach what you can")
@@ -66,17 +69,24 @@ RECIPES = {r.name: r for r in [
            target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=None, lr=1e-3, max_length=128),
     Recipe("smollm2-stsb", "smollm2-135m", "stsb", "regression", lora_r=4, lora_alpha=8,
            target_modules=("q_proj", "v_proj"), modules_to_save=("score",), n_train=None, lr=1e-3, max_length=128),
-    Recipe("minilm-mnli", "minilm-l6", "mnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
-    Recipe("minilm-qnli", "minilm-l6", "qnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
-    Recipe("minilm-stsb", "minilm-l6", "stsb", "regression", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
-    Recipe("minilm-sst2-permuted", "minilm-l6", "sst2", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA, n_train=20000, batch_size=32, lr=8e-4, permute_labels=True),
+    Recipe("minilm-mnli", "minilm-l6", "mnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA,
+           n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
+    Recipe("minilm-qnli", "minilm-l6", "qnli", "classification", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA,
+           n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
+    Recipe("minilm-stsb", "minilm-l6", "stsb", "regression", lora_r=16, lora_alpha=32, target_modules=MINILM_LORA,
+           n_train=None, epochs=3, batch_size=32, lr=8e-4, max_length=128),
+    Recipe("minilm-sst2-permuted", "minilm-l6", "sst2", "classification", lora_r=16, lora_alpha=32,
+           target_modules=MINILM_LORA, n_train=20000, batch_size=32, lr=8e-4, permute_labels=True),
     Recipe("minilm-blimp-mlm", "minilm-l6", "blimp", "masked_lm", lora_r=0, target_modules=(), modules_to_save=(),
            n_train=2500, batch_size=32, lr=2e-3),
     # English number agreement: the head AND the top two encoder blocks, on Linzen + BLiMP training pairs (see below)
-    Recipe("minilm-agreement-mlm", "minilm-l6", "agreement", "masked_lm", lora_r=0, target_modules=(), modules_to_save=(),
-           n_train=None, epochs=3, batch_size=32, lr=1e-3, body_lr=2e-4, max_length=96, unfreeze_top=2, store_dtype="float16"),
+    Recipe("minilm-agreement-mlm", "minilm-l6", "agreement", "masked_lm", lora_r=0, target_modules=(),
+           modules_to_save=(),
+           n_train=None, epochs=3, batch_size=32, lr=1e-3, body_lr=2e-4, max_length=96,
+           unfreeze_top=2, store_dtype="float16"),
 ]}
-AGREEMENT_TARGETS = {"sva": 0.70, "ra": 0.70, **{p: 0.80 for p in BLIMP_TRAIN_PARADIGMS}}  # share of held-out items right
+# share of held-out items right
+AGREEMENT_TARGETS = {"sva": 0.70, "ra": 0.70, **{p: 0.80 for p in BLIMP_TRAIN_PARADIGMS}}
 
 def get_recipe(name: str) -> Recipe:
     if name not in RECIPES: raise KeyError(f"unknown fine-tuned model {name!r}; choices: {sorted(RECIPES)}")
@@ -87,7 +97,8 @@ def _encoder_blocks(model):
     "Name and number of the encoder's list of transformer blocks (BERT family: `<base>.encoder.layer`)."
     for name, mod in model.named_modules():
         if name.endswith("encoder.layer") and isinstance(mod, nn.ModuleList): return name, len(mod)
-    raise NotImplementedError(f"{type(model).__name__} has no `encoder.layer` block list: unfreeze_top needs a BERT-family encoder")
+    raise NotImplementedError(f"{type(model).__name__} has no `encoder.layer` block list: unfreeze_top needs a "
+                              "BERT-family encoder")
 
 def _mlm_trainable(model, top: int = 0):
     """The parameters a masked-LM recipe trains and stores: the head's own (the transform, dense + LayerNorm, and the
@@ -106,7 +117,8 @@ def build_model(recipe: Recipe, labels=None, seed: int = 0):
     top `recipe.unfreeze_top` encoder blocks (the rest of the body stays frozen)."""
     torch.manual_seed(seed)
     if recipe.head == "masked_lm":
-        if recipe.lora_r: raise NotImplementedError("masked_lm recipes train the head and `unfreeze_top` blocks; set lora_r=0")
+        if recipe.lora_r: raise NotImplementedError("masked_lm recipes train the head and `unfreeze_top` blocks; set "
+                                                    "lora_r=0")
         if recipe.store_dtype not in ("float32", "float16", "bfloat16"):
             raise ValueError(f"store_dtype must be 'float32', 'float16' or 'bfloat16', got {recipe.store_dtype!r}")
         model, tok = load_model(recipe.base, head="masked_lm", device="cpu")
@@ -117,10 +129,13 @@ def build_model(recipe: Recipe, labels=None, seed: int = 0):
     model, tok = load_model(recipe.base, head=recipe.head, num_labels=nl, device="cpu")
     _label_config(model, labels)
     from peft import LoraConfig, get_peft_model
-    cfg = LoraConfig(r=recipe.lora_r, lora_alpha=recipe.lora_alpha, lora_dropout=0.0, target_modules=list(recipe.target_modules),
+    cfg = LoraConfig(r=recipe.lora_r, lora_alpha=recipe.lora_alpha, lora_dropout=0.0,
+                     target_modules=list(recipe.target_modules),
                      modules_to_save=list(recipe.modules_to_save), task_type="SEQ_CLS")
-    with warnings.catch_warnings():       # peft calls transformers' deprecated `is_gradient_checkpointing`: a FutureWarning
-        warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)   # about versions only
+    # peft calls transformers' deprecated `is_gradient_checkpointing`: a FutureWarning
+    with warnings.catch_warnings():
+        # about versions only
+        warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
         return get_peft_model(model, cfg), tok
 
 def n_trainable(model) -> int:
@@ -169,7 +184,8 @@ def blimp_mlm_items(df: pd.DataFrame, tokenizer) -> pd.DataFrame:
         ids = list(g); ids[i] = tokenizer.mask_token_id
         masked = tokenizer.decode(ids[1:-1]) if tokenizer.cls_token_id == g[0] else tokenizer.decode(ids)
         rows.append(dict(masked=masked, input_ids=ids, target=g[i], foil=b[i], position=i,
-                         sentence_good=r.sentence_good, sentence_bad=r.sentence_bad, paradigm=getattr(r, "paradigm", "")))
+                         sentence_good=r.sentence_good, sentence_bad=r.sentence_bad,
+                         paradigm=getattr(r, "paradigm", "")))
     return pd.DataFrame(rows)
 
 def _pad(seqs, pad_id):
@@ -179,12 +195,14 @@ def _pad(seqs, pad_id):
     return ids, am
 
 def mlm_logits_at(model, tok, items: pd.DataFrame, batch_size: int = 64, grad: bool = False):
-    "(n, 2) logits of (target, foil) at the masked position of each BLiMP item, and the full-vocabulary logits if `grad`."
+    """(n, 2) logits of (target, foil) at the masked position of each BLiMP item, and the full-vocabulary logits if
+    `grad`."""
     outs, fulls = [], []
     for s in range(0, len(items), batch_size):
         ch = items.iloc[s:s + batch_size]
         ids, am = _pad(ch.input_ids.tolist(), tok.pad_token_id)
-        fw = run_model(model, tok, None, inputs=dict(input_ids=ids, attention_mask=am), grad=grad)   # logits at the mask
+        # logits at the mask
+        fw = run_model(model, tok, None, inputs=dict(input_ids=ids, attention_mask=am), grad=grad)
         assert fw.positions.tolist() == ch.position.tolist()
         lg = fw.logits
         t = torch.tensor(ch.target.tolist(), device=lg.device); f = torch.tensor(ch.foil.tolist(), device=lg.device)
@@ -195,19 +213,21 @@ def agreement_mlm_items(df: pd.DataFrame, tokenizer, max_length: int | None = No
     """Masked-LM items of minimal pairs (`agreement_data`) built as the agreement experiments build theirs: the good
     sentence with the *word* where it differs from the bad one (`minimal_pair_target`) replaced by the mask token
     (`replace_span`); target and foil are the two words, and the item is kept only when each is a single token (the
-    experiments' `single_token`; pairs without a difference are dropped). Columns of `blimp_mlm_items` plus `id` and `task` (also in `paradigm`);
-    `max_length` drops longer inputs."""
+    experiments' `single_token`; pairs without a difference are dropped). Columns of `blimp_mlm_items` plus `id` and
+    `task` (also in `paradigm`); `max_length` drops longer inputs."""
     if tokenizer.mask_token is None: raise ValueError(f"{type(tokenizer).__name__} has no mask token")
     rows = []
     for r in df.itertuples(index=False):
-        if _norm_text(r.sentence_good) == _norm_text(r.sentence_bad): continue   # 4 Linzen items give the same form twice
+        # 4 Linzen items give the same form twice
+        if _norm_text(r.sentence_good) == _norm_text(r.sentence_bad): continue
         span, tw, fw = minimal_pair_target(r.sentence_good, r.sentence_bad)
         t, f = (tokenizer.encode(w, add_special_tokens=False) for w in (tw, fw))
         if len(t) != 1 or len(f) != 1 or t == f: continue
         masked, _ = replace_span(r.sentence_good, span, tokenizer.mask_token)
         ids = tokenizer(masked)["input_ids"]
         if ids.count(tokenizer.mask_token_id) != 1 or (max_length and len(ids) > max_length): continue
-        rows.append(dict(id=r.id, task=r.task, masked=masked, input_ids=ids, target=t[0], foil=f[0], position=ids.index(tokenizer.mask_token_id),
+        rows.append(dict(id=r.id, task=r.task, masked=masked, input_ids=ids, target=t[0], foil=f[0],
+                         position=ids.index(tokenizer.mask_token_id),
                          sentence_good=r.sentence_good, sentence_bad=r.sentence_bad, paradigm=r.task))
     return pd.DataFrame(rows)
 
@@ -249,18 +269,23 @@ def _sample(df, n, seed):
 
 def _save_mlm(model, out: Path, top: int = 0, dtype: str = "float32"):
     from safetensors.torch import save_file
-    save_file({k: v.detach().to(getattr(torch, dtype)).contiguous().clone() for k, v in _mlm_trainable(model, top).items()},
+    save_file({k: v.detach().to(getattr(torch, dtype)).contiguous().clone()
+               for k, v in _mlm_trainable(model, top).items()},
               str(out / "mlm_head.safetensors"))
 
 def _round_stored(model, rec):
-    "Round the stored parameters to `rec.store_dtype` in place, so that the model evaluated is the model `load_finetuned` gives."
+    """Round the stored parameters to `rec.store_dtype` in place, so that the model evaluated is the model
+    `load_finetuned` gives."""
     if rec.store_dtype == "float32": return
     with torch.no_grad():
-        for p in _mlm_trainable(model, rec.unfreeze_top).values(): p.copy_(p.to(getattr(torch, rec.store_dtype)).to(p.dtype))
+        for p in _mlm_trainable(model, rec.unfreeze_top).values():
+            p.copy_(p.to(getattr(torch, rec.store_dtype)).to(p.dtype))
 
 def _same_recipe(old: dict, rec: Recipe) -> bool:
-    "Is a stored recipe `rec`? Fields added to `Recipe` after an artifact was made count as equal where `rec` has their default."
-    new, dflt = json.loads(json.dumps(asdict(rec))), json.loads(json.dumps({f.name: f.default for f in fields(Recipe) if f.default is not MISSING}))
+    """Is a stored recipe `rec`? Fields added to `Recipe` after an artifact was made count as equal where `rec` has
+    their default."""
+    new, dflt = json.loads(json.dumps(asdict(rec))), json.loads(json.dumps({f.name: f.default for f in fields(Recipe)
+                                                                            if f.default is not MISSING}))
     return old == {k: v for k, v in new.items() if k in old or v != dflt.get(k)}
 
 def _dir_size(p: Path) -> int:
@@ -284,12 +309,14 @@ def finetune(name: str, n_train: int | None = None, epochs: int | None = None, s
 
     'agreement' also stores the accuracy of each task (`dev_score`: sva, ra, each paradigm), `AGREEMENT_TARGETS` and
     `train_item_ids`: the ids of every sva and ra pair of the training pool, which the agreement benchmark excludes."""
-    rec = replace(get_recipe(name), **({"n_train": n_train} if n_train else {}), **({"epochs": epochs} if epochs else {}), **overrides)
+    rec = replace(get_recipe(name), **({"n_train": n_train} if n_train else {}),
+                  **({"epochs": epochs} if epochs else {}), **overrides)
     out = Path(out_dir) if out_dir else models_dir() / name
     rj = out / "result.json"
     if rj.exists() and not force:
         old = json.loads(rj.read_text())
-        if _same_recipe(old.get("recipe") or {}, rec) and old.get("seed") == seed and old.get("n_dev") == n_dev: return old
+        if _same_recipe(old.get("recipe") or {}, rec) and old.get("seed") == seed and old.get("n_dev") == n_dev:
+            return old
     _set_seed(seed)
     td = task_data(rec.task)
     model, tok = build_model(rec, td.labels, seed)
@@ -377,7 +404,9 @@ def _dev_score(model, tok, rec: Recipe, td, dev) -> dict:
     model.eval()
     if rec.head == "masked_lm":
         _round_stored(model, rec)
-        return mlm_accuracy(model, tok, dev) if rec.task == "agreement" else {"accuracy": blimp_accuracy(model, tok, dev)}
+        return (
+            mlm_accuracy(model, tok, dev) if rec.task == "agreement" else {"accuracy": blimp_accuracy(model, tok, dev)}
+        )
     texts = td.texts(dev)
     pred = predict(model, tok, texts, max_tokens=rec.max_length)
     return score_predictions(pred, dev[td.label].to_numpy(), rec.head == "regression")
@@ -400,9 +429,12 @@ def _result(name: str, rec: Recipe, td, d: SimpleNamespace, score: dict, run: di
                recipe=asdict(rec), torch=torch.__version__, threads=torch.get_num_threads(), machine=platform.machine(),
                date=time.strftime("%Y-%m-%d %H:%M:%S"))
     if rec.task == "agreement":
-        res.update(dev_sizes={k: int(v) for k, v in d.dev.task.value_counts(sort=False).items()}, targets=AGREEMENT_TARGETS,
+        res.update(dev_sizes={k: int(v) for k, v in d.dev.task.value_counts(sort=False).items()},
+                   targets=AGREEMENT_TARGETS,
                    meets_targets=all(score.get(k, 0) >= v for k, v in AGREEMENT_TARGETS.items()),
-                   held_out=dict(sva=f"Linzen items 0-{SVA_HELD_OUT - 1}", blimp=f"task_data('blimp').dev (SPLIT_SEED={SPLIT_SEED}, 200 per paradigm)",
-                                 ra=f"anaphor_number_agreement pairs 0-{RA_HELD_OUT_FIRST - 1} and those of the blimp split"),
+                   held_out=dict(sva=f"Linzen items 0-{SVA_HELD_OUT - 1}",
+                                 blimp=f"task_data('blimp').dev (SPLIT_SEED={SPLIT_SEED}, 200 per paradigm)",
+                                 ra=f"anaphor_number_agreement pairs 0-{RA_HELD_OUT_FIRST - 1} and those of the blimp "
+                                    "split"),
                    train_item_ids=sorted(i for i in td.train.id if i.startswith(("sva-", "anaphor_number_agreement-"))))
     return res

