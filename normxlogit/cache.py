@@ -22,8 +22,8 @@ def key_hash(key: dict, n: int = 16) -> str:
     return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:n]
 
 def atomic_write(path, write) -> Path:
-    """Write `path` atomically: `write(tmp_path)` writes a unique temporary file in the same folder, which is then
-    flushed and moved into place. On any error the temporary file is removed and `path` is untouched."""
+    """Write `path` atomically: `write(tmp_path)` writes a unique temporary file in the same folder, which is
+    then flushed and moved into place. On any error the temporary file is removed and `path` is untouched."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=f".tmp-{os.getpid()}")
     os.close(fd)
@@ -147,8 +147,8 @@ class ChunkStore:
 # %% ../nbs/01_cache.ipynb #15831b43
 @dataclass
 class Chunk:
-    """One chunk: its `arrays` and `meta`, the `cpu_s` / `wall_s` it took (None if stored without them), and whether it
-    was `computed` now."""
+    """One chunk: its `arrays` and `meta`, the `cpu_s` / `wall_s` it took
+    (None if stored without them), and whether it was `computed` now."""
     arrays: dict
     meta: dict
     cpu_s: float | None

@@ -128,8 +128,8 @@ def _explain_output(ex, args) -> str:
     if args.format == "csv": return df.to_csv(index=False).rstrip("\n")
     if args.format == "json": return df.to_json(orient="records", force_ascii=False)
     foil = f" vs {ex.foils[0]!r}" if ex.foils else ""
-    head = (f"model {args.model} ({ex.kind}), method {ex.method}, prediction {ex.prediction_name!r}, target "
-            f"{ex.target_names[0]!r}{foil}")
+    head = (f"model {args.model} ({ex.kind}), method {ex.method}, prediction "
+            f"{ex.prediction_name!r}, target {ex.target_names[0]!r}{foil}")
     if args.format == "html":
         text = ex.text if isinstance(ex.text, str) else "\n".join(ex.text)
         return html_page(
@@ -199,8 +199,8 @@ def _faith_model(nx, args, td, device):
     model, tok = _load(nx, args.model, device=device)
     kind = nx.get_adapter(model).kind
     if kind not in ("classification", "regression"):
-        raise UserError(f"model {args.model!r} has a {kind} head; faithfulness needs a sequence classifier or "
-                        "regressor")
+        raise UserError(f"model {args.model!r} has a {kind} head; faithfulness "
+                        "needs a sequence classifier or regressor")
     if (kind == "regression") != (td.labels is None):
         raise UserError(f"model {args.model!r} is a {kind} model but task {args.task} is "
                         f"{'a regression' if td.labels is None else 'a classification'} task")
@@ -211,8 +211,8 @@ def _faith_task(args):
     try: td = task_data(args.task)
     except FileNotFoundError as err: raise UserError(_one_line(err)) from None
     if args.n > len(td.dev):
-        raise UserError(f"--n {args.n} is more than the {len(td.dev)} held-out items of {args.task}; use --n "
-                        f"{len(td.dev)} or fewer")
+        raise UserError(f"--n {args.n} is more than the {len(td.dev)} held-out "
+                        f"items of {args.task}; use --n {len(td.dev)} or fewer")
     return td
 
 def _faithfulness(nx, args):

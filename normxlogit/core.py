@@ -63,14 +63,14 @@ class Explanation:
     def __post_init__(self):
         s = np.asarray(self.scores)
         if s.ndim == 1: s = s[None, None]            # a plain vector of token scores: one target, one layer
-        if s.ndim != 3: raise ValueError("scores must be (n_tokens,) or (n_targets, n_layers, n_tokens), got shape "
-                                         f"{s.shape}")
+        if s.ndim != 3: raise ValueError("scores must be (n_tokens,) or (n_targets, "
+                                         f"n_layers, n_tokens), got shape {s.shape}")
         self.scores = s
         if self.layers is None: self.layers = [None] * s.shape[1]
         self.special = np.asarray(self.special, bool)
         if s.shape[2] != len(self.tokens) or len(self.special) != len(self.tokens):
-            raise ValueError(f"{len(self.tokens)} tokens but scores for {s.shape[2]} and {len(self.special)} special "
-                             "flags")
+            raise ValueError(f"{len(self.tokens)} tokens but scores for "
+                             f"{s.shape[2]} and {len(self.special)} special flags")
         if s.shape[0] != len(self.targets) or s.shape[1] != len(self.layers):
             raise ValueError(f"scores {s.shape} do not match {len(self.targets)} targets x {len(self.layers)} layers")
 
@@ -94,8 +94,8 @@ class Explanation:
             for li, l in enumerate(self.layers): yield ti, l, self.scores[ti, li]
 
     def to_frame(self):
-        """Tidy DataFrame: one row per (target, layer, token); `token` is the text it stands for, `piece` the
-        tokenizer's own."""
+        """Tidy DataFrame: one row per (target, layer, token); `token`
+        is the text it stands for, `piece` the tokenizer's own."""
         import pandas as pd
         rows, shown = [], self.token_texts
         for ti, l, s in self._rows():
@@ -183,8 +183,8 @@ class Explanation:
             "absmax": lambda x: np.take_along_axis(x, np.abs(x).argmax(-1)[..., None], -1)[..., 0]}
 
     def _merged(self, groups, agg: str, level: str) -> "Explanation":
-        """The explanation whose tokens are `groups` `[(segment, start, end, [token indices])]`, their scores merged
-        with `agg`."""
+        """The explanation whose tokens are `groups` `[(segment, start,
+        end, [token indices])]`, their scores merged with `agg`."""
         if agg not in self._AGG: raise ValueError(f"agg must be one of {sorted(self._AGG)}, got {agg!r}")
         texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
         scores = np.stack([self._AGG[agg](self.scores[..., idx]) for *_, idx in groups], -1).astype(self.scores.dtype)
@@ -201,10 +201,10 @@ class Explanation:
         return self._merged(self.words(), agg, "words")
 
     def sentences(self, splitter=None) -> list:
-        """The sentences of the text as groups of token indices, `[(segment, start, end, [token indices])]` like
-        `words`: each word (`words`) joins the sentence in which it starts; special tokens stay apart.
-        `splitter(text)` gives a segment's sentences as `(start, end)` character spans (default `sentence_spans`: a
-        sentence ends at '.', '!', '?' or '…' followed by whitespace)."""
+        """The sentences of the text as groups of token indices, `[(segment, start, end, [token
+        indices])]` like `words`: each word (`words`) joins the sentence in which it starts; special
+        tokens stay apart. `splitter(text)` gives a segment's sentences as `(start, end)` character spans
+        (default `sentence_spans`: a sentence ends at '.', '!', '?' or '…' followed by whitespace)."""
         texts = (self.text,) if isinstance(self.text, str) else tuple(self.text)
         starts = [[a for a, _ in (splitter or sentence_spans)(t)] for t in texts]
         out, last = [], None
@@ -286,8 +286,8 @@ def _method_scores(m, batch, options):
     "The method's scores of `batch` as float32 on the CPU, `(b, k, n_layers, s)`; non-finite scores are an error."
     scores = m.fn(batch, **options)
     if not torch.is_tensor(scores): raise TypeError(f"Method {m.name!r} returned {type(scores)}, expected a tensor")
-    if batch.deferred is not None: raise RuntimeError(f"Method {m.name!r} never scored its batch's logits; it needs "
-                                                      "make_batch's forward pass")
+    if batch.deferred is not None: raise RuntimeError(f"Method {m.name!r} never scored its batch's "
+                                                      "logits; it needs make_batch's forward pass")
     scores = scores.detach().float().cpu()
     if not m.layerwise: scores = scores.unsqueeze(2)          # (b, k, 1, s)
     if not torch.isfinite(scores.movedim(-1, 1)[batch.attention_mask.bool().cpu()]).all():

@@ -35,16 +35,16 @@ def chat_prompt(tokenizer, prompt: str) -> tuple[list, list]:
     opened, and for each token whether the template put it there (True) rather than the user's text (False)."""
     _check_prompt(prompt)
     if not getattr(tokenizer, "chat_template", None):
-        raise ValueError(f"{type(tokenizer).__name__} has no chat template; use chat=False (a base model continues "
-                         "text).")
+        raise ValueError(f"{type(tokenizer).__name__} has no chat template; "
+                         "use chat=False (a base model continues text).")
     text = tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False,
                                          add_generation_prompt=True)
     enc = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
     content = prompt
     start = text.rfind(content)
     if start < 0: content = prompt.strip(); start = text.rfind(content)
-    if start < 0: raise ValueError("the chat template changed the prompt's text; cannot tell the user's tokens from "
-                                   "the template's")
+    if start < 0: raise ValueError("the chat template changed the prompt's text; "
+                                   "cannot tell the user's tokens from the template's")
     end = start + len(content)
     return list(enc["input_ids"]), [not (a < end and b > start) for a, b in enc["offset_mapping"]]
 
@@ -61,8 +61,8 @@ def prompt_ids(model, tokenizer, prompt: str, chat: bool = False) -> tuple[list,
 
 # %% ../nbs/08_generation.ipynb #0510fa71
 def greedy_continuation(model, tokenizer, ids, max_new_tokens: int = 20) -> list:
-    """The token ids that `model.generate(do_sample=False)` appends to `ids`: greedy decoding with the model's
-    generation config (its end-of-sequence tokens stop it)."""
+    """The token ids that `model.generate(do_sample=False)` appends to `ids`: greedy
+    decoding with the model's generation config (its end-of-sequence tokens stop it)."""
     m = get_adapter(model).m
     gc = copy.deepcopy(m.generation_config)
     for k in ("temperature", "top_p", "top_k", "min_p", "typical_p"): setattr(gc, k, None)
@@ -79,8 +79,8 @@ def continuation_ids(tokenizer, continuation) -> list:
     "The token ids of a given continuation: a text (tokenised without special tokens) or a list (or tensor) of ids."
     if isinstance(continuation, str):
         ids = tokenizer(continuation, add_special_tokens=False)["input_ids"]
-        if not ids: raise ValueError(f"continuation {continuation!r} gives no tokens with this tokenizer; nothing to "
-                                     "explain.")
+        if not ids: raise ValueError(f"continuation {continuation!r} gives no tokens "
+                                     "with this tokenizer; nothing to explain.")
         return list(ids)
     if torch.is_tensor(continuation): continuation = continuation.reshape(-1).tolist()
     if not isinstance(continuation, (list, tuple)) or not all(isinstance(i, int)
@@ -98,8 +98,8 @@ def prefix_text(tokenizer, ids) -> str:
     enc = lambda s: tokenizer(s)["input_ids"]
     text = tokenizer.decode(ids)
     if enc(text) != ids and len(ids) > 1 and ids[0] == tokenizer.bos_token_id: text = tokenizer.decode(ids[1:])
-    if enc(text) != ids: raise ValueError(f"{tokenizer.convert_ids_to_tokens(ids)[-5:]}...: decoding and encoding "
-                                          "again changes the tokens")
+    if enc(text) != ids: raise ValueError(f"{tokenizer.convert_ids_to_tokens(ids)[-5:]}...: "
+                                          "decoding and encoding again changes the tokens")
     return text
 
 # %% ../nbs/08_generation.ipynb #165584fc
@@ -119,10 +119,10 @@ def _color(v, vmax):
 
 @dataclass
 class GenerationExplanation:
-    """Attributions of every generated token: `scores` `(n_generated, n_layers, n_tokens)`, NaN at and after the token
-    explained; `tokens`/`ids` the prompt's then the generation's (`tokens` the tokenizer's own pieces, `token_texts`
-    the text each stands for); `step_scores` per generated token (probability, logit, entropy); `predictions` the
-    model's top token at each step (differs from the token under forced decoding)."""
+    """Attributions of every generated token: `scores` `(n_generated, n_layers, n_tokens)`, NaN at and after
+    the token explained; `tokens`/`ids` the prompt's then the generation's (`tokens` the tokenizer's own
+    pieces, `token_texts` the text each stands for); `step_scores` per generated token (probability, logit,
+    entropy); `predictions` the model's top token at each step (differs from the token under forced decoding)."""
     prompt: str
     tokens: list
     ids: list
@@ -164,15 +164,15 @@ class GenerationExplanation:
     def target_tokens(self) -> list: return list(self.tokens[self.n_prompt:])
     @property
     def token_texts(self) -> list:
-        """Each token (the prompt's, then the generation's) as the text it stands for
-        (`normxlogit.plot.readable_tokens`)."""
+        """Each token (the prompt's, then the generation's) as the
+        text it stands for (`normxlogit.plot.readable_tokens`)."""
         return readable_tokens(self.tokens, self.token_scheme)
     @property
     def target_texts(self) -> list: return self.token_texts[self.n_prompt:]
     @property
     def generated_text(self) -> str:
-        """The generated text, its tokens decoded together (real line breaks; a character split over tokens comes back
-        whole)."""
+        """The generated text, its tokens decoded together (real line
+        breaks; a character split over tokens comes back whole)."""
         return decode_tokens(self.target_tokens, self.token_scheme)
     @property
     def matrix(self) -> np.ndarray:
@@ -190,8 +190,8 @@ class GenerationExplanation:
                 f"generated={self.n_generated}, scores{tuple(self.scores.shape)}, text={self.generated_text!r})")
 
     def step(self, t: int):
-        """The `normxlogit.core.Explanation` of generated token `t`: its context's tokens and scores (what `explain`
-        gives for that prefix)."""
+        """The `normxlogit.core.Explanation` of generated token `t`: its
+        context's tokens and scores (what `explain` gives for that prefix)."""
         from normxlogit.core import Explanation
         if not -self.n_generated <= t < self.n_generated: raise IndexError(
             f"step {t} out of range for {self.n_generated} generated tokens")
@@ -204,9 +204,8 @@ class GenerationExplanation:
                            self.model, dict(self.options), self.version, sch)
 
     def to_frame(self):
-        """Tidy DataFrame: one row per (step, layer, context token)
-        with the token's score and the step's scores; `target`
-        and `token` are the text the tokens stand for, `piece` the tokenizer's own token."""
+        """Tidy DataFrame: one row per (step, layer, context token) with the token's score and the step's
+        scores; `target` and `token` are the text the tokens stand for, `piece` the tokenizer's own token."""
         import pandas as pd
         t, i = np.nonzero(self.in_context())
         shown, frames = self.token_texts, []
@@ -220,8 +219,8 @@ class GenerationExplanation:
         return pd.concat(frames, ignore_index=True)
 
     def summary(self, k: int = 3, layer: int = -1, special: bool = False):
-        """One row per generated token: its probability and entropy and the `k` context tokens with the largest scores
-        (special tokens only with `special=True`)."""
+        """One row per generated token: its probability and entropy and the `k` context
+        tokens with the largest scores (special tokens only with `special=True`)."""
         import pandas as pd
         rows, shown = [], [token_label(x) for x in self.token_texts]
         for t in range(self.n_generated):
@@ -275,8 +274,8 @@ class GenerationExplanation:
     def _repr_html_(self): return self.to_html()
 
     def plot(self, ax=None, layer: int = -1, special: bool = False, cmap="RdBu_r"):
-        """Matplotlib heatmap: rows the context tokens (special ones only with `special=True`), columns the generated
-        tokens, each column scaled to its largest |score|."""
+        """Matplotlib heatmap: rows the context tokens (special ones only with `special=True`),
+        columns the generated tokens, each column scaled to its largest |score|."""
         S = np.where(self.in_context(), self.scores[:, layer], np.nan)
         sp = self.special
         S = S / np.maximum(np.nanmax(np.abs(np.where(sp[None], np.nan, S)), axis=1, keepdims=True), 1e-12)
@@ -320,8 +319,8 @@ class GenerationExplanation:
 register_format("normxlogit.generation", lambda doc: GenerationExplanation.from_dict(doc["items"][0]))
 
 def load_generation(path) -> GenerationExplanation:
-    """The `GenerationExplanation` saved with `.save(path)` (`load_explanations` reads it too; this one refuses other
-    formats)."""
+    """The `GenerationExplanation` saved with `.save(path)`
+    (`load_explanations` reads it too; this one refuses other formats)."""
     doc = json.loads(Path(path).read_text())
     if not isinstance(doc, dict) or doc.get("format") != "normxlogit.generation":
         raise ValueError(f"{path} is not a saved generation explanation (format 'normxlogit.generation')")
@@ -395,25 +394,25 @@ def _check_args(model, method, max_new_tokens, layer, foil):
     if ad.kind != "causal_lm":
         raise ValueError(f"explain_generation needs a causal language model (...ForCausalLM), got a {ad.kind} model "
                          f"({type(ad.m).__name__}); encoders do not generate text: use `explain` for them.")
-    if "causal_lm" not in m.kinds: raise ValueError(f"Method {method!r} does not support causal LMs (supports "
-                                                    f"{m.kinds}).")
+    if "causal_lm" not in m.kinds: raise ValueError(f"Method {method!r} does not support "
+                                                    f"causal LMs (supports {m.kinds}).")
     if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, int) or max_new_tokens < 1:
         raise ValueError(f"max_new_tokens must be a positive int, got {max_new_tokens!r}")
-    if layer is not None and not m.layerwise: raise ValueError(f"Method {method!r} is not layer-wise; `layer` must be "
-                                                               "None.")
+    if layer is not None and not m.layerwise: raise ValueError(f"Method {method!r} is not "
+                                                               "layer-wise; `layer` must be None.")
     if layer is not None and layer != "all" and (isinstance(layer, bool) or not isinstance(layer, int)
                                                  or not 0 <= layer <= ad.num_layers):
         raise ValueError(f"layer must be None, 'all' or an int in 0..{ad.num_layers}, got {layer!r}")
     if foil is not None and method in TARGET_FREE:
-        raise ValueError(f"Method {method!r} does not depend on the explained token, so a foil changes nothing; drop "
-                         "`foil`.")
+        raise ValueError(f"Method {method!r} does not depend on the explained "
+                         "token, so a foil changes nothing; drop `foil`.")
     return m, ad
 
 def _foils(foil, G):
     if foil is None: return None
     if isinstance(foil, (list, tuple)):
-        if len(foil) != G: raise ValueError(f"a list of foils needs one foil per generated token ({G}), got "
-                                            f"{len(foil)}")
+        if len(foil) != G: raise ValueError("a list of foils needs one foil per "
+                                            f"generated token ({G}), got {len(foil)}")
         return list(foil)
     return [foil] * G
 
@@ -436,8 +435,8 @@ def _attention_rows(m, b, P, options):
 
 @dataclass
 class _Job:
-    """One prompt to explain: `ids` (the prompt's, then the generated ones), `P` prompt tokens, `gen`, special flags,
-    one foil per step (or None)."""
+    """One prompt to explain: `ids` (the prompt's, then the generated ones),
+    `P` prompt tokens, `gen`, special flags, one foil per step (or None)."""
     prompt: str
     ids: list
     P: int
@@ -457,14 +456,14 @@ def _job(ad, tokenizer, prompt, continuation, chat, max_new_tokens, foil) -> _Jo
     )
     if not gen: raise ValueError("the model generated no token")
     ids, n_max = p_ids + gen, max_length(ad, tokenizer)
-    if len(ids) > n_max: raise ValueError(f"prompt and continuation have {len(ids)} tokens but the model accepts at "
-                                          f"most {n_max}")
+    if len(ids) > n_max: raise ValueError(f"prompt and continuation have {len(ids)} "
+                                          f"tokens but the model accepts at most {n_max}")
     sp = set(tokenizer.all_special_ids)
     return _Job(prompt, ids, len(p_ids), gen, list(special) + [i in sp for i in gen], _foils(foil, len(gen)), greedy)
 
 def _as_prompts(prompt, continuation) -> tuple[list, list, bool]:
-    """`(prompts, continuations, single)`: one prompt (a string), or a list (any iterable) of them with one continuation
-    each (or None)."""
+    """`(prompts, continuations, single)`: one prompt (a string), or a
+    list (any iterable) of them with one continuation each (or None)."""
     if isinstance(prompt, str): return [prompt], [continuation], True
     if isinstance(prompt, (bytes, dict)) or not hasattr(prompt, "__iter__"):
         raise TypeError(f"prompt must be a string or a list of strings, got {type(prompt).__name__}: {prompt!r}")
@@ -477,8 +476,8 @@ def _as_prompts(prompt, continuation) -> tuple[list, list, bool]:
         or len(continuation) != len(prompts)
         or any(isinstance(c, int) for c in continuation)
     ):
-        raise ValueError(f"with {len(prompts)} prompts, continuation must be None or a list of one continuation (a "
-                         f"text or token ids) per prompt, got {continuation!r}")
+        raise ValueError(f"with {len(prompts)} prompts, continuation must be None or a list of "
+                         f"one continuation (a text or token ids) per prompt, got {continuation!r}")
     return prompts, list(continuation), False
 
 def _layer_list(ad, layer, layerwise) -> list:
@@ -573,8 +572,8 @@ def explain_generation(model, tokenizer, prompt, method: str = "normxlogit", max
     max_tokens: tokens per batch (padding included): of prefixes, for the step-by-step methods (default `TOKEN_BUDGET`),
         and of whole sequences, for the one forward pass of several prompts (default `SEQUENCE_TOKENS`).
     Returns a `GenerationExplanation` (scores `(n_generated, n_layers, n_tokens)`, NaN at and after each explained
-    token), or for a list of prompts a `GenerationExplanations` list (each one's `seconds`: the call's time over the
-    prompts)."""
+    token), or for a list of prompts a `GenerationExplanations`
+    list (each one's `seconds`: the call's time over the prompts)."""
     t0 = time.perf_counter()
     m, ad = _check_args(model, method, max_new_tokens, layer, foil)
     for name, v in (("batch_size", batch_size), ("max_tokens", max_tokens)):
@@ -606,11 +605,11 @@ def explain_generation(model, tokenizer, prompt, method: str = "normxlogit", max
 
 # %% ../nbs/08_generation.ipynb #68f7729b
 def add_generation_arguments(parser):
-    """Add the options of generation explanations to an `explain` sub-command parser (`--generate`, `--continuation`,
-    `--chat`, `--top`, `--save`)."""
+    """Add the options of generation explanations to an `explain` sub-command
+    parser (`--generate`, `--continuation`, `--chat`, `--top`, `--save`)."""
     parser.add_argument("--generate", type=int, default=None, metavar="N",
-                        help="explain a generation: generate up to N tokens greedily (or force --continuation) and "
-                             "explain each")
+                        help="explain a generation: generate up to N tokens "
+                             "greedily (or force --continuation) and explain each")
     parser.add_argument("--continuation", default=None,
                         help="a given continuation to explain instead of generating (forced decoding)")
     parser.add_argument("--chat", action="store_true",
@@ -621,12 +620,12 @@ def add_generation_arguments(parser):
     return parser
 
 def generation_page(g: GenerationExplanation, title: str = "") -> str:
-    """A standalone HTML page of a generation's explanation: the prompt, the generated text, the heatmap and the step
-    summary."""
+    """A standalone HTML page of a generation's explanation: the
+    prompt, the generated text, the heatmap and the step summary."""
     pre = lambda x: f'<pre style="white-space:pre-wrap;background:#f6f6f6;padding:4px">{html.escape(x)}</pre>'
     title = title or f"{g.method}: {g.model}"
-    return html_page(title, f"<h2>{html.escape(title)}</h2><p>Prompt</p>{pre(g.prompt)}<p>Generated ({g.n_generated} "
-                            "tokens)</p>",
+    return html_page(title, f"<h2>{html.escape(title)}</h2><p>Prompt</p>{pre(g.prompt)}<p>Generated "
+                            f"({g.n_generated} tokens)</p>",
                      pre(g.generated_text), g.to_html(special=False), "<p>Step by step</p>",
                      g.summary().to_html(index=False, float_format=lambda v: f"{v:.3f}"))
 
@@ -636,8 +635,8 @@ def _generation_output(g, args) -> str:
     if fmt == "json": return g.to_frame().to_json(orient="records", force_ascii=False)
     name = getattr(args, "model", None) or g.model
     if fmt == "html": return generation_page(g, f"{g.method} on {name}")
-    return (f"model {name}, method {g.method}, {g.n_prompt} prompt tokens, {g.n_generated} generated: "
-            f"{g.generated_text!r}\n"
+    return (f"model {name}, method {g.method}, {g.n_prompt} prompt "
+            f"tokens, {g.n_generated} generated: {g.generated_text!r}\n"
             + g.summary(k=args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
 def generation_cli(args, model=None, tokenizer=None, out=print) -> int:

@@ -14,8 +14,8 @@ __all__ = ['ENV', 'repo_root', 'data_dir', 'cache_dir', 'models_dir', 'results_d
 ENV = dict(data="NORMXLOGIT_DATA", cache="NORMXLOGIT_CACHE", models="NORMXLOGIT_MODELS", results="NORMXLOGIT_RESULTS")
 
 def repo_root() -> Path | None:
-    """The clone this package was imported from (the folder holding `settings.ini` and `normxlogit/`), or None when
-    installed."""
+    """The clone this package was imported from (the folder holding
+    `settings.ini` and `normxlogit/`), or None when installed."""
     try: here = Path(__file__).resolve().parent.parent
     except NameError:                                   # running inside this chapter's notebook
         import importlib.util
@@ -62,8 +62,8 @@ def models_dir(path=None) -> Path:
     return root / "models" if root is not None else cache_dir() / "models"
 
 def results_dir(sub: str | None = None, path=None) -> Path:
-    """Experiment results (optionally the subfolder `sub`): `path` > `$NORMXLOGIT_RESULTS` > `results/` in the clone >
-    `./results`."""
+    """Experiment results (optionally the subfolder `sub`): `path` >
+    `$NORMXLOGIT_RESULTS` > `results/` in the clone > `./results`."""
     d = _override("results", path)
     if d is None:
         root = repo_root()

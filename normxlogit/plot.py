@@ -78,8 +78,8 @@ def readable_tokens(tokens, scheme: str = "", special=None, offsets=None, texts=
     return out
 
 def decode_tokens(tokens, scheme: str = "") -> str:
-    """The text of consecutive tokens decoded together (a character split across tokens comes back whole; an unfinished
-    one shows as �)."""
+    """The text of consecutive tokens decoded together (a character split
+    across tokens comes back whole; an unfinished one shows as �)."""
     scheme = scheme or guess_scheme(tokens)
     return b"".join(token_bytes(t, scheme) for t in tokens).decode("utf-8", "replace")
 
@@ -113,10 +113,9 @@ def _vmax(scores, special):
     return float(s.max()) if s.size else 0.0
 
 def heatmap_html(tokens, scores, special=None, title="", scheme: str = "") -> str:
-    """HTML token heatmap: one span per token, shown as the text
-    it stands for (`readable_tokens` under `scheme`, guessed
-    if ''; 'text' for tokens that are text already), red for positive and blue for negative scores, scaled by the
-    largest |score| of the non-special tokens, with a legend of that scale."""
+    """HTML token heatmap: one span per token, shown as the text it stands for (`readable_tokens` under
+    `scheme`, guessed if ''; 'text' for tokens that are text already), red for positive and blue for
+    negative scores, scaled by the largest |score| of the non-special tokens, with a legend of that scale."""
     scores = np.asarray(scores, dtype=float)
     special = np.zeros(len(tokens), bool) if special is None else np.asarray(special, bool)
     vmax = _vmax(scores, special)
@@ -159,8 +158,8 @@ def plot_heatmap(M, tokens, row_labels, title="", ax=None, cmap="RdBu_r", xlabel
 
 # %% ../nbs/03_plot.ipynb #8c4c1dbd
 def ratio_span(values, digits: int = 2) -> str:
-    """A range of ratios for generated prose: '1.24x', or '0.96-1.00x' when the values differ at `digits`; 'n/a' if none
-    is finite."""
+    """A range of ratios for generated prose: '1.24x', or '0.96-1.00x'
+    when the values differ at `digits`; 'n/a' if none is finite."""
     v = [float(x) for x in values if np.isfinite(x)]
     if not v: return "n/a"
     lo, hi = f"{min(v):.{digits}f}", f"{max(v):.{digits}f}"

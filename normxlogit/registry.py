@@ -36,9 +36,9 @@ def register_method(name: str, *, family: str = "", description: str = "", layer
                     colour: str = ""):
     """Decorator adding `fn(batch, **options)` to the registry under `name` (the `method=` of `explain`).
 
-    `lean=True` declares that `fn` reads only `batch.hidden_states` at `batch.layers()` and 0: `explain` then keeps
-    no other hidden state (on a 30-layer decoder, 2 of 31). `label` / `colour`: how tables and figures show it
-    (default: the name, grey)."""
+    `lean=True` declares that `fn` reads only `batch.hidden_states` at `batch.layers()`
+    and 0: `explain` then keeps no other hidden state (on a 30-layer decoder, 2 of 31).
+    `label` / `colour`: how tables and figures show it (default: the name, grey)."""
     def deco(fn):
         METHODS[name] = Method(name, fn, family, description or (fn.__doc__ or "").split("\n")[0], layerwise,
                                tuple(kinds), gradient, reference, lean,

@@ -42,8 +42,8 @@ def zero_biases(model):
     return model
 
 def check_batching(model, tokenizer, texts, method: str, atol: float = 1e-6, rtol: float = 0.0, **options):
-    """Explaining `texts` in one padded batch gives the tokens and scores of explaining each text alone (padding changes
-    nothing)."""
+    """Explaining `texts` in one padded batch gives the tokens and
+    scores of explaining each text alone (padding changes nothing)."""
     import numpy as np
     from normxlogit.core import explain
     batched = explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
@@ -55,8 +55,8 @@ def check_batching(model, tokenizer, texts, method: str, atol: float = 1e-6, rto
     return batched
 
 def time_per_instance(model, tokenizer, texts, method: str, repeats: int = 1, **options) -> float:
-    """Seconds per instance of `explain(..., method=method)` on `texts` in one batch, after one warm-up call (median of
-    `repeats`)."""
+    """Seconds per instance of `explain(..., method=method)` on `texts`
+    in one batch, after one warm-up call (median of `repeats`)."""
     from normxlogit.core import explain
     explain(model, tokenizer, texts[:1], method=method, **options)
     times = []
@@ -66,10 +66,10 @@ def time_per_instance(model, tokenizer, texts, method: str, repeats: int = 1, **
     return sorted(times)[len(times) // 2]
 
 def check_contribution_matrices(model, tokenizer, texts, matrices_fn, method: str, **options):
-    """The per-layer contribution matrices `matrices_fn(batch)` of a rollout method, and their rollouts, are
-    row-stochastic (non-negative rows summing to one) and take nothing from padding; `explain(..., method,
-    target='all')` gives one and the same explanation for every class, summing to one. Returns that explanation's
-    scores (targets, tokens)."""
+    """The per-layer contribution matrices `matrices_fn(batch)` of a rollout method, and
+    their rollouts, are row-stochastic (non-negative rows summing to one) and take nothing
+    from padding; `explain(..., method, target='all')` gives one and the same explanation
+    for every class, summing to one. Returns that explanation's scores (targets, tokens)."""
     import numpy as np
     from normxlogit.model.batch import make_batch
     from normxlogit.core import explain
@@ -88,8 +88,8 @@ def check_contribution_matrices(model, tokenizer, texts, matrices_fn, method: st
     return S, mats, b
 
 def max_diff(xs, ys) -> float:
-    """Largest absolute difference between two lists of tensors (e.g. per-layer matrices of a new and a reference
-    implementation)."""
+    """Largest absolute difference between two lists of tensors (e.g.
+    per-layer matrices of a new and a reference implementation)."""
     return max(float((x - y).abs().max()) for x, y in zip(xs, ys))
 
 # words that are one token almost everywhere
@@ -97,8 +97,8 @@ FILLERS = (" the", " a", " and", " of", " it", ".", ",", " is", " so", " film")
 _SST2 = []
 
 def sst2_sentences() -> list:
-    """The SST-2 dev sentences of the shared data (`normxlogit.evidence.datasets.load_sst2`), the text
-    `fixed_length_text` cuts."""
+    """The SST-2 dev sentences of the shared data
+    (`normxlogit.evidence.datasets.load_sst2`), the text `fixed_length_text` cuts."""
     if not _SST2:
         from normxlogit.evidence.datasets import load_sst2
         _SST2.extend(s.strip() for s in load_sst2("dev").sentence.astype(str) if s.strip())
@@ -147,11 +147,11 @@ def fixed_length_texts(tokenizer, n: int, batch: int = 1) -> list:
 
 def check_matrices_match(reference_fn, matrices_fn, method: str, archs=ENCODER_ARCHS, texts=SAMPLE_TEXTS,
                          variants=({},), rows=(1, 3, None), minilm_tokens: int | None = None, atol: float = 1e-6):
-    """A faster implementation `matrices_fn(batch, rows=r, **variant)` of per-layer contribution matrices agrees with
-    its `reference_fn(batch, **variant)` (and so do the rollouts), for every block size in `rows`, on tiny models of
-    `archs` with random LayerNorms; the registered `method` equals the scores of the reference matrices with and
-    without `layer`; with `minilm_tokens`, also on MiniLM-L6 at that input length. Returns the largest differences
-    (tiny, MiniLM)."""
+    """A faster implementation `matrices_fn(batch, rows=r, **variant)` of per-layer contribution
+    matrices agrees with its `reference_fn(batch, **variant)` (and so do the rollouts), for every
+    block size in `rows`, on tiny models of `archs` with random LayerNorms; the registered `method`
+    equals the scores of the reference matrices with and without `layer`; with `minilm_tokens`,
+    also on MiniLM-L6 at that input length. Returns the largest differences (tiny, MiniLM)."""
     from normxlogit.model.batch import make_batch
     from normxlogit.registry import get_method
     from normxlogit.model.tracing import compose_rollout, contribution_scores
@@ -222,8 +222,8 @@ def sentencepiece_tokenizer(texts=None, vocab_size: int = 330):
     finally: shutil.rmtree(d, ignore_errors=True)
 
 def unescape_bytes(text: str) -> str:
-    """Undo the `\\xNN` escapes with which `normxlogit.plot.readable_tokens` shows the bytes of a split character, and
-    decode."""
+    """Undo the `\\xNN` escapes with which `normxlogit.plot.readable_tokens`
+    shows the bytes of a split character, and decode."""
     import re
 
     return re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m[1], 16)]), text.encode("utf-8")).decode(
@@ -232,8 +232,8 @@ def unescape_bytes(text: str) -> str:
 
 def check_readable(shown, text: str, drop=()) -> str:
     """Tokens as a reader sees them (`shown`) read as `text`: joined, with the `\\xNN` escapes of split characters
-    undone and the tokens in `drop` (special tokens such as `[CLS]`) left out, they give `text` up to whitespace; and
-    they show no mojibake (a character of `MOJIBAKE` that `text` does not hold). Returns the joined text."""
+    undone and the tokens in `drop` (special tokens such as `[CLS]`) left out, they give `text` up to whitespace;
+    and they show no mojibake (a character of `MOJIBAKE` that `text` does not hold). Returns the joined text."""
     drop = set(drop)
     joined = unescape_bytes("".join(t for t in shown if t not in drop))
     assert "".join(joined.split()) == "".join(text.split()), (joined, text, shown)
@@ -243,8 +243,8 @@ def check_readable(shown, text: str, drop=()) -> str:
 
 # %% ../nbs/07_testing.ipynb #7b822c9b
 def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol: float = 1e-6):
-    """A contribution-matrix method (`matrices(batch)`: one `(b, s, s)` matrix per layer) gives three consistent views
-    of
+    """A contribution-matrix method (`matrices(batch)`: one `(b,
+    s, s)` matrix per layer) gives three consistent views of
     `text`: the default explanation is the explained position's row of the matrices' rollout, `layer='all'` gives each
     layer's own row, and `rollout=True` ends at the default. Returns `(default, per_layer, matrices)`."""
     import numpy as np
@@ -255,9 +255,8 @@ def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol
     glob = explain(model, tokenizer, text, method=method)
     bar = explain(model, tokenizer, text, method=method, layer="all")
     rol = explain(model, tokenizer, text, method=method, layer="all", rollout=True)
-    assert np.allclose(glob.vector, compose_rollout(mats)[-1][0, p].numpy(), atol=atol), (
-        f"{method}: default is not row {p} of the rollout"
-    )
+    assert np.allclose(glob.vector, compose_rollout(mats)[-1][0, p].numpy(), atol=atol), (f"{method}: default is not "
+                                                                                          f"row {p} of the rollout")
     assert np.allclose(bar.scores[0], torch.stack([M[0, p] for M in mats]).numpy(), atol=atol), (
         f"{method}: layer='all' is not each layer's row"
     )
@@ -268,10 +267,10 @@ def check_rollout_views(model, tokenizer, text: str, method: str, matrices, atol
 def check_matrix_method(method: str, matrices, arch: str = "bert", archs=ENCODER_ARCHS,
                         texts=SAMPLE_TEXTS, atol: float = 1e-6):
     """The checks of a contribution-matrix method `method` with per-layer matrices `matrices(batch)`:
-    `check_batching` (layer None and 'all') on a tiny classifier of each of `archs`, `check_rollout_views` on a tiny
-    `arch` classifier, and on a tiny masked LM the views at the mask, whose position is the one explained. Returns
-    `((model, tokenizer), views, mask_default)`: the `arch` classifier, its `(default, per_layer, matrices)` and the
-    masked LM's default explanation."""
+    `check_batching` (layer None and 'all') on a tiny classifier of each of `archs`,
+    `check_rollout_views` on a tiny `arch` classifier, and on a tiny masked LM the views at the mask,
+    whose position is the one explained. Returns `((model, tokenizer), views, mask_default)`: the
+    `arch` classifier, its `(default, per_layer, matrices)` and the masked LM's default explanation."""
     from normxlogit.model.zoo import tiny_model
     from normxlogit.model.batch import make_batch
     for a in archs:
@@ -282,6 +281,6 @@ def check_matrix_method(method: str, matrices, arch: str = "bert", archs=ENCODER
     mm, tm = tiny_model("bert", "masked_lm", initializer_range=0.3)
     txt = f"the keys to the {tm.mask_token} are on the table"
     e, _, _ = check_rollout_views(mm, tm, txt, method, matrices, atol)
-    assert int(make_batch(mm, tm, [txt]).positions[0]) == e.tokens.index(tm.mask_token), (f"{method}: the masked LM "
-                                                                                          "explains another row")
+    assert int(make_batch(mm, tm, [txt]).positions[0]) == e.tokens.index(tm.mask_token), (f"{method}: the masked "
+                                                                                          "LM explains another row")
     return (m, t), views, e

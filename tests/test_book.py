@@ -18,9 +18,9 @@ def test_book_builds():
     check_book(html)
 
 def check_book(html):
-    """The reader's check on every page (tools/check_book.py): no raw pipe table, no link to a missing file or
-    anchor, no formula MathJax rejects, no prose swallowed into a formula, no raw `$`, no stderr, NaN or machine
-    path."""
+    """The reader's check on every page (tools/check_book.py): no raw pipe
+    table, no link to a missing file or anchor, no formula MathJax rejects, no
+    prose swallowed into a formula, no raw `$`, no stderr, NaN or machine path."""
     sys.path.insert(0, str(ROOT / "tools"))
     import check_book as cb
     problems = cb.check(html)

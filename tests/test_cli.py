@@ -31,8 +31,8 @@ def test_bad_input_is_an_error():
     assert r.returncode == 2 and "unknown method" in r.stderr.lower()
 
 def test_explain_readable_tokens():
-    """A byte-level BPE (SmolLM2) and an uncased WordPiece (MiniLM) print the text their tokens stand for, never
-    `ĠcafÃ©`."""
+    """A byte-level BPE (SmolLM2) and an uncased WordPiece (MiniLM)
+    print the text their tokens stand for, never `ĠcafÃ©`."""
     import io
     import pandas as pd
     from normxlogit.testing import check_readable, MULTILINGUAL, MOJIBAKE
@@ -46,8 +46,8 @@ def test_explain_readable_tokens():
         check_readable(df.token, MULTILINGUAL, drop=["[CLS]", "[SEP]"])
 
 def test_generation_html(tmp_path):
-    """`explain --generate --format html --out FILE` writes a page that shows the prompt and the generated tokens as
-    text."""
+    """`explain --generate --format html --out FILE` writes a page
+    that shows the prompt and the generated tokens as text."""
     import html
     from normxlogit import load_explanations
     from normxlogit.plot import token_label

@@ -99,8 +99,8 @@ def test_two_processes_share_one_cache_folder(tmp_path, reference):
     assert (tmp_path / "p0.csv").read_bytes() == reference == (tmp_path / "p1.csv").read_bytes()
 
 def test_accelerate_two_processes_write_the_same_csv(tmp_path):
-    """`accelerate launch --cpu --num_processes 2` of the command gives the CSV of one process (a tiny model saved to
-    disk)."""
+    """`accelerate launch --cpu --num_processes 2` of the command
+    gives the CSV of one process (a tiny model saved to disk)."""
     from normxlogit.model.zoo import tiny_model
     m, t = tiny_model("bert"); m.save_pretrained(tmp_path / "tiny"); t.save_pretrained(tmp_path / "tiny")
     args = ["faithfulness", "--model", str(tmp_path / "tiny"), "--task", "sst2", "--methods", "l2norm,logat",

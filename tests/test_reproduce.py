@@ -1,8 +1,8 @@
 """Every experiment reproduces at the tiny scale through the one skeleton
-(`normxlogit.experiments.common.reproduce`): its result files appear, a second run computes nothing and rewrites them
-byte for byte, and (where an experiment keeps per-run files) a run whose file is gone resumes from its chunks. The
-experiments' own commands resume and reject bad input with one clear line. (`test_reproduce_tiny_clean.py` runs the
-user's `reproduce all --scale tiny` in a fresh clone.)"""
+(`normxlogit.experiments.common.reproduce`): its result files appear, a second run computes nothing
+and rewrites them byte for byte, and (where an experiment keeps per-run files) a run whose file is
+gone resumes from its chunks. The experiments' own commands resume and reject bad input with one clear
+line. (`test_reproduce_tiny_clean.py` runs the user's `reproduce all --scale tiny` in a fresh clone.)"""
 import gzip, os, subprocess, sys
 from pathlib import Path
 import pandas as pd

@@ -1,6 +1,5 @@
-"""The tiny scale a newcomer tries first runs and leaves the
-repository untouched: `normxlogit reproduce all --scale tiny`
-(chapters included, as the user types it) in a fresh clone, then `git status --porcelain` must be empty."""
+"""The tiny scale a newcomer tries first runs and leaves the repository untouched: `normxlogit reproduce all --scale
+tiny` (chapters included, as the user types it) in a fresh clone, then `git status --porcelain` must be empty."""
 import os, subprocess, sys
 from conftest import ROOT
 

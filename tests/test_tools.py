@@ -1,6 +1,6 @@
-"""The tools that keep long runs alive across sessions:
-`tools/commit_while.sh` (commits finished chunks while a run goes
-on, and when it stops) and the BLiMP experiment's command line (resumes from its chunk cache, refuses bad input)."""
+"""The tools that keep long runs alive across sessions: `tools/commit_while.sh`
+(commits finished chunks while a run goes on, and when it stops) and the BLiMP
+experiment's command line (resumes from its chunk cache, refuses bad input)."""
 import os, shutil, signal, subprocess, sys, time
 import pandas as pd
 import pytest
@@ -77,8 +77,8 @@ AGREEMENT_ARGS = ["--n", "sva=3", "--pool", "sva=20", "--methods", "random", "gr
 
 
 def test_agreement_script_resumes_after_a_kill(tmp_path):
-    """tools/agreement.sh stopped mid-run (the end of a session) exits 130 and stops both runs; run again, it recomputes
-    no finished chunk."""
+    """tools/agreement.sh stopped mid-run (the end of a session) exits 130
+    and stops both runs; run again, it recomputes no finished chunk."""
     env, chunks = _agreement_env(tmp_path), tmp_path / "chunks"
     done = lambda: sorted(p for p in chunks.rglob("chunk-*.npz") if not p.parent.name.startswith("pool-"))
     p = subprocess.Popen(["bash", "tools/agreement.sh", *AGREEMENT_ARGS], cwd=ROOT, env=env, stdout=subprocess.PIPE,
@@ -124,8 +124,8 @@ def _pruning_env(tmp_path, **extra):
 
 
 def test_pruning_script_passes_a_failure_on(tmp_path):
-    """A failing run stops the script with its exit status before the next task starts; a bad task name fails before any
-    run."""
+    """A failing run stops the script with its exit status before
+    the next task starts; a bad task name fails before any run."""
     r = subprocess.run(["bash", "tools/pruning.sh", "--n", "two"], cwd=ROOT, env=_pruning_env(tmp_path),
                        capture_output=True,
                        text=True, timeout=300)
@@ -138,8 +138,8 @@ def test_pruning_script_passes_a_failure_on(tmp_path):
 
 
 def test_pruning_script_stops_every_run_when_killed(tmp_path):
-    """tools/pruning.sh runs each task in two processes (one with --reverse): a stop must end both, and the tasks not
-    yet begun never start."""
+    """tools/pruning.sh runs each task in two processes (one with --reverse):
+    a stop must end both, and the tasks not yet begun never start."""
     env = _pruning_env(tmp_path)
     args = ["--n", "2", "--n-pool", "20", "--max-pruned", "10", "--n-random", "1", "--methods", "gxi", "--poolings",
             "relu_token", "--results", str(tmp_path / "res")]

@@ -88,9 +88,9 @@ def short(stem):
     return re.sub(r"^\d+[a-z]?_", "", stem)
 
 def linker(stems):
-    """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) and the README's
-    links to chapters (`nbs/51_experiment1.ipynb#table-1`) into links to the book's own pages
-    (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids."""
+    """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) and
+    the README's links to chapters (`nbs/51_experiment1.ipynb#table-1`) into links to the book's
+    own pages (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids."""
     from docutils.nodes import make_id
     names = {short(s): s for s in stems} | {s: s for s in stems}
     def sub(m):

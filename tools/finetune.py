@@ -1,6 +1,6 @@
 #!/usr/bin/env python
-"""Fine-tune the project's small models and write their artifacts to models/<name>/ (thin CLI over
-normxlogit.model.finetune).
+"""Fine-tune the project's small models and write their artifacts
+to models/<name>/ (thin CLI over normxlogit.model.finetune).
 
     python tools/finetune.py minilm-sst2 smollm2-sst2      # given models
     python tools/finetune.py all --seed 0                  # every recipe

@@ -21,10 +21,9 @@ all written to one CSV (default results/generation/benchmark.csv) and a json run
             `normxlogit.generation.TOKEN_BUDGET`).
 
 Each row records the load average (os.getloadavg) when it was measured; the run record holds the CPU model, threads,
-versions, and the load at the start and the end. inseq 0.7.1 reads the model's pad token as padding wherever it occurs
-in
-a text: SmolLM2's pad token is its end-of-turn token `<|im_end|>`, which every chat prompt contains, so the run sets the
-pad token to `<|endoftext|>` (absent from the texts; padding is never used for one sequence at a time).
+versions, and the load at the start and the end. inseq 0.7.1 reads the model's pad token as padding wherever it
+occurs in a text: SmolLM2's pad token is its end-of-turn token `<|im_end|>`, which every chat prompt contains, so the
+run sets the pad token to `<|endoftext|>` (absent from the texts; padding is never used for one sequence at a time).
 
   bash tools/inseq_env.sh                                    #
                                                              the chapter's run (SmolLM2, 6
@@ -170,8 +169,8 @@ def main(argv=None):
         if not gen or tok(full, add_special_tokens=False)["input_ids"] != p_ids + gen:
             skipped.append(dict(prompt=i, why="the text does not tokenise back into the same ids")); continue
         gens.append(dict(i=i, q=q, p_ids=p_ids, gen=gen, input_text=tok.decode(p_ids), full=full))
-    print(f"{len(gens)} generations ({len(skipped)} skipped), {np.mean([len(g['gen']) for g in gens]):.1f} tokens on "
-          "average", flush=True)
+    print(f"{len(gens)} generations ({len(skipped)} skipped), "
+          f"{np.mean([len(g['gen']) for g in gens]):.1f} tokens on average", flush=True)
 
     # ---- compare: inseq vs normxlogit, round-robin
     from contextlib import nullcontext
@@ -231,8 +230,8 @@ def main(argv=None):
             n_generations=len(gens),
             skipped=skipped,
             questions=[g["q"] for g in gens],
-            note="pad token set to a token absent from the texts (inseq reads the pad token as padding wherever it "
-                 "occurs)",
+            note="pad token set to a token absent from the texts (inseq "
+                 "reads the pad token as padding wherever it occurs)",
         ),
     )
     f = df[df.part == "forward"].pivot_table(index="round", columns="method", values="seconds")

@@ -83,8 +83,8 @@ def compare(d, out_path):
                              max_abs_rel=a.abs().max().item(),
                              sum_ours=a.sum().item(), sum_lxt=b.sum().item(), logit=r["logit"]))
     Path(out_path).write_text(json.dumps(dict(transformers_lxt_env=lx["lrp"]["transformers"], lxt="2.1", rows=rows,
-                                              how="bash tools/lxt_env.sh (separate venv with transformers 4.57.6 + "
-                                                  "lxt 2.1)"), indent=1))
+                                              how="bash tools/lxt_env.sh (separate venv "
+                                                  "with transformers 4.57.6 + lxt 2.1)"), indent=1))
     print(json.dumps(rows, indent=1))
 
 if __name__ == "__main__":

@@ -57,9 +57,9 @@ STAB = None
 
 # ---------------------------------------------------------------- shared by both environments
 def timed_backward(score, e0, explicit=False):
-    """(seconds, relevance (T,)) for one input: forward `score(e)` untimed, then timed backward + aggregation.
-    Gradient frameworks: R = sum_d e * dscore/de. Explicit LRP:
-    the backward *is* the relevance, seeded with the score."""
+    """(seconds, relevance (T,)) for one input: forward `score(e)` untimed, then
+    timed backward + aggregation. Gradient frameworks: R = sum_d e * dscore/de.
+    Explicit LRP: the backward *is* the relevance, seeded with the score."""
     e = e0.detach().clone().requires_grad_(True)
     s = score(e)
     t0 = time.perf_counter()
@@ -109,8 +109,8 @@ def _config_4x(d):
     rp = raw.get("rope_parameters") or {}
     if rp:
         if rp.get("rope_type", "default") != "default":
-            raise NotImplementedError(f"rope_type {rp['rope_type']!r}: only default RoPE is carried over to "
-                                      "transformers 4")
+            raise NotImplementedError(f"rope_type {rp['rope_type']!r}: only default "
+                                      "RoPE is carried over to transformers 4")
         cfg.rope_theta = rp["rope_theta"]; cfg.rope_scaling = None
     return cfg
 
@@ -171,8 +171,8 @@ def explicit_attnlrp(model):
     return model
 
 class LxtEnv:
-    """The lxt side: GxI and lxt-efficient on one model (lxt's class-level patch switched on and off), lxt-explicit on a
-    copy."""
+    """The lxt side: GxI and lxt-efficient on one model (lxt's
+    class-level patch switched on and off), lxt-explicit on a copy."""
     def __init__(self, model_dir, dtype="float32", threads=1, stab=None):
         global STAB
         STAB = None if stab is None else float(stab)
@@ -270,8 +270,8 @@ class LxtWorker:
         self._err.close()
 
 def _rule_block_attention(model):
-    """Patch every Llama attention of `model` (transformers 5) with an eager attention from
-    `normxlogit.attribution.lrp_rules.attention`; returns an undo."""
+    """Patch every Llama attention of `model` (transformers 5) with an eager
+    attention from `normxlogit.attribution.lrp_rules.attention`; returns an undo."""
     from normxlogit.attribution import lrp_rules as rules
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
     mods = [m for m in model.modules() if type(m).__name__ == "LlamaAttention"]
@@ -313,16 +313,16 @@ class MainEnv:
                 if undo: undo()
 
 def load_main(model, dtype):
-    """(model, tokenizer) in the main env: 'tiny' (random tiny Llama, non-default RoPE base, long positions) or an
-    offline name."""
+    """(model, tokenizer) in the main env: 'tiny' (random tiny Llama,
+    non-default RoPE base, long positions) or an offline name."""
     from normxlogit.model.zoo import load_model, tiny_model
     if model == "tiny":
         return tiny_model("llama", "causal_lm", dtype=DTYPES[dtype], max_position_embeddings=2048, rope_theta=50000.0)
     return load_model(model, dtype=DTYPES[dtype], device="cpu")
 
 def save_weights(m, d):
-    """Save `m` as safetensors into `d` (once for real models; always for the tiny one, which is cheap and
-    deterministic)."""
+    """Save `m` as safetensors into `d` (once for real models;
+    always for the tiny one, which is cheap and deterministic)."""
     from transformers.utils import logging as hl
     d = Path(d)
     if not (d / "config.json").exists() or d.name.startswith("tiny"):
@@ -359,8 +359,8 @@ def run(model="tiny", lengths=(20, 130, 480), repeats=5, out=None, threads=1, dt
     out = Path(out) if out else results_dir("lrp_speed") / "speed.csv"
     # the CSV has no stab column: never mix the two kinds of rows
     if stab is not None and out.exists() and not fresh:
-        raise ValueError(f"stab={stab} writes rows that {out} cannot tell apart from its own: pass a new `out` or "
-                         "fresh=True")
+        raise ValueError(f"stab={stab} writes rows that {out} cannot tell "
+                         "apart from its own: pass a new `out` or fresh=True")
     work = Path(work or os.environ.get("LXT_SPEED_WORK", "/tmp/lxt_speed"))
     lxt_python = Path(lxt_python or Path(LXT_ENV) / "bin" / "python")
     say = (lambda *a: print(*a, file=sys.stderr, flush=True)) if progress else (lambda *a: None)
@@ -467,12 +467,12 @@ def print_summary(df):
     import pandas as pd
     t, sp = summary(df)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print("median per input (backward + aggregation); ratio = median per-round time / GxI of the same env and "
-              "round")
+        print("median per input (backward + aggregation); ratio = "
+              "median per-round time / GxI of the same env and round")
         print(t.drop(columns=["env", "method"]).to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         if len(sp.columns):
-            print("\nspeedups (median over rounds of per-round ratios; Table 8's 'Speedup' is lxt explicit / "
-                  "efficient)")
+            print("\nspeedups (median over rounds of per-round ratios; "
+                  "Table 8's 'Speedup' is lxt explicit / efficient)")
             print(sp.to_string(float_format=lambda x: f"{x:.2f}"))
 
 def main(argv=None):

@@ -35,10 +35,10 @@ def alti_matrices(batch: Batch, rows: int | None = None):
 
 @register_method("alti", label="ALTI", colour="#c49c94", family="vector", layerwise=True,
                  kinds=("classification", "regression", "masked_lm"),
-                 description="ALTI: Manhattan-distance contributions through attention, residual and LN#1, rolled out "
-                             "over layers",
+                 description="ALTI: Manhattan-distance contributions through "
+                             "attention, residual and LN#1, rolled out over layers",
                  reference="Ferrando et al. 2022")
 def alti(batch: Batch, rollout: bool | None = None, rows: int | None = None):
-    """ALTI (label-independent). `rollout=None`: global (rollout) without `layer`, per-layer ALTI¬ with `layer`; `rows`:
-    chunk size."""
+    """ALTI (label-independent). `rollout=None`: global (rollout) without
+    `layer`, per-layer ALTI¬ with `layer`; `rows`: chunk size."""
     return contribution_scores(batch, alti_matrices(batch, rows), rollout)

@@ -37,15 +37,15 @@ def linear_norm(module, x):
         errs = [((s * (x - x.mean(-1, keepdim=True) if c else x) + bb) - y).abs().max().item() for s, c, bb in cands]
     i = min(range(3), key=errs.__getitem__)
     if errs[i] > 1e-3 * (y.abs().max().item() + 1e-6):
-        raise NotImplementedError(f"{type(module).__name__} is neither a LayerNorm nor an RMSNorm (reconstruction "
-                                  f"error {errs[i]:.2e}).")
+        raise NotImplementedError(f"{type(module).__name__} is neither a LayerNorm nor "
+                                  f"an RMSNorm (reconstruction error {errs[i]:.2e}).")
     return cands[i]
 
 def _center(v, center): return v - v.mean(-1, keepdim=True) if center else v
 
 def _modules(ad):
-    """Per layer: (attention module, value-producing module, value slice, output projection, post-attention norm,
-    MLP-output module)."""
+    """Per layer: (attention module, value-producing module, value slice,
+    output projection, post-attention norm, MLP-output module)."""
     body = ad.body
     if hasattr(body, "h"):  # GPT-2
         return [(l.attn, l.attn.c_attn, "last_third", l.attn.c_proj, None, l.mlp) for l in body.h]
@@ -84,8 +84,8 @@ def _head_direction(batch, hT, reference=None):
     with torch.no_grad(): real = batch.score(ad.head(hT, layer=ad.num_layers))
     lin = (u * hT[:, None]).sum(-1) + c
     if (real - lin).abs().max() > 1e-4 * (real.abs().max() + 1):
-        raise NotImplementedError("The head on top is not affine (e.g. Gemma's final logit soft-capping), so the "
-                                  "logit has no additive decomposition.")
+        raise NotImplementedError("The head on top is not affine (e.g. Gemma's final logit "
+                                  "soft-capping), so the logit has no additive decomposition.")
     return u.detach(), c
 
 def head_values(v, vslice, H: int, dh: int):
@@ -104,10 +104,10 @@ _PARTS = {
 }
 
 def capture(batch: Batch, parts=("v", "attn", "mlp")):
-    """One eager forward pass of a pre-LN decoder with attention weights returned, saving the final norm's input
-    (`'xL'`) and, per layer `l`, each of `parts` under `(part, l)`: 'v' the value module's output, 'attn' the
-    attention block's output, 'mlp' the MLP block's output, 'o' the output projection's (input, output). Returns
-    `(model output, saved)`."""
+    """One eager forward pass of a pre-LN decoder with attention weights returned, saving the
+    final norm's input (`'xL'`) and, per layer `l`, each of `parts` under `(part, l)`: 'v'
+    the value module's output, 'attn' the attention block's output, 'mlp' the MLP block's
+    output, 'o' the output projection's (input, output). Returns `(model output, saved)`."""
     ad = batch.adapter
     bad = [p for p in parts if p not in _PARTS]
     if bad: raise ValueError(f"unknown parts {bad}; choose from {list(_PARTS)}")

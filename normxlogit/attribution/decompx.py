@@ -19,8 +19,8 @@ BIAS_MODES = ("absdot", "norm", "equal", "token")
 def add_bias(Z, bias, mode: str = "absdot"):
     """Give the bias `bias` ((d,) or broadcastable to Z without its source axis) to the source vectors `Z` (..., j, d).
 
-    'absdot' (DecompX default): in proportion to $|z_j \\cdot b|$; 'norm': to $\\lVert z_j\\rVert$; 'equal': equally
-    among non-zero sources; 'token': all of it to the last source, a separate bias token."""
+    'absdot' (DecompX default): in proportion to $|z_j \\cdot b|$; 'norm': to $\\lVert z_j\\rVert$;
+    'equal': equally among non-zero sources; 'token': all of it to the last source, a separate bias token."""
     bias = bias.unsqueeze(-2) if bias.dim() > 1 else bias
     if mode == "token":
         Z = Z.clone(); Z[..., -1, :] += bias.squeeze(-2) if bias.dim() > 1 else bias
@@ -73,8 +73,8 @@ def head_parts(adapter):
     raise NotImplementedError(f"No DecompX head decomposition for model_type {mt!r}.")
 
 def decompx_logits(batch: Batch, X, bias: str = "absdot"):
-    """(b, j, C) per-source logits: the decomposed explained vector X (b, j, d) through dense, activation (zero-origin
-    slope) and output layer."""
+    """(b, j, C) per-source logits: the decomposed explained vector X (b, j,
+    d) through dense, activation (zero-origin slope) and output layer."""
     dense, act, out = head_parts(batch.adapter)
     H = add_bias(X @ weight_of(dense, X).T, bias_of(dense, X), bias)
     pre = H.sum(-2)
@@ -83,14 +83,14 @@ def decompx_logits(batch: Batch, X, bias: str = "absdot"):
 
 @register_method("decompx", label="DecompX", colour="#98df8a", family="vector",
                  kinds=("classification", "regression", "masked_lm"),
-                 description="DecompX: token decomposition propagated through every layer (FFN linearised) and the "
-                             "classification head",
+                 description="DecompX: token decomposition propagated through every "
+                             "layer (FFN linearised) and the classification head",
                  reference="Modarressi et al. 2023")
 def decompx(batch: Batch, bias: str = "absdot", head: bool | None = None):
-    """DecompX. Classifiers (`head=None`/True): per-label logit of each token (signed; the target minus the foil
-    logit for contrastive explanations). Regression, masked LM or `head=False`: $\\ell^2$ norm of each token's
-    decomposed vector at the explained position ([CLS], the mask), as the NormXLogit paper does for STS-B. `bias`:
-    see `add_bias`."""
+    """DecompX. Classifiers (`head=None`/True): per-label logit of each token (signed; the
+    target minus the foil logit for contrastive explanations). Regression, masked LM or
+    `head=False`: $\\ell^2$ norm of each token's decomposed vector at the explained position
+    ([CLS], the mask), as the NormXLogit paper does for STS-B. `bias`: see `add_bias`."""
     if head is None: head = batch.kind == "classification"
     if head and batch.kind != "classification":
         raise ValueError(f"head=True needs a classification head; this model has a {batch.kind} head (use head=False).")

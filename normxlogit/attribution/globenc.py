@@ -31,10 +31,10 @@ def globenc_matrices(batch: Batch, ln2: bool = True, rows: int | None = None):
 
 @register_method("globenc", label="GlobEnc", colour="#f7b6d2", family="vector", layerwise=True,
                  kinds=("classification", "regression", "masked_lm"),
-                 description="GlobEnc: norms of decomposed vectors through attention, residuals and both LayerNorms, "
-                             "rolled out over layers",
+                 description="GlobEnc: norms of decomposed vectors through attention, "
+                             "residuals and both LayerNorms, rolled out over layers",
                  reference="Modarressi et al. 2022")
 def globenc(batch: Batch, rollout: bool | None = None, ln2: bool = True, rows: int | None = None):
-    """GlobEnc (label-independent). `rollout=None`: global without `layer`, per-layer GlobEnc¬ with `layer`;
-    `ln2=False`: N_ResLN (LN#1 only); `rows`: chunk size."""
+    """GlobEnc (label-independent). `rollout=None`: global without `layer`, per-layer
+    GlobEnc¬ with `layer`; `ln2=False`: N_ResLN (LN#1 only); `rows`: chunk size."""
     return contribution_scores(batch, globenc_matrices(batch, ln2, rows), rollout)

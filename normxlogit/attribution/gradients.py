@@ -51,8 +51,8 @@ def grad_l1(batch: Batch):
 
 @register_method("grad_l2", label="Gradient ℓ2", colour="#aec7e8", family="gradient", gradient=True,
                  reference="Simonyan et al. 2014; Li et al. 2016",
-                 description="L2 norm of the gradient of the score w.r.t. each input word embedding (squared=True: "
-                             "its square)")
+                 description="L2 norm of the gradient of the score w.r.t. each "
+                             "input word embedding (squared=True: its square)")
 def grad_l2(batch: Batch, squared: bool = False):
     "$\\lVert \\partial f/\\partial x_i\\rVert_2$ over the hidden dimensions, or its square with `squared=True`."
     if not isinstance(squared, bool): raise TypeError(f"squared must be True or False, got {squared!r}")
@@ -61,8 +61,8 @@ def grad_l2(batch: Batch, squared: bool = False):
 
 @register_method("grad_l2sq", label="Gradient ℓ2²", colour="#6baed6", family="gradient", gradient=True,
                  reference="Simonyan et al. 2014; the decomposition-attributions paper's Gradient_l2",
-                 description="Squared L2 norm of the gradient w.r.t. each input word embedding (the "
-                             "decomposition-attributions paper's Gradient_l2)")
+                 description="Squared L2 norm of the gradient w.r.t. each input word "
+                             "embedding (the decomposition-attributions paper's Gradient_l2)")
 def grad_l2sq(batch: Batch):
     "$\\lVert \\partial f/\\partial x_i\\rVert_2^2$: `grad_l2(batch, squared=True)`."
     return grad_l2(batch, squared=True)
@@ -95,10 +95,10 @@ def extra_embeddings(batch: Batch):
 EMBEDDINGS = ("partial", "word", "full")
 
 def input_embeddings(batch: Batch, embeddings: str = "partial"):
-    """The input $x_i$ of Gradient x Input (b, s, d): the word embeddings ('partial', alias 'word') or word + position +
-    token type ('full')."""
-    if embeddings not in EMBEDDINGS: raise ValueError("embeddings must be 'partial' (alias 'word') or 'full', got "
-                                                      f"{embeddings!r}")
+    """The input $x_i$ of Gradient x Input (b, s, d): the word embeddings
+    ('partial', alias 'word') or word + position + token type ('full')."""
+    if embeddings not in EMBEDDINGS: raise ValueError("embeddings must be 'partial' (alias "
+                                                      f"'word') or 'full', got {embeddings!r}")
     x = batch.word_embeddings().detach()
     return x + extra_embeddings(batch) if embeddings == "full" else x
 
@@ -111,13 +111,12 @@ def aggregate_gxi(prod, aggregate: str = "sum"):
 
 @register_method("gxi", label="G×I", colour="#ff7f0e", family="gradient", gradient=True,
                  reference="Denil et al. 2015; Shrikumar et al. 2016",
-                 description="Gradient x Input on the word embeddings (embeddings='full': word + position + token "
-                             "type; signed sum, aggregate='l1'/'l2' for norms)")
+                 description="Gradient x Input on the word embeddings (embeddings='full': word + "
+                             "position + token type; signed sum, aggregate='l1'/'l2' for norms)")
 def gxi(batch: Batch, aggregate: str = "sum", embeddings: str = "partial"):
-    """Gradient x Input: $x_i^\\top g_i$ (`aggregate='sum'`), $\\lVert x_i\\odot
-    g_i\\rVert_1$ ('l1') or $\\lVert x_i\\odot g_i\\rVert_2$ ('l2'),
-    with $x_i$ the word embedding (`embeddings='partial'`, alias 'word') or the full embedding ('full': + position
-    and token-type embeddings)."""
+    """Gradient x Input: $x_i^\\top g_i$ (`aggregate='sum'`), $\\lVert x_i\\odot g_i\\rVert_1$ ('l1')
+    or $\\lVert x_i\\odot g_i\\rVert_2$ ('l2'), with $x_i$ the word embedding (`embeddings='partial'`,
+    alias 'word') or the full embedding ('full': + position and token-type embeddings)."""
     aggregate_gxi(torch.zeros(1, 1), aggregate)  # validate before the backward passes
     x = input_embeddings(batch, embeddings)
     g = input_gradients(batch)[0]

@@ -57,8 +57,8 @@ def head_shape(model) -> tuple[int, int, int]:
 
 # %% ../../nbs/25_head_relevance.ipynb #71e4ad51
 def head_mask(model, heads) -> torch.Tensor:
-    """A float `(n_layers, n_heads)` mask from `heads`: an array / tensor / nested list of that shape (1 = keep, 0 =
-    mask), or a list / set of `(layer, head)` tuples to mask (everything else 1)."""
+    """A float `(n_layers, n_heads)` mask from `heads`: an array / tensor / nested list of that shape
+    (1 = keep, 0 = mask), or a list / set of `(layer, head)` tuples to mask (everything else 1)."""
     L, H, _ = head_shape(model)
     if isinstance(heads, (set, frozenset)) or (isinstance(heads, (list, tuple))
                                                and (len(heads) == 0 or all(isinstance(p, tuple) for p in heads))):
@@ -151,8 +151,8 @@ def _alti_logit_elements(batch) -> torch.Tensor:
     head dimension c, $A^{l,h}_{t^*j}\\, v^{l,h}_{j,c}\\, (W_O^{l\\top} w^l)_{h,c}$ ($t^*$ the explained position)."""
     ad = batch.adapter
     if not ad.decoder:
-        raise NotImplementedError(f"ALTI-Logit head scores need a pre-LayerNorm decoder; {type(ad.m).__name__} is an "
-                                  "encoder.")
+        raise NotImplementedError("ALTI-Logit head scores need a pre-LayerNorm "
+                                  f"decoder; {type(ad.m).__name__} is an encoder.")
     mods = _al._modules(ad)
     L, H, dh = head_shape(ad.model)
     out, cache = _al.capture(batch, ("v", "o"))
@@ -177,8 +177,8 @@ def _alti_logit_elements(batch) -> torch.Tensor:
         got = torch.einsum("bhs,bshc->bhc", A.to(v.dtype), v).reshape(b, -1)
         ref = o_in[bi, T]
         if (got - ref).abs().max() > 1e-4 * (ref.abs().max() + 1):
-            raise RuntimeError(f"layer {l}: attention weights x values do not reproduce the head outputs; unsupported "
-                               "attention")
+            raise RuntimeError(f"layer {l}: attention weights x values do not "
+                               "reproduce the head outputs; unsupported attention")
         res.append(el)
     return torch.stack(res, 1)
 

@@ -22,8 +22,8 @@ __all__ = ['QUADRATURES', 'BASELINES', 'KEEP', 'quadrature', 'mean_embedding', '
 QUADRATURES = ("gausslegendre", "riemann_trapezoid", "riemann_middle", "riemann_left", "riemann_right")
 
 def quadrature(n_steps: int, rule: str = "gausslegendre"):
-    """Nodes $\\alpha_m\\in[0,1]$ and weights $w_m$ (summing to 1) of an `n_steps`-point rule on $[0,1]$ (float64
-    tensors)."""
+    """Nodes $\\alpha_m\\in[0,1]$ and weights $w_m$ (summing to 1)
+    of an `n_steps`-point rule on $[0,1]$ (float64 tensors)."""
     if not isinstance(n_steps, int) or n_steps < 1: raise ValueError(f"n_steps must be a positive int, got {n_steps!r}")
     n = n_steps
     if rule == "gausslegendre":
@@ -68,8 +68,8 @@ def baseline_embeddings(batch: Batch, baseline="zero", keep=None):
     vocabulary's mean embedding everywhere) or a tensor; then the input itself at the positions `keep` names."""
     x = batch.word_embeddings().detach()
     if torch.is_tensor(baseline):
-        if baseline.shape != x.shape: raise ValueError(f"baseline tensor has shape {tuple(baseline.shape)}, expected "
-                                                       f"{tuple(x.shape)}")
+        if baseline.shape != x.shape: raise ValueError("baseline tensor has shape "
+                                                       f"{tuple(baseline.shape)}, expected {tuple(x.shape)}")
         x0 = baseline.to(x)
     elif baseline == "zero": x0 = torch.zeros_like(x)
     elif baseline in ("pad", "eos"):
@@ -110,8 +110,8 @@ class CompletenessLog(list):
         for r in self: rows.setdefault(r["example"], []).append(r)
         if len(rows) != len(exs): raise ValueError(f"the log holds {len(rows)} examples, got {len(exs)} explanations")
         for e, rs in zip(exs, rows.values()):
-            if len(rs) != len(e.targets): raise ValueError(f"{len(rs)} recorded targets for an explanation of "
-                                                           f"{len(e.targets)}")
+            if len(rs) != len(e.targets): raise ValueError(f"{len(rs)} recorded targets for an "
+                                                           f"explanation of {len(e.targets)}")
             e.options["completeness"] = dict({k: [r[k] for r in rs]
                                               for k in ("f_input", "f_baseline", "delta", "rel_gap")},
                                              converged=all(r["converged"] for r in rs), delta_tol=rs[0]["delta_tol"])
@@ -121,8 +121,8 @@ _LOGS: list = []
 
 @contextmanager
 def record_completeness():
-    """`with record_completeness() as log:` every IG call inside appends its completeness rows to `log` (a
-    `CompletenessLog`)."""
+    """`with record_completeness() as log:` every IG call inside
+    appends its completeness rows to `log` (a `CompletenessLog`)."""
     log = CompletenessLog()
     _LOGS.append(log)
     try: yield log

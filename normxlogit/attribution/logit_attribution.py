@@ -42,20 +42,20 @@ def head_scores(batch: Batch, layers=None, signed: bool = False):
     return torch.stack(out, dim=2)
 
 @register_method("logat", label="LogAt", colour="#17becf", family="normxlogit", lean=True, layerwise=True,
-                 description="Logit of the explained label from the head-on-top applied to each token (Eq. 7; Eq. 8 "
-                             "for regression)",
+                 description="Logit of the explained label from the head-on-top "
+                             "applied to each token (Eq. 7; Eq. 8 for regression)",
                  reference="Abbasi et al. 2024, Eq. 7-8")
 def logat(batch: Batch, signed: bool = False):
-    """LogAt: the head-on-top applied to every token's representation. `signed=True` keeps the sign of Eq. 8
-    (regression)."""
+    """LogAt: the head-on-top applied to every token's representation.
+    `signed=True` keeps the sign of Eq. 8 (regression)."""
     return head_scores(batch, signed=signed)
 
 @register_method("normxlogit", label="NormXLogit", colour="#000000", family="normxlogit", lean=True, layerwise=True,
                  description="Input-embedding norm times LogAt (Eq. 9)",
                  reference="Abbasi et al. 2024, Eq. 9")
 def normxlogit(batch: Batch, embedding: str = "word", signed: bool = False):
-    """NormXLogit: the L2 norm of the input embedding times LogAt. `embedding`: 'word' (Eq. 9, default) or 'output'
-    (authors' code)."""
+    """NormXLogit: the L2 norm of the input embedding times LogAt.
+    `embedding`: 'word' (Eq. 9, default) or 'output' (authors' code)."""
     return embedding_norms(batch, embedding)[:, None, None, :] * head_scores(batch, signed=signed)
 
 @register_method("l2norm", label="ℓ2 norm", colour="#bcbd22", family="normxlogit", lean=True,

@@ -36,8 +36,8 @@ def check_supported(model):
     mt = cfg.model_type
     if mt not in SUPPORTED_TYPES:
         why = _WHY_NOT.get(mt, "its modules have not been mapped to LRP rules")
-        raise NotImplementedError(f"LRP/AttnLRP is not implemented for model_type {mt!r}: {why}. Supported: "
-                                  f"{list(SUPPORTED_TYPES)}.")
+        raise NotImplementedError("LRP/AttnLRP is not implemented for model_type "
+                                  f"{mt!r}: {why}. Supported: {list(SUPPORTED_TYPES)}.")
     if getattr(cfg, "attn_logit_softcapping", None):
         raise NotImplementedError("attention logit soft-capping (tanh on the attention scores) has no rule here; "
                                   "set config.attn_logit_softcapping=None or use another method.")
@@ -195,8 +195,8 @@ def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "ful
         (word embeddings only). gated: rule for gated MLPs ('half' | 'signal'; default per variant).
     dtype: None (the model's dtype) or a dtype to compute in (a copy of the model is made if it differs).
     return_parts: also return {input name: (b, k, s) relevance} and the explained scores (b, k)."""
-    if embeddings not in ("full", "partial"): raise ValueError("embeddings must be 'full' or 'partial', got "
-                                                               f"{embeddings!r}")
+    if embeddings not in ("full", "partial"): raise ValueError("embeddings must be 'full' or "
+                                                               f"'partial', got {embeddings!r}")
     batch = _in_dtype(batch, dtype)
     if batch.adapter.m.training: raise ValueError("call model.eval() first: dropout would make relevances random")
     acc = torch.float64 if next(batch.adapter.m.parameters()).dtype == torch.float64 else torch.float32
@@ -218,19 +218,19 @@ def lrp_relevance(batch: Batch, variant: str = "attnlrp", embeddings: str = "ful
 
 # %% ../../nbs/27_lrp.ipynb #cfe6876b
 @register_method("lrp", label="LRP", colour="#e377c2", family="lrp", gradient=True,
-                 description="LRP with attention weights and norm scales held constant (Ali et al. 2022), as modified "
-                             "Gradient x Input",
-                 reference="Ali et al. 2022, XAI for Transformers: Better Explanations through Conservative "
-                           "Propagation (ICML)")
+                 description="LRP with attention weights and norm scales held "
+                             "constant (Ali et al. 2022), as modified Gradient x Input",
+                 reference="Ali et al. 2022, XAI for Transformers: Better "
+                           "Explanations through Conservative Propagation (ICML)")
 def lrp(batch: Batch, embeddings: str = "full", gated: str = "signal", dtype=None):
     "LRP (Ali et al. 2022): attention weights constant, norms linearised, identity rule on activations, gate constant."
     return lrp_relevance(batch, "lrp", embeddings=embeddings, gated=gated, dtype=dtype)
 
 @register_method("attnlrp", label="AttnLRP", colour="#d62728", family="lrp", gradient=True,
-                 description="AttnLRP: softmax rule, uniform rule on QK^T and AV, half rule on gated MLPs, as "
-                             "modified Gradient x Input",
-                 reference="Achtibat et al. 2024, AttnLRP: Attention-Aware Layer-Wise Relevance Propagation for "
-                           "Transformers (ICML)")
+                 description="AttnLRP: softmax rule, uniform rule on QK^T and AV, "
+                             "half rule on gated MLPs, as modified Gradient x Input",
+                 reference="Achtibat et al. 2024, AttnLRP: Attention-Aware "
+                           "Layer-Wise Relevance Propagation for Transformers (ICML)")
 def attnlrp(batch: Batch, embeddings: str = "full", gated: str = "half", dtype=None):
     "AttnLRP (Achtibat et al. 2024) computed with the LRPx modified Gradient x Input."
     return lrp_relevance(batch, "attnlrp", embeddings=embeddings, gated=gated, dtype=dtype)

@@ -29,8 +29,8 @@ def with_grad_of(value: torch.Tensor, # forward value to return (bit-exact)
     "A tensor equal to `value` in the forward pass whose backward pass is the backward pass of `surrogate`."
     _check_tensor('value', value); _check_tensor('surrogate', surrogate)
     if value.shape != surrogate.shape:
-        raise ValueError(f"`value` and `surrogate` must have the same shape, got {tuple(value.shape)} and "
-                         f"{tuple(surrogate.shape)}")
+        raise ValueError("`value` and `surrogate` must have the same shape, "
+                         f"got {tuple(value.shape)} and {tuple(surrogate.shape)}")
     zero = (surrogate - surrogate.detach()).to(value.dtype) # exactly 0 forward, gradient = identity into `surrogate`
     return value.detach() + zero
 
@@ -50,8 +50,8 @@ def gxi_relevance(fn: Callable, # function of the tensors in `inputs`, returns o
                   grad_output: Optional[torch.Tensor]=None, # alternatively the upstream gradient directly
                   return_output: bool=False, # also return the forward output
                  ):
-    """Gradient x Input relevance of every floating point input of `fn`; tuple in input order (`None` for non-float
-    inputs)."""
+    """Gradient x Input relevance of every floating point input of
+    `fn`; tuple in input order (`None` for non-float inputs)."""
     if out_relevance is not None and grad_output is not None:
         raise ValueError("pass either `out_relevance` or `grad_output`, not both")
     leaves = [x.detach().clone().requires_grad_(True) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
@@ -62,8 +62,8 @@ def gxi_relevance(fn: Callable, # function of the tensors in `inputs`, returns o
         # R_out = y * dy  =>  dy = R_out / y  (0 where y == 0: relevance on a zero output has no gradient handle)
         grad_output = torch.ones_like(y) if out_relevance is None else safe_divide(out_relevance.to(y.dtype), y)
     if tuple(grad_output.shape) != tuple(y.shape):
-        raise ValueError(f"output relevance / gradient has shape {tuple(grad_output.shape)}, output has "
-                         f"{tuple(y.shape)}")
+        raise ValueError("output relevance / gradient has shape "
+                         f"{tuple(grad_output.shape)}, output has {tuple(y.shape)}")
     req = [l for l in leaves if isinstance(l, torch.Tensor) and l.requires_grad]
     grads = (
         torch.autograd.grad(y, req, grad_output.to(y.dtype), allow_unused=True)
@@ -128,8 +128,8 @@ def lrp_identity(x, out_relevance):
 
 # %% ../../nbs/26_lrpx_rules.ipynb #4ac752d3
 def uniform_product(*factors: torch.Tensor) -> torch.Tensor:
-    """Element-wise product `a*b*...` (broadcasting) whose Gradient x Input gives each of the n factors 1/n of the
-    relevance (C.1)."""
+    """Element-wise product `a*b*...` (broadcasting) whose Gradient x
+    Input gives each of the n factors 1/n of the relevance (C.1)."""
     if len(factors) == 0: raise ValueError("uniform_product needs at least one factor")
     for i, f in enumerate(factors): _check_tensor(f'factors[{i}]', f)
     prod = functools.reduce(operator.mul, factors)
@@ -163,8 +163,8 @@ def gated_product(gate_pre: torch.Tensor, # gate pre-activation (`gate_proj(x)`)
                   act: Callable=F.silu, # gate activation
                   rule: str='half', # 'half' (AttnLRP: R/2 to each factor) or 'signal' (act(gate) is a constant gate)
                  ) -> torch.Tensor:
-    """`act(gate_pre) * up` of a gated (SwiGLU/GeGLU) MLP: identity rule through `act`, then the half or signal-take-all
-    rule."""
+    """`act(gate_pre) * up` of a gated (SwiGLU/GeGLU) MLP: identity
+    rule through `act`, then the half or signal-take-all rule."""
     if rule == 'half': return half_product(identity_act(act, gate_pre), up)
     if rule == 'signal': return signal_take_all(act(gate_pre), up)
     raise ValueError(f"`rule` must be 'half' or 'signal', got {rule!r}")
@@ -186,8 +186,8 @@ def _matmul_contrib(a, b):
     return a.unsqueeze(-1) * b.unsqueeze(-3)
 
 def lrp_uniform_matmul(a, b, out_relevance):
-    """Explicit rule for `a @ b`: R_a[i,k] = 1/2 sum_j a_ik b_kj / y_ij R_ij and R_b[k,j] = 1/2 sum_i a_ik b_kj / y_ij
-    R_ij."""
+    """Explicit rule for `a @ b`: R_a[i,k] = 1/2 sum_j a_ik b_kj /
+    y_ij R_ij and R_b[k,j] = 1/2 sum_i a_ik b_kj / y_ij R_ij."""
     y = a @ b
     c = _matmul_contrib(a, b) * safe_divide(out_relevance, y).unsqueeze(-2)   # (..., I, K, J)
     return _sum_to(0.5 * c.sum(-1), a.shape), _sum_to(0.5 * c.sum(-3), b.shape)
@@ -216,8 +216,8 @@ def layer_norm(x: torch.Tensor, # input, normalised over the last dimension
     return with_grad_of(y, sur)
 
 def lrp_layer_norm(x, weight, bias, out_relevance, eps: float=1e-5):
-    """Explicit LRP-0 through LayerNorm seen as the linear map x -> (I - 11^T/D) x * gamma / sigma + beta: `(R_x,
-    R_bias)`."""
+    """Explicit LRP-0 through LayerNorm seen as the linear map x
+    -> (I - 11^T/D) x * gamma / sigma + beta: `(R_x, R_bias)`."""
     y = F.layer_norm(x, x.shape[-1:], weight, bias, eps)
     D = x.shape[-1]
     std = torch.sqrt(x.var(-1, unbiased=False, keepdim=True) + eps)            # (..., 1)
@@ -236,8 +236,8 @@ def rms_norm(x: torch.Tensor, # input, normalised over the last dimension
              upcast: bool=True, # compute in float32 for half/bfloat16 inputs (as HF Llama/Gemma do)
              cast_before_weight: bool=True, # Llama/Qwen: `w * h.to(dtype)`; False: Gemma `(h * (1 + w)).to(dtype)`
             ) -> torch.Tensor:
-    """RMSNorm whose Gradient x Input is LRP with the root-mean-square held constant (C.5); relevance passes
-    element-wise."""
+    """RMSNorm whose Gradient x Input is LRP with the root-mean-square
+    held constant (C.5); relevance passes element-wise."""
     _check_tensor('x', x)
     cd = torch.promote_types(x.dtype, torch.float32) if upcast else x.dtype
     with torch.no_grad():
@@ -264,8 +264,8 @@ def softmax_rule(x: torch.Tensor, dim: int=-1, dtype: Optional[torch.dtype]=None
     return torch.softmax(x, dim=dim, dtype=dtype)
 
 def lrp_softmax(x, out_relevance, dim: int=-1):
-    """Explicit AttnLRP softmax rule (Achtibat et al. 2024, eq. 32 of the AttnLRP paper): R_x = x * (R_s - s * sum_j
-    R_s_j)."""
+    """Explicit AttnLRP softmax rule (Achtibat et al. 2024, eq. 32
+    of the AttnLRP paper): R_x = x * (R_s - s * sum_j R_s_j)."""
     s = torch.softmax(x, dim=dim)
     R = x * (out_relevance - s * out_relevance.sum(dim, keepdim=True))
     return torch.where(torch.isinf(x), torch.zeros((), dtype=R.dtype), R)       # masked (-inf) scores get 0

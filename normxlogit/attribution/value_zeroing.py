@@ -14,9 +14,9 @@ __all__ = ['value_zeroing_distances', 'value_zeroing_matrices', 'value_zeroing']
 
 # %% ../../nbs/32_value_zeroing.ipynb #03b8b6f4
 def value_zeroing_distances(batch: Batch, chunk: int = 256):
-    """Per-layer raw distances D (b, i, j) for layers 1..L: cosine distance between token i's layer output and its
-    output when token j's value vector is zeroed (all heads). Each layer is replayed from its original input once per
-    zeroed token, `chunk` zeroed copies at a time; a hook on the value projection does the zeroing."""
+    """Per-layer raw distances D (b, i, j) for layers 1..L: cosine distance between token i's layer output and
+    its output when token j's value vector is zeroed (all heads). Each layer is replayed from its original input
+    once per zeroed token, `chunk` zeroed copies at a time; a hook on the value projection does the zeroing."""
     if chunk < 1: raise ValueError(f"chunk must be >= 1, got {chunk}")
     b, s = batch.input_ids.shape
     dev = batch.device
@@ -39,14 +39,14 @@ def value_zeroing_distances(batch: Batch, chunk: int = 256):
     return mats
 
 def value_zeroing_matrices(batch: Batch, chunk: int = 256):
-    """Per-layer Value Zeroing matrices (b, i, j) for layers 1..L: the distances, rows normalised to sum to one (padding
-    removed)."""
+    """Per-layer Value Zeroing matrices (b, i, j) for layers 1..L: the
+    distances, rows normalised to sum to one (padding removed)."""
     return [normalise_rows(D.clamp_min(0), batch.attention_mask) for D in value_zeroing_distances(batch, chunk)]
 
 @register_method("value_zeroing", label="Value Zeroing", colour="#7f7f7f", family="vector", layerwise=True,
                  kinds=("classification", "regression", "masked_lm"),
-                 description="Value Zeroing: change (cosine distance) of each layer's outputs when a token's value "
-                             "vector is zeroed",
+                 description="Value Zeroing: change (cosine distance) of each "
+                             "layer's outputs when a token's value vector is zeroed",
                  reference="Mohebbi et al. 2023")
 def value_zeroing(batch: Batch, rollout: bool | None = None, chunk: int = 256):
     "Value Zeroing (label-independent). `rollout=None`: global (rollout) without `layer`, per-layer with `layer`."

@@ -53,8 +53,8 @@ MNLI_LABELS = ("entailment", "neutral", "contradiction")  # GLUE label ids 0, 1,
 QNLI_LABELS = ("entailment", "not_entailment")
 
 def load_sst2(split="dev", path=None, source="local") -> pd.DataFrame:
-    """SST-2 (GLUE): columns `sentence` (str, lower-cased and tokenised as in GLUE) and `label` (int, 1 = positive).
-    `split`: 'dev' or 'train'."""
+    """SST-2 (GLUE): columns `sentence` (str, lower-cased and tokenised as
+    in GLUE) and `label` (int, 1 = positive). `split`: 'dev' or 'train'."""
     _check_source(source)
     split = {"validation": "dev"}.get(split, split)
     _check_split(split, {"dev", "train"})
@@ -69,9 +69,9 @@ def load_sst2(split="dev", path=None, source="local") -> pd.DataFrame:
     return df[["sentence", "label"]]
 
 def _glue_pair(task, columns, labels, file, hub_split, read, path=None, source="local") -> pd.DataFrame:
-    """A GLUE sentence-pair set with class labels: the two text `columns`, `label` (str) and `label_id` (its index in
-    `labels`, GLUE's order). Local: `<data>/glue/<task>/<file>` read with `read`; a label outside `labels` is an
-    error."""
+    """A GLUE sentence-pair set with class labels: the two text `columns`, `label`
+    (str) and `label_id` (its index in `labels`, GLUE's order). Local:
+    `<data>/glue/<task>/<file>` read with `read`; a label outside `labels` is an error."""
     _check_source(source)
     if source == "hub":
         ds = _hub_load("glue", task, split=hub_split)
@@ -85,19 +85,19 @@ def _glue_pair(task, columns, labels, file, hub_split, read, path=None, source="
     return df
 
 def load_mnli(path=None, source="local") -> pd.DataFrame:
-    """MultiNLI dev-matched: `premise`, `hypothesis`, `label` (str) and `label_id` (0 entailment, 1 neutral, 2
-    contradiction)."""
+    """MultiNLI dev-matched: `premise`, `hypothesis`, `label` (str)
+    and `label_id` (0 entailment, 1 neutral, 2 contradiction)."""
     return _glue_pair("mnli", ("premise", "hypothesis"), MNLI_LABELS, "dev_matched.jsonl", "validation_matched",
                       _read_jsonl, path, source)
 
 def load_qnli(path=None, source="local") -> pd.DataFrame:
-    """QNLI (GLUE) dev: `question`, `sentence`, `label` (str) and `label_id` (0 entailment = the sentence answers the
-    question, 1 not_entailment)."""
+    """QNLI (GLUE) dev: `question`, `sentence`, `label` (str) and `label_id`
+    (0 entailment = the sentence answers the question, 1 not_entailment)."""
     return _glue_pair("qnli", ("question", "sentence"), QNLI_LABELS, "dev.tsv", "validation", _read_tsv, path, source)
 
 def load_stsb(split="dev", path=None, source="local") -> pd.DataFrame:
-    """STS-B: `sentence1`, `sentence2`, `score` (float in [0, 5]; NaN for the unlabelled test split), `genre`. `split`:
-    'train', 'dev' or 'test'."""
+    """STS-B: `sentence1`, `sentence2`, `score` (float in [0, 5]; NaN for the
+    unlabelled test split), `genre`. `split`: 'train', 'dev' or 'test'."""
     _check_source(source)
     split = {"validation": "dev"}.get(split, split)
     _check_split(split, {"train", "dev", "test"})
@@ -116,8 +116,8 @@ BLIMP_PARADIGMS = ("anaphor_number_agreement", "determiner_noun_agreement_1", "d
                    "distractor_agreement_relational_noun", "regular_plural_subject_verb_agreement_1")
 
 def load_blimp(paradigm, path=None, source="local") -> pd.DataFrame:
-    """One BLiMP paradigm (1,000 minimal pairs): `sentence_good`, `sentence_bad`, `pairID`, `UID`, the prefix-method
-    fields (`one_prefix_*` or `two_prefix_*`, depending on the paradigm) and the linguistic metadata."""
+    """One BLiMP paradigm (1,000 minimal pairs): `sentence_good`, `sentence_bad`, `pairID`, `UID`, the
+    prefix-method fields (`one_prefix_*` or `two_prefix_*`, depending on the paradigm) and the linguistic metadata."""
     _check_source(source)
     if paradigm not in BLIMP_PARADIGMS:
         raise ValueError(f"unknown BLiMP paradigm {paradigm!r}; available here: {list(BLIMP_PARADIGMS)}")
@@ -127,14 +127,14 @@ def load_blimp(paradigm, path=None, source="local") -> pd.DataFrame:
 
 # %% ../../nbs/40_datasets.ipynb #d3ae2029
 def load_sva(path=None, mask_token="[MASK]", source="local") -> pd.DataFrame:
-    """Linzen et al. (2016) agreement items (7,489). Columns: `sentence` (str, without `<eos>`), `words` (list of
-    str), `verb_index` (0-based word index), `correct`, `wrong` (verb forms), `n_attractors` (int), `prefix` (words
-    before the verb, joined by spaces), `masked` (sentence with the verb replaced by `mask_token`), `verb_start`,
-    `verb_end` (character span of the verb in `sentence`). `correct` is as in the gold file (4 items differ from the
-    sentence in case only)."""
+    """Linzen et al. (2016) agreement items (7,489). Columns: `sentence` (str, without `<eos>`),
+    `words` (list of str), `verb_index` (0-based word index), `correct`, `wrong` (verb forms),
+    `n_attractors` (int), `prefix` (words before the verb, joined by spaces), `masked` (sentence
+    with the verb replaced by `mask_token`), `verb_start`, `verb_end` (character span of the verb in
+    `sentence`). `correct` is as in the gold file (4 items differ from the sentence in case only)."""
     _check_source(source)
-    if source == "hub": raise NotImplementedError("the Linzen agreement items are not on the dataset hub; use "
-                                                  "source='local'")
+    if source == "hub": raise NotImplementedError("the Linzen agreement items are not on "
+                                                  "the dataset hub; use source='local'")
     d = data_dir(path)/"sva"
     sents = (d/"linzen_subj_agr_filtered.text").read_text().splitlines()
     gold = [l.split("\t") for l in (d/"linzen_subj_agr_filtered.gold").read_text().splitlines()]
@@ -183,8 +183,8 @@ _LOADERS = {"sst2": load_sst2, "mnli": load_mnli, "qnli": load_qnli, "stsb": loa
 _ALIASES = {"sst-2": "sst2", "sts-b": "stsb", "squad_v2": "squad", "squad2": "squad", "linzen": "sva"}
 
 def load_dataset(name, **kw) -> pd.DataFrame:
-    """Dispatch to `load_<name>(**kw)`; names: sst2, mnli, qnli, stsb, blimp (needs `paradigm=`), sva, squad (plus a few
-    aliases)."""
+    """Dispatch to `load_<name>(**kw)`; names: sst2, mnli, qnli, stsb,
+    blimp (needs `paradigm=`), sva, squad (plus a few aliases)."""
     key = _ALIASES.get(str(name).lower(), str(name).lower())
     if key not in _LOADERS:
         raise ValueError(f"unknown dataset {name!r}; valid names: {sorted(_LOADERS)} (aliases: {sorted(_ALIASES)})")
@@ -192,8 +192,8 @@ def load_dataset(name, **kw) -> pd.DataFrame:
 
 # %% ../../nbs/40_datasets.ipynb #843a4281
 def train_eval_split(df: pd.DataFrame, eval_size, seed=0, stratify=None):
-    """Split `df` into `(train, eval)` with a fixed seed. `eval_size`: int (rows) or float in (0, 1) (fraction,
-    rounded).
+    """Split `df` into `(train, eval)` with a fixed seed.
+    `eval_size`: int (rows) or float in (0, 1) (fraction, rounded).
     `stratify`: optional column name; the split is then drawn per class with proportional sizes. Index labels are kept,
     so `eval.index` identifies the held-out rows of `df`."""
     n = len(df)
@@ -287,8 +287,8 @@ def _pairs(ids, task, good, bad) -> pd.DataFrame:
     return pd.DataFrame(dict(id=list(ids), task=task, sentence_good=list(good), sentence_bad=list(bad)))
 
 def check_disjoint(td: TaskData) -> bool:
-    """Raise `ValueError` when a training pair of `td` shares its id or one of its sentences (lower-cased) with a
-    held-out pair."""
+    """Raise `ValueError` when a training pair of `td` shares its id
+    or one of its sentences (lower-cased) with a held-out pair."""
     ids = set(td.train.id) & set(td.dev.id)
     text = lambda df: set(map(_norm_text, df.sentence_good)) | set(map(_norm_text, df.sentence_bad))
     both = text(td.train) & text(td.dev)
@@ -298,9 +298,9 @@ def check_disjoint(td: TaskData) -> bool:
     return True
 
 def agreement_data(path=None) -> TaskData:
-    """Minimal pairs of the agreement masked LM, with the experiments' ids (`sva-<line>`, `<paradigm>-<pairID>`) and a
-    `task` column ('sva' or the BLiMP paradigm). Linzen items become pairs: the sentence, and the sentence with the
-    wrong verb form.
+    """Minimal pairs of the agreement masked LM, with the experiments' ids (`sva-<line>`,
+    `<paradigm>-<pairID>`) and a `task` column ('sva' or the BLiMP paradigm). Linzen
+    items become pairs: the sentence, and the sentence with the wrong verb form.
 
     Held out (`dev`, never trained on): the first `SVA_HELD_OUT` Linzen items (the agreement benchmark's sva pool),
     the 200 pairs per paradigm of `task_data('blimp').dev` (the BLiMP experiment's masked-LM items) and, for ra, also

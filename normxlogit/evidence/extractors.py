@@ -87,8 +87,8 @@ def subject_tokens(parse: Parse, j: int) -> list:
     return sorted(out)
 
 def first_noun(parse: Parse, before: int):
-    """Fallback for short BLiMP sentences whose verb the parser mis-tags: the first noun before token `before` that
-    heads its phrase."""
+    """Fallback for short BLiMP sentences whose verb the parser mis-tags:
+    the first noun before token `before` that heads its phrase."""
     nouns = [j for j in range(before) if parse.pos[j] in ("NOUN", "PROPN")]
     heads = [j for j in nouns if parse.dep[j] not in ("compound", "amod", "poss")]
     if heads: return unwrap_quantity(parse, heads[0])
@@ -155,10 +155,9 @@ def _first_line(e) -> str:
     return f"{type(e).__name__}: {msg.splitlines()[0] if msg else ''}"
 
 def _reason(e) -> str:
-    """Why a model did not load, in words a reader can use: 'not
-    available offline' when the hub cannot be reached and no
-    local copy exists, 'no model at that path' for a folder or name that holds none, else the message's first line
-    (addresses shortened to 'the hub')."""
+    """Why a model did not load, in words a reader can use: 'not available offline' when the
+    hub cannot be reached and no local copy exists, 'no model at that path' for a folder or
+    name that holds none, else the message's first line (addresses shortened to 'the hub')."""
     import re
     msg = (str(e).strip().splitlines() or [""])[0]
     if re.search(
@@ -256,15 +255,15 @@ def _resolve_coref(coref):
     return coref
 
 def blimp_evidence(paradigm, n=None, coref="auto", path=None, cache=True, coref_model=FASTCOREF_MODEL) -> pd.DataFrame:
-    """Evidence for a BLiMP paradigm (full name or NormXLogit short name: ana, dna, dnaa, darn, rpsv). `coref`
-    (anaphora only): 'auto' uses fastcoref (`coref_model`, see `load_fastcoref`) when it loads and otherwise the
-    dependency rule; 'fastcoref' requires it; 'dependency' uses the rule only. The backend that annotated the items
-    is in `df.attrs['coref']` (and per item in `rule`); the fallback is reported in one printed line (once per
-    process and cause)."""
+    """Evidence for a BLiMP paradigm (full name or NormXLogit short name: ana, dna, dnaa, darn,
+    rpsv). `coref` (anaphora only): 'auto' uses fastcoref (`coref_model`, see `load_fastcoref`)
+    when it loads and otherwise the dependency rule; 'fastcoref' requires it; 'dependency' uses
+    the rule only. The backend that annotated the items is in `df.attrs['coref']` (and per item
+    in `rule`); the fallback is reported in one printed line (once per process and cause)."""
     paradigm = NORMXLOGIT_PARADIGMS.get(paradigm, paradigm)
     if paradigm not in PARADIGM_KIND:
-        raise ValueError(f"no evidence rule for {paradigm!r}; supported: {sorted(PARADIGM_KIND)} (short: "
-                         f"{sorted(NORMXLOGIT_PARADIGMS)})")
+        raise ValueError(f"no evidence rule for {paradigm!r}; supported: "
+                         f"{sorted(PARADIGM_KIND)} (short: {sorted(NORMXLOGIT_PARADIGMS)})")
     _resolve_coref(coref)
     df = load_blimp(paradigm, path=path)
     if n is not None: df = df.head(n)
@@ -384,8 +383,8 @@ _EXTRACTORS = {"ra": ra_evidence, "sva": sva_evidence, "qa": qa_evidence,
                **{k: (lambda p: lambda **kw: blimp_evidence(p, **kw))(v) for k, v in NORMXLOGIT_PARADIGMS.items()}}
 
 def load_evidence(task, **kw) -> pd.DataFrame:
-    """Evidence for a task name: 'sva', 'ra', 'qa', or a NormXLogit BLiMP short name ('ana', 'dna', 'dnaa', 'darn',
-    'rpsv')."""
+    """Evidence for a task name: 'sva', 'ra', 'qa', or a NormXLogit
+    BLiMP short name ('ana', 'dna', 'dnaa', 'darn', 'rpsv')."""
     if task not in _EXTRACTORS: raise ValueError(f"unknown task {task!r}; valid: {sorted(_EXTRACTORS)}")
     return _EXTRACTORS[task](**kw)
 

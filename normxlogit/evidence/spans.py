@@ -13,16 +13,16 @@ __all__ = ['check_spans', 'Evidence', 'TokenEvidence', 'evidence_to_tokens', 're
 
 # %% ../../nbs/42_spans.ipynb #8bf94ca3
 def check_spans(text: str, spans) -> list:
-    """Validate character spans `[(start, end), ...]` against `text` (`0 <= start < end <= len(text)`); returns them
-    as a list of int pairs. A bad span is a `ValueError` that names it."""
+    """Validate character spans `[(start, end), ...]` against `text` (`0 <= start < end <=
+    len(text)`); returns them as a list of int pairs. A bad span is a `ValueError` that names it."""
     if not isinstance(text, str): raise TypeError(f"spans index into a string, got {type(text).__name__}")
     out = []
     for sp in spans:
         try: a, b = (int(x) for x in sp)
         except (TypeError, ValueError): raise ValueError(f"a span is a pair of ints (start, end), got {sp!r}") from None
         if not (0 <= a < b <= len(text)):
-            raise ValueError(f"span {(a, b)} outside the text of length {len(text)} (need 0 <= start < end <= "
-                             f"{len(text)})")
+            raise ValueError(f"span {(a, b)} outside the text of length "
+                             f"{len(text)} (need 0 <= start < end <= {len(text)})")
         out.append((a, b))
     return out
 
@@ -103,8 +103,8 @@ def replace_span(text: str, span, replacement: str, spans=(), overlap: str = "ra
     `len(replacement) - (end - start)`. A span overlapping `span` is a `ValueError` (`overlap='raise'`) or is dropped
     (`overlap='drop'`)."""
     if overlap not in ("raise", "drop"): raise ValueError(f"overlap must be 'raise' or 'drop', got {overlap!r}")
-    if not isinstance(replacement, str): raise TypeError("replacement must be a string, got "
-                                                         f"{type(replacement).__name__}")
+    if not isinstance(replacement, str): raise TypeError("replacement must be a string, "
+                                                         f"got {type(replacement).__name__}")
     (a, b), = check_spans(text, [span])
     shift = len(replacement) - (b - a)
     out = []
@@ -112,8 +112,8 @@ def replace_span(text: str, span, replacement: str, spans=(), overlap: str = "ra
         if e <= a: out.append((s, e))
         elif s >= b: out.append((s + shift, e + shift))
         elif overlap == "raise":
-            raise ValueError(f"span {(s, e)} ({text[s:e]!r}) overlaps the replaced span {(a, b)} ({text[a:b]!r}) in "
-                             f"{text!r}")
+            raise ValueError(f"span {(s, e)} ({text[s:e]!r}) overlaps the "
+                             f"replaced span {(a, b)} ({text[a:b]!r}) in {text!r}")
     return text[:a] + replacement + text[b:], out
 
 def text_before(text: str, end: int, spans=()) -> tuple[str, list]:

@@ -20,11 +20,11 @@ __all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
 def book_results(results=True) -> tuple:
-    """The committed book run: `(frame, counts, claims, record)` from `results/blimp/alignment*` (or the folder
-    `results`)."""
+    """The committed book run: `(frame, counts, claims, record)`
+    from `results/blimp/alignment*` (or the folder `results`)."""
     got = read_results(results_files(run_sizes("book"), results))
-    if got is None: raise FileNotFoundError("no book results of the BLiMP experiment: run `normxlogit reproduce blimp "
-                                            "--scale book`")
+    if got is None: raise FileNotFoundError("no book results of the BLiMP experiment: run "
+                                            "`normxlogit reproduce blimp --scale book`")
     return got
 
 # %% ../../nbs/52_blimp_alignment.ipynb #76d83477
@@ -86,9 +86,9 @@ SWITCH_LABELS = {"": "ours", ":norm": "norm", ":scale": "scale", ":dp": "dp", ":
                  "_authors": "authors'"}
 
 def ablation_table(frame: pd.DataFrame, methods=ABLATED) -> pd.DataFrame:
-    """Layer means (pooled over paradigms) of `methods` per model (rows): our protocol, ours with one choice switched
-    to the authors' (columns named after the `Protocol` field), and the authors' protocol; '–' where the switch
-    cannot matter."""
+    """Layer means (pooled over paradigms) of `methods` per model (rows): our
+    protocol, ours with one choice switched to the authors' (columns named after the
+    `Protocol` field), and the authors' protocol; '–' where the switch cannot matter."""
     t = layer_mean(frame[frame.method.isin(methods)])
     t = t.assign(metric=t.metric.str[:2].str.upper(), variant=t.metric.str[2:].map(SWITCH_LABELS),
                  method=t.method.map(label))
@@ -110,26 +110,26 @@ def colour(method: str) -> str:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #25191a30
 def _highlight(method: str) -> str:
-    """The colour of a highlighted baseline: its own (`colour`), unless that is a grey (it would read as 'other'): then
-    `HIGHLIGHT`."""
+    """The colour of a highlighted baseline: its own (`colour`), unless
+    that is a grey (it would read as 'other'): then `HIGHLIGHT`."""
     import colorsys
     from matplotlib.colors import to_rgb
     return HIGHLIGHT if colorsys.rgb_to_hsv(*to_rgb(colour(method)))[1] < 0.25 else colour(method)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #9e18d9c9
 def best_other(p: pd.DataFrame, metric: str, target: str = "normxlogit", exclude=("random",)) -> str | None:
-    """The method other than `target` (and `exclude`) with the highest mean over its layers of `metric` in the pooled
-    frame `p`."""
+    """The method other than `target` (and `exclude`) with the highest
+    mean over its layers of `metric` in the pooled frame `p`."""
     q = p[(p.metric == metric) & ~p.method.isin((target,) + tuple(exclude))].dropna(subset=["value"])
     return None if q.empty else q.groupby("method").value.mean().idxmax()
 
 # %% ../../nbs/52_blimp_alignment.ipynb #2664c1f8
 def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None):
-    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of one model (protocol
-    `suffix`: '' ours, '_authors'). NormXLogit (black) and the best other method of each panel (`best_other`, in its
-    colour) are highlighted, Random is a dotted reference, every other method is a thin grey line (dashed and horizontal
-    where the
-    method has one value: the ℓ2 norm, and the methods that explain the output). Returns the figure."""
+    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of
+    one model (protocol `suffix`: '' ours, '_authors'). NormXLogit (black) and the best other
+    method of each panel (`best_other`, in its colour) are highlighted, Random is a dotted
+    reference, every other method is a thin grey line (dashed and horizontal where the method
+    has one value: the ℓ2 norm, and the methods that explain the output). Returns the figure."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
@@ -161,8 +161,8 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
                                        label=f"{label(best)} (best other{'; on NormXLogit' if same else ''})"))
         handles += [Line2D([], [], color="#555555", lw=1.3, ls=":", label="Random"),
                     Line2D([], [], color=OTHER_GREY, lw=1.0,
-                           label=f"{len([m for m in set(q.method) if m not in (best, 'normxlogit', 'random')])} other "
-                                 "methods")]
+                           label=f"{len([m for m in set(q.method) if m not in (best, 'normxlogit', 'random')])} "
+                                 "other methods")]
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.19), ncol=1, fontsize=9, frameon=False)
         ax.set_title(METRIC_NAME[metric], fontsize=10)
         ax.set_ylabel(METRIC_AXIS[metric], fontsize=9.5)
@@ -177,9 +177,9 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
 # %% ../../nbs/52_blimp_alignment.ipynb #1f2365b7
 def plot_paradigms(frame: pd.DataFrame, metric: str, models=None,
                    methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
-    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of a few
-    layer-wise `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target) dashed, as it often
-    lies on it), on one y scale for every panel. Returns the figure."""
+    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of
+    a few layer-wise `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target)
+    dashed, as it often lies on it), on one y scale for every panel. Returns the figure."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
@@ -224,11 +224,11 @@ def _corrected_away(r) -> bool:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #57aeb1c2
 def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
-    """The claims of one protocol for the reader: a row per claim (`CLAIM_LABELS`) and metric, a column per model, cells
-    'verdict symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–': not
-    measured on that model; what each difference compares is `CLAIM_STAT`, stated in `claims_prose`), plus '(Holm p
-    ...)' where the interval excludes zero but the Holm-adjusted p does not reach 0.05; and the paper's difference
-    where it gives one."""
+    """The claims of one protocol for the reader: a row per claim (`CLAIM_LABELS`) and metric, a
+    column per model, cells 'verdict symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does
+    not hold, ? inconclusive; '–': not measured on that model; what each difference compares is
+    `CLAIM_STAT`, stated in `claims_prose`), plus '(Holm p ...)' where the interval excludes zero
+    but the Holm-adjusted p does not reach 0.05; and the paper's difference where it gives one."""
     t = claims[claims.protocol == protocol]
     if t.empty: raise ValueError(f"no claims of protocol {protocol!r}")
     cell = t.assign(cell=[verdict_mark(r.verdict, _ci(r.value, r.lo, r.hi))
@@ -244,8 +244,8 @@ def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #da6073e7
 def _ci(value, lo, hi) -> str:
-    """`with_ci` to 3 decimals; an interval within ±0.0005 of zero in scientific notation (so that it does not read as
-    0.000)."""
+    """`with_ci` to 3 decimals; an interval within ±0.0005 of zero
+    in scientific notation (so that it does not read as 0.000)."""
     return with_ci(value, lo, hi) if max(abs(lo), abs(hi)) >= 5e-4 else f"{value:.1e} [{lo:.1e}, {hi:.1e}]"
 
 # %% ../../nbs/52_blimp_alignment.ipynb #7db658ce
@@ -258,10 +258,10 @@ def _cite(r) -> str:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #eba0bd90
 def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
-    """The claim-by-claim reading, generated from the claims table (no number typed by hand): per claim, for which
-    models and metrics it holds, does not hold or is inconclusive under our protocol, each with its difference and
-    95% interval (and the deciding method where the claim compares several); the weak reference apart; which verdicts
-    the authors' protocol turns; then the tally."""
+    """The claim-by-claim reading, generated from the claims table (no number typed by hand): per
+    claim, for which models and metrics it holds, does not hold or is inconclusive under our protocol,
+    each with its difference and 95% interval (and the deciding method where the claim compares
+    several); the weak reference apart; which verdicts the authors' protocol turns; then the tally."""
     ours, auth = claims[claims.protocol == "ours"], claims[claims.protocol == "authors"]
     strong = [m for m in dict.fromkeys(claims.model) if m not in weak]
     out, flips = [], 0
@@ -282,20 +282,20 @@ def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
         b = o[o.model.isin(strong)].set_index(["model", "metric"]).verdict.reindex(a.index)
         fl = [f"{m} {k.upper()} ({b[(m, k)]} → {a[(m, k)]})" for (m, k) in a.index if a[(m, k)] != b[(m, k)]]
         flips += len(fl)
-        s += ("; the authors' protocol turns " + _names(fl)) if fl else ("; the authors' protocol gives the same "
-                                                                         "verdicts")
+        s += ("; the authors' protocol turns " + _names(fl)) if fl else ("; the authors' protocol "
+                                                                         "gives the same verdicts")
         out.append(s + ".")
     so = ours[ours.model.isin(strong)]
-    if strong: out.append(f"\nIn all, on the models that know agreement ({_names(strong)}), the {len(so)} verdicts "
-                          f"under our protocol are: {count_verdicts(so.verdict)}; the authors' protocol changes "
-                          f"{flips} of them.")
+    if strong: out.append(f"\nIn all, on the models that know agreement ({_names(strong)}), the "
+                          f"{len(so)} verdicts under our protocol are: {count_verdicts(so.verdict)}; "
+                          f"the authors' protocol changes {flips} of them.")
     return "\n".join(out)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #5b3ab25e
 def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
-    """`layers_ahead` for the reader: for the claims that one layer-wise method beats others (rows: claim and
-    metric), per model and protocol (columns) on how many of the model's layers its pooled curve lies above every
-    compared one ('k/L')."""
+    """`layers_ahead` for the reader: for the claims that one layer-wise method beats
+    others (rows: claim and metric), per model and protocol (columns) on how many of
+    the model's layers its pooled curve lies above every compared one ('k/L')."""
     t = claims[claims.layers_ahead.notna()]
     t = t.assign(cell=[f"{round(a * L)}/{L}" for a, L in zip(t.layers_ahead, t.layers)],
                  proto=t.protocol.map({"ours": "ours", "authors": "authors'"}))
@@ -319,8 +319,8 @@ PAPER_LEVELS = {
 }
 
 def levels_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The paper's levels (`PAPER_LEVELS`) beside ours: per model and protocol (rows), the pooled DP and AP of the ℓ2
-    norm and of the random baseline, and of LogAt("plural") at its best layer ('value (layer/L)')."""
+    """The paper's levels (`PAPER_LEVELS`) beside ours: per model and protocol (rows), the pooled DP and AP
+    of the ℓ2 norm and of the random baseline, and of LogAt("plural") at its best layer ('value (layer/L)')."""
     p = pooled(frame)
     rows = {("paper: RoBERTa", "authors' code"): PAPER_LEVELS}
     for model in dict.fromkeys(frame.model):
@@ -342,15 +342,15 @@ def spread_table(record: dict) -> pd.DataFrame:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #8665f88c
 def cost_prose(record: dict) -> str:
-    """The run's CPU cost, generated from its record: scoring per item (as the chunks recorded it) and in all, with the
-    item selection."""
+    """The run's CPU cost, generated from its record: scoring per item
+    (as the chunks recorded it) and in all, with the item selection."""
     info = record["info"]
     per = [f"{v['cpu_s'] / v['items']:.2f} s ({m}, {v['items']:,} items)" for m, v in info.items() if v["items"]]
     total = sum(v["cpu_s"] + v["items_cpu_s"] for v in info.values())
     m = record["machine"]
-    busy = "" if quiet(record) else (f", on a busy machine (load average {m['load_avg']} on {m['n_cpus']} cores), "
-                                     "which inflates CPU time")
-    return (f"Scoring took {_names(per)} of CPU per item, as each chunk recorded when it was computed; with the item "
-            f"selection (a forward pass per pool pair), the book's run is **about {total / 60:.0f} minutes of CPU**. "
-            f"The results files were last written from the committed chunks ({record['computed']} chunks computed) "
-            f"on {m['cpu_model']}; the item selection was timed then{busy}.")
+    busy = "" if quiet(record) else (f", on a busy machine (load average {m['load_avg']} "
+                                     f"on {m['n_cpus']} cores), which inflates CPU time")
+    return (f"Scoring took {_names(per)} of CPU per item, as each chunk recorded when it was computed; with the "
+            f"item selection (a forward pass per pool pair), the book's run is **about {total / 60:.0f} minutes "
+            f"of CPU**. The results files were last written from the committed chunks ({record['computed']} "
+            f"chunks computed) on {m['cpu_model']}; the item selection was timed then{busy}.")

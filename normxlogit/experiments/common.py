@@ -83,16 +83,16 @@ def _plain(o):
 
 # %% ../../nbs/50_experiments.ipynb #47194094
 def write_json(path, doc) -> Path:
-    """Write `doc` as indented JSON atomically (NumPy numbers as numbers; a `Path` by its name: no machine paths in
-    records)."""
+    """Write `doc` as indented JSON atomically (NumPy numbers as
+    numbers; a `Path` by its name: no machine paths in records)."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     return atomic_write(path, lambda t: Path(t).write_text(json.dumps(doc, indent=1, default=_plain) + "\n"))
 
 # %% ../../nbs/50_experiments.ipynb #f32a6779
 def write_record(path, record: dict, computed) -> Path | None:
-    """Write a run's `record` (`write_json`) when this run computed something (`computed`: a count or a list) or
-    there is none yet. A re-run that computes nothing leaves the stored record, and so the committed results,
-    untouched."""
+    """Write a run's `record` (`write_json`) when this run computed something
+    (`computed`: a count or a list) or there is none yet. A re-run that computes
+    nothing leaves the stored record, and so the committed results, untouched."""
     path = Path(path)
     if (len(computed) if hasattr(computed, "__len__") else computed) or not path.exists():
         return write_json(path, record)
@@ -153,12 +153,12 @@ def merge_rows(path, new, key=None, columns=None, lock: bool = True, **csv) -> p
 
 # %% ../../nbs/50_experiments.ipynb #a4a2f6c8
 def others_load(load_start, load_end=np.nan, cpu_s=np.nan, wall_s=np.nan) -> float:
-    """The load of *other* work around a timed run, what a quiet rule (`quiet`) is applied to: the larger of the
-    1-minute load average at the run's start and the one at its end less the run's own busy threads. A run of
-    `wall_s` seconds that used `cpu_s` CPU seconds kept `cpu_s / wall_s` threads runnable on average, and the load
-    average at its end counts them (a run on every core ends near a load of one per core, however quiet the machine).
-    Without its CPU and wall seconds the end load counts whole (nothing shows how much of it was the run's own); NaN
-    when no load was recorded."""
+    """The load of *other* work around a timed run, what a quiet rule (`quiet`) is applied to: the
+    larger of the 1-minute load average at the run's start and the one at its end less the run's own
+    busy threads. A run of `wall_s` seconds that used `cpu_s` CPU seconds kept `cpu_s / wall_s`
+    threads runnable on average, and the load average at its end counts them (a run on every core ends
+    near a load of one per core, however quiet the machine). Without its CPU and wall seconds the end
+    load counts whole (nothing shows how much of it was the run's own); NaN when no load was recorded."""
     f = lambda x: float(x) if x is not None and pd.notna(x) else np.nan
     s, e, c, w = f(load_start), f(load_end), f(cpu_s), f(wall_s)
     own = c / w if not (np.isnan(c) or np.isnan(w)) and w > 0 else 0.0
@@ -168,11 +168,10 @@ def others_load(load_start, load_end=np.nan, cpu_s=np.nan, wall_s=np.nan) -> flo
 # %% ../../nbs/50_experiments.ipynb #174ccd84
 def wait_until_quiet(max_s: float, per_core: float = 1.25, n_cpus=None, poll_s: float = 5.0,
                      loadavg=None, sleep=time.sleep) -> float:
-    """Wait at most `max_s` seconds until the 1-minute load average is at most `per_core` per core (`quiet`), polling
-    every `poll_s` seconds; returns the last load read (NaN where the OS gives none). A run that starts after `max_s`
-    without
-    quiet is measured all the same: the load it records at its start says it was not quiet. `loadavg` (default
-    `os.getloadavg`) and `sleep` are replaceable for checks."""
+    """Wait at most `max_s` seconds until the 1-minute load average is at most `per_core` per core
+    (`quiet`), polling every `poll_s` seconds; returns the last load read (NaN where the OS gives none). A
+    run that starts after `max_s` without quiet is measured all the same: the load it records at its start
+    says it was not quiet. `loadavg` (default `os.getloadavg`) and `sleep` are replaceable for checks."""
     loadavg = loadavg or getattr(os, "getloadavg", None)
     if loadavg is None: return np.nan
     n, t0 = n_cpus or os.cpu_count() or 1, time.monotonic()
@@ -403,17 +402,17 @@ def execute_chapters(stems, root=None) -> list:
 BOOK_SCALE = "book"
 
 def scratch_dir(scale: str, name: str) -> Path:
-    """Where a run at a scale other than the book's writes when no results folder is named:
-    `<cache>/scratch/<scale>/<name>`."""
+    """Where a run at a scale other than the book's writes when no
+    results folder is named: `<cache>/scratch/<scale>/<name>`."""
     return cache_dir() / "scratch" / scale / name
 
 # %% ../../nbs/50_experiments.ipynb #8037cc4c
 def destinations(name: str, scale: str, results=True, cache=True, several: bool = False) -> tuple:
-    """`(results, cache, book)` for experiment `name` at `scale`. Only the book's scale writes into the committed
-    results (`results=True`: each experiment's own folder under `results_dir()`, its chunks where the experiment
-    keeps them, `book=True`). Any other scale with `results=True` goes to `scratch_dir(scale, name)`, so a tiny or
-    paper run can never touch the book's evidence. A named folder is used as given (`folder/<name>` when `several`
-    experiments share it); its chunks go to `<results>/chunks` unless `cache` names a folder."""
+    """`(results, cache, book)` for experiment `name` at `scale`. Only the book's scale writes into the
+    committed results (`results=True`: each experiment's own folder under `results_dir()`, its chunks where the
+    experiment keeps them, `book=True`). Any other scale with `results=True` goes to `scratch_dir(scale, name)`,
+    so a tiny or paper run can never touch the book's evidence. A named folder is used as given (`folder/<name>`
+    when `several` experiments share it); its chunks go to `<results>/chunks` unless `cache` names a folder."""
     if results is True and scale == BOOK_SCALE: return True, cache, True
     res = scratch_dir(scale, name) if results is True else Path(results) / name if several else Path(results)
     return res, (res / "chunks" if cache is True else cache), False
@@ -454,10 +453,10 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
 
 # %% ../../nbs/50_experiments.ipynb #e34bb743
 SHARED_OPTS = {
-    "scale": Opt("scale", BOOK_SCALE, "tiny (seconds; a scratch folder), book (this book's sizes) or paper (the "
-                                      "papers' sizes)", SCALES),
-    "results": Opt("results", None, "results folder (default: the book's results/ at the book's scale, else a scratch "
-                                    "folder)"),
+    "scale": Opt("scale", BOOK_SCALE, "tiny (seconds; a scratch folder), book (this "
+                                      "book's sizes) or paper (the papers' sizes)", SCALES),
+    "results": Opt("results", None, "results folder (default: the book's results/ "
+                                    "at the book's scale, else a scratch folder)"),
     "cache": Opt("cache", None, "chunk folder (default: beside the results)"),
     "device": Opt("device", "auto", "auto (CUDA when available), cpu or cuda", ("auto", "cpu", "cuda")),
     "threads": Opt("threads", None, "torch threads (default: torch's)", kind=int),
@@ -517,10 +516,10 @@ def _shared_commands(name: str) -> dict:
 
 # %% ../../nbs/50_experiments.ipynb #0eb79f04
 def command_line(name: str, description: str, commands: dict) -> Callable:
-    """`main(argv) -> int` of experiment `name` from its declared `commands` ({command: `Command`}) and the ones
-    every experiment has (`estimate`, `reproduce`, `scales`, `chunks`; its own win): `command_parser` with
-    `SHARED_OPTS`, the shared options settled (`_settle`), the command run (`command_main`: a `ValueError` is one
-    `error:` line, code 2)."""
+    """`main(argv) -> int` of experiment `name` from its declared `commands` ({command:
+    `Command`}) and the ones every experiment has (`estimate`, `reproduce`, `scales`, `chunks`;
+    its own win): `command_parser` with `SHARED_OPTS`, the shared options settled (`_settle`),
+    the command run (`command_main`: a `ValueError` is one `error:` line, code 2)."""
     commands = {**_shared_commands(name), **commands}
     parser = lambda: command_parser(f"normxlogit experiment {name}", description, commands, SHARED_OPTS)
     return command_main(parser, commands, lambda a: _settle(a, name))

@@ -87,15 +87,15 @@ def table4_runs(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> pd.
 # %% ../../nbs/56_efficiency.ipynb #19e6c261
 def table4(time_rows: pd.DataFrame, model_name: str,
            value: str = "seconds_per_instance", batch: int = 1) -> pd.DataFrame:
-    """Lengths x methods: `value` ('seconds_per_instance', 'ratio_to_forward', ...) from the one run per length of
-    `table4_runs`."""
+    """Lengths x methods: `value` ('seconds_per_instance',
+    'ratio_to_forward', ...) from the one run per length of `table4_runs`."""
     t = table4_runs(time_rows, model_name, batch).pivot(index="length", columns="method", values=value)
     return t[_order(list(t.columns))]
 
 # %% ../../nbs/56_efficiency.ipynb #c3689e42
 def baseline_of(time_rows: pd.DataFrame, model_name: str) -> str:
-    """The forward pass NormXLogit is held against: 'forward_last' where it was timed (causal LMs: last-position logits
-    only), else 'forward'."""
+    """The forward pass NormXLogit is held against: 'forward_last' where it
+    was timed (causal LMs: last-position logits only), else 'forward'."""
     return "forward_last" if (time_rows[time_rows.model == model_name].method == "forward_last").any() else "forward"
 
 # %% ../../nbs/56_efficiency.ipynb #0407b6c5
@@ -112,8 +112,8 @@ def table4_intervals(time_rows: pd.DataFrame, model_name: str,
 # %% ../../nbs/56_efficiency.ipynb #e7e031f8
 def table4_ratio_text(time_rows: pd.DataFrame, model_name: str,
                       baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
-    """Lengths x methods: 'median [smallest, largest]' of the per-round ratios to `baseline` (NaN where the run lacks
-    the method)."""
+    """Lengths x methods: 'median [smallest, largest]' of the per-round
+    ratios to `baseline` (NaN where the run lacks the method)."""
     d = table4_intervals(time_rows, model_name, baseline, batch)
     d = d.assign(text=[np.nan if np.isnan(m) else with_ci(m, lo, hi, 2) for m, lo, hi in zip(d.ratio, d.lo, d.hi)])
     t = d.pivot(index="length", columns="method", values="text")
@@ -135,9 +135,9 @@ def missing_in_table4(time_rows: pd.DataFrame, model_name: str, batch: int = 1) 
             if other.empty: out.append((m, int(L), "not timed at this length")); continue
             r = other.iloc[-1]
             beside = " and ".join(method_name(x) for x in d[d.run_id == r.run_id].method if x != m)
-            out.append((m, int(L), f"timed at this length only in run {r.run_id} (started {_when(r.started)}, load "
-                                   f"{r.load_avg:.2f}) beside {beside} alone, not in the round-robin of the other "
-                                   "methods"))
+            out.append((m, int(L), f"timed at this length only in run {r.run_id} (started "
+                                   f"{_when(r.started)}, load {r.load_avg:.2f}) beside {beside} "
+                                   "alone, not in the round-robin of the other methods"))
     return out
 
 # %% ../../nbs/56_efficiency.ipynb #9e85c86c
@@ -161,8 +161,8 @@ def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None 
 
 # %% ../../nbs/56_efficiency.ipynb #6489c06e
 def idle_before(started, spans: pd.DataFrame) -> float:
-    """Seconds from the end of the last measurement that began before `started` to `started` (NaN if none; below 0: they
-    overlapped)."""
+    """Seconds from the end of the last measurement that began before
+    `started` to `started` (NaN if none; below 0: they overlapped)."""
     t = pd.Timestamp(started)
     prev = spans[spans.start < t]
     return np.nan if prev.empty else float((t - prev.end.max()).total_seconds())
@@ -189,8 +189,8 @@ def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1,
 
 # %% ../../nbs/56_efficiency.ipynb #3038c256
 def relative_to(table: pd.DataFrame, ref: str = "normxlogit") -> pd.DataFrame:
-    """Each column over the column `ref`: the paper has no forward baseline, so its times compare with ours only as
-    ratios."""
+    """Each column over the column `ref`: the paper has no forward
+    baseline, so its times compare with ours only as ratios."""
     return table.div(table[ref], axis=0)
 
 # %% ../../nbs/56_efficiency.ipynb #4eeb273e
@@ -357,11 +357,11 @@ def runs_reading(time_rows: pd.DataFrame, models, batch: int = 1, memory_rows: p
              f"1-minute load {R.load_start.min():.2f}-{R.load_start.max():.2f} at the start, that is "
              f"{R.load_start.min() / n:.2f}-{R.load_start.max() / n:.2f} per core")
         if R.load_end.notna().any(): s += f", and {R.load_end.min():.2f}-{R.load_end.max():.2f} at the end"
-        if R.cpu_s.notna().any(): s += (f"; {R.cpu_s.sum() / 60:.1f} CPU minutes in {R.wall_s.sum() / 60:.1f} wall "
-                                        "minutes")
+        if R.cpu_s.notna().any(): s += (f"; {R.cpu_s.sum() / 60:.1f} CPU minutes "
+                                        f"in {R.wall_s.sum() / 60:.1f} wall minutes")
         if len(cpus) > 1:
-            s += (f". The runs ran on {len(cpus)} different machines, so seconds compare only within a length (one "
-                  "run); across lengths compare the ratios, each taken within one run")
+            s += (f". The runs ran on {len(cpus)} different machines, so seconds compare only within "
+                  "a length (one run); across lengths compare the ratios, each taken within one run")
         loud = R[~R.quiet]
         if loud.empty: s += ". Every run was quiet by the rule above."
         else:
@@ -370,15 +370,15 @@ def runs_reading(time_rows: pd.DataFrame, models, batch: int = 1, memory_rows: p
             near = loud[loud.idle_before_s.fillna(np.inf) < 60]
             if len(near):
                 s += (f" {'All of them' if len(near) == len(loud) else 'The runs at ' + _lengths(near.length)} "
-                      "started within a minute of the previous measurement of this benchmark (estimated from the "
-                      "recorded times), and every measurement keeps all cores busy, so part of that load is the "
-                      "benchmark's own; the load average cannot tell it from other work.")
+                      "started within a minute of the previous measurement of this benchmark (estimated from "
+                      "the recorded times), and every measurement keeps all cores busy, so part of that load "
+                      "is the benchmark's own; the load average cannot tell it from other work.")
             s += " The times of a run that is not quiet may be inflated by an unknown amount."
         share = R.gmacs / R.cpu.map(lambda c: best_gmacs(time_rows, c))
         low = R.loc[share.idxmin()]
-        s += (f" The matmul throughput measured just before each run was {share.min():.0%}-{share.max():.0%} of the "
-              f"best measured on the same CPU before any run, lowest before the {low.length}-token run: a lower "
-              "share is a sign of other work on the cores.")
+        s += (f" The matmul throughput measured just before each run was {share.min():.0%}-{share.max():.0%} "
+              f"of the best measured on the same CPU before any run, lowest before the {low.length}-token "
+              "run: a lower share is a sign of other work on the cores.")
         out.append(s)
     return "\n\n".join(out)
 
@@ -393,19 +393,19 @@ def table4_note(time_rows: pd.DataFrame, models, batch: int = 1) -> str:
                                                  + f" ({why})" for m, L, why in v))
         Ls = sorted({L for m, L, _ in v if L is not None})
         reps = int(time_rows[time_rows.model == name].repeats.max())
-        if Ls: cmds.append(f"`normxlogit experiment efficiency time --model {name} --lengths {','.join(map(str, Ls))} "
-                           f"--repeats {reps} --wait-quiet 600`")
+        if Ls: cmds.append(f"`normxlogit experiment efficiency time --model {name} --lengths "
+                           f"{','.join(map(str, Ls))} --repeats {reps} --wait-quiet 600`")
     s = "A '–' marks a cell with no measurement from that row's run" + (":\n\n" + "\n\n".join(parts) if parts else ".")
-    s += ("\n\nTable 4 never fills a cell from another run, whose load and state would differ; where NormXLogit is "
-          "'–', its ratios to the other methods are '–' as well.")
+    s += ("\n\nTable 4 never fills a cell from another run, whose load and state would "
+          "differ; where NormXLogit is '–', its ratios to the other methods are '–' as well.")
     if cmds: s += (" The cells fill when that length is timed again in full (every method and the forward passes, one "
                    "round-robin, on a quiet machine): " + "; ".join(cmds) + ".")
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #a92d9822
 def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = None, goal: float = TIME_GOAL) -> str:
-    """NormXLogit against one forward pass (with intervals and verdicts) and the paper's methods relative to NormXLogit,
-    in words."""
+    """NormXLogit against one forward pass (with intervals and verdicts)
+    and the paper's methods relative to NormXLogit, in words."""
     fg = forward_goal(time_rows, [name], goal) if fg is None else fg[fg.model == name]
     if fg.empty: return ""
     base = baseline_of(time_rows, name)
@@ -422,10 +422,10 @@ def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = N
          "(median of the per-round "
          "ratios [smallest, largest of "
          f"the {n} rounds]): " + "; ".join(f"{r.length} tokens {_iv(r.ratio, r.lo, r.hi)}" for r in fg.itertuples())
-         + (f"; {', '.join(map(str, lacking))} tokens '–' (the note under Table 4; the goals below time it in a run "
-            "of its own)" if lacking else "")
-         + f". Within {goal:g}x of one forward pass (the project's goal, set at the longest length and read here at "
-           "every length): "
+         + (f"; {', '.join(map(str, lacking))} tokens '–' (the note "
+            "under Table 4; the goals below time it in a run of its own)" if lacking else "")
+         + f". Within {goal:g}x of one forward pass (the project's goal, "
+           "set at the longest length and read here at every length): "
          + _tally(dict(zip(fg.length, fg.verdict))) + ".")
     over = fg[fg.verdict == "not met"]
     if len(over): s += (" Where it is not met, NormXLogit adds "
@@ -443,22 +443,22 @@ def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = N
         lows = np.concatenate([x for x in lows if len(x)]) if any(len(x) for x in lows) else np.array([np.nan])
         s += (" Relative to NormXLogit in the same run (medians), the paper's other methods take " + "; ".join(parts)
               + ". "
-              + ("So NormXLogit is the fastest of the paper's methods at every length where it was timed, and in "
-                 "every round (each other method's time over NormXLogit's in the same round is at least "
-                 f"{np.nanmin(lows):.2f}x), as in Table 4."
+              + ("So NormXLogit is the fastest of the paper's methods at every length where it "
+                 "was timed, and in every round (each other method's time over NormXLogit's in "
+                 f"the same round is at least {np.nanmin(lows):.2f}x), as in Table 4."
                  if np.nanmin(lows) > 1 else
-                 "In some rounds another of the paper's methods was faster than NormXLogit (down to "
-                 f"{np.nanmin(lows):.2f}x).")
-              + " The gaps are wider than on the paper's GPU: there the path points of IG and the per-token "
-                "decomposed vectors of DecompX run in parallel, while on "
-                f"{int(time_rows[time_rows.model == name].torch_threads.max())} CPU threads their arithmetic shows "
-                "in full.")
+                 "In some rounds another of the paper's methods was "
+                 f"faster than NormXLogit (down to {np.nanmin(lows):.2f}x).")
+              + " The gaps are wider than on the paper's GPU: there the path points of "
+                "IG and the per-token decomposed vectors of DecompX run in parallel, "
+                f"while on {int(time_rows[time_rows.model == name].torch_threads.max())} "
+                "CPU threads their arithmetic shows in full.")
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #27c1aa43
 def machines(rows: pd.DataFrame) -> str:
-    """Where and when `rows` (of time.csv or memory.csv) were measured: 'AMD EPYC on 2026-11-24' (every CPU, the first
-    and last day)."""
+    """Where and when `rows` (of time.csv or memory.csv) were measured:
+    'AMD EPYC on 2026-11-24' (every CPU, the first and last day)."""
     days = sorted(str(s)[:10] for s in rows.started)
     return " and ".join(sorted(set(rows.cpu_model))) + f" on {days[0]}" + (""
             if days[0] == days[-1] else f" to {days[-1]}")
@@ -524,21 +524,21 @@ def bounds_reading(time_rows: pd.DataFrame, name: str, config, goal: float = DEC
     s = (f"**{name}, arithmetic bounds** (the multiply-adds at {best:.0f} GMAC/s, the best matmul throughput measured "
          f"before any run; before these runs it measured {b.run_gmacs.min():.0f}-{b.run_gmacs.max():.0f} GMAC/s). ")
     f = b[b.method == "forward"]
-    if len(f): s += (f"A plain forward pass takes {per(f)} its bound: even the model's own call runs below that "
-                     "throughput. ")
+    if len(f): s += (f"A plain forward pass takes {per(f)} its bound: even "
+                     "the model's own call runs below that throughput. ")
     a = b[b.method == "alti"]
     if len(a): s += (f"ALTI takes {per(a)} its bound. The project's goal for ALTI (at least 3x faster than before "
                      "its rewrite) cannot be checked here: the time before the rewrite is in no committed file. ")
     dx = b[b.method == "decompx"]
     if len(dx):
         v = {r.length: goal_verdict(r.lo, r.hi, goal) for r in dx.itertuples()}
-        s += (f"DecompX takes {per(dx)} its bound. The project's goal, DecompX within {goal:g}x of its bound: "
-              f"{_tally(v)}.")
+        s += (f"DecompX takes {per(dx)} its bound. The project's goal, "
+              f"DecompX within {goal:g}x of its bound: {_tally(v)}.")
         r = dx.loc[dx.run_gmacs.idxmin()]
         if v[r.length] != "met" and r.run_gmacs == b.run_gmacs.min():
             s += (f" The {r.length}-token run measured {r.run_gmacs:.0f} GMAC/s just before it started "
-                  f"({r.run_gmacs / best:.0%} of the best), the lowest of these runs, and it was not quiet: other "
-                  "work may have slowed it, so a quiet re-timing could move this verdict.")
+                  f"({r.run_gmacs / best:.0%} of the best), the lowest of these runs, and it was not "
+                  "quiet: other work may have slowed it, so a quiet re-timing could move this verdict.")
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #77cbc5db
@@ -550,13 +550,13 @@ def goals_reading(time_rows: pd.DataFrame, memory_rows: pd.DataFrame) -> str:
         head = f"* {r.model}, {r.what} at {r.length} tokens, batch {r.batch}: "
         if pd.isna(r.verdict): lines.append(head + "pending"); continue
         mem = r.what.startswith("peak memory")
-        val = f"{_x(r.ratio)} (one probe a side)" if mem else (f"{_iv(r.ratio, r.lo, r.hi)} (median [smallest, "
-                                                               "largest] of the per-round ratios)")
+        val = f"{_x(r.ratio)} (one probe a side)" if mem else (f"{_iv(r.ratio, r.lo, r.hi)} (median "
+                                                               "[smallest, largest] of the per-round ratios)")
         q = "" if mem else ("; a quiet run" if r.quiet else f"; not quiet (load {r.load:.2f})")
         lines.append(head + f"{r.value}, {val}, goal at most {r.goal:g}: **{r.verdict}**{q}; measured on {r.measured}")
-    s = ("**The project's efficiency goals** (issue 13; each from a measurement of its own, on "
-         "the machine and day named: the memory goals come from the Table 5 machine, the time "
-         "goals from Table 4's runs).\n\n" + "\n".join(lines))
+    s = ("**The project's efficiency goals** (issue 13; each from a measurement "
+         "of its own, on the machine and day named: the memory goals come from "
+         "the Table 5 machine, the time goals from Table 4's runs).\n\n" + "\n".join(lines))
     dec = g[(g.kind == "decoder") & g.what.str.startswith("peak memory")]
     alt = goals_alternative(memory_rows)
     if len(dec) and dec.verdict.iloc[0] == "not met":
@@ -578,8 +578,8 @@ def goals_reading(time_rows: pd.DataFrame, memory_rows: pd.DataFrame) -> str:
 
 # %% ../../nbs/56_efficiency.ipynb #25f217df
 def efficiency_reading(time_rows, memory_rows, models, budget, mem_length) -> str:
-    """The chapter's reading of Tables 4-5, the arithmetic bounds and the goals, generated from the CSVs (no number
-    typed by hand)."""
+    """The chapter's reading of Tables 4-5, the arithmetic bounds and
+    the goals, generated from the CSVs (no number typed by hand)."""
     fg = forward_goal(time_rows, models)
     out = []
     for name in models:

@@ -53,9 +53,9 @@ __all__ = ['PAPER_N', 'IG_STEPS', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'SCALE_RUNS'
 # %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
                    ig_batch: int = IG_BATCH) -> dict:
-    """The options of `method` in Experiment 1, as in the chunk keys of the committed runs: G×I and IG aggregated
-    with the L1 norm, IG with `ig_steps` (default 50, 25 for a decoder) and `ig_batch` path sequences per pass;
-    `embedding='output'` for the norm-based methods in the `embedding_output` ablation."""
+    """The options of `method` in Experiment 1, as in the chunk keys of the committed runs: G×I and IG
+    aggregated with the L1 norm, IG with `ig_steps` (default 50, 25 for a decoder) and `ig_batch` path
+    sequences per pass; `embedding='output'` for the norm-based methods in the `embedding_output` ablation."""
     if method == "gxi": return {"aggregate": "l1"}
     if method == "ig": return {"n_steps": int(ig_steps or IG_STEPS[decoder]), "aggregate": "l1",
                                "internal_batch_size": int(ig_batch)}
@@ -82,8 +82,8 @@ def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
 
 # %% ../../nbs/51a_experiment1_run.ipynb #10d67030
 def result_file(model: str, task: str, method: str, ablation: str = "", results=True) -> Path:
-    """Where a run's per-item rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz` (results: True
-    = `results_dir('faithfulness')`)."""
+    """Where a run's per-item rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz`
+    (results: True = `results_dir('faithfulness')`)."""
     sub = ("ablations", ablation) if ablation else ()
     return results_path("faithfulness", *sub, f"{model}_{task}_{method}.csv.gz", results=results)
 
@@ -195,8 +195,8 @@ def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress
             rec["ablation"] = r.ablation
             log_run(rec, f.parent)
             if cache is not None and not keep_chunks: drop_chunks(cache, name, r.task, r.method, rec["n"])
-            out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} found done), "
-                f"{rec['cpu_s']:.0f} CPU s; wrote {f.name}")
+            out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} "
+                f"found done), {rec['cpu_s']:.0f} CPU s; wrote {f.name}")
             recs.append(rec)
         del model
     return recs
@@ -205,8 +205,8 @@ def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress
 def faith_key(name: str, fingerprint: str, task: str, method: str, rows, options: dict | None = None,
               protocol: str = "paper",
               ratios=DEFAULT_RATIOS, metrics=("comprehensiveness", "sufficiency")) -> dict:
-    """The chunk key `run_faithfulness` gives one run of Experiment 1 (`chunk_key(None, ...)`: the runner's keys carry
-    no experiment name)."""
+    """The chunk key `run_faithfulness` gives one run of Experiment 1
+    (`chunk_key(None, ...)`: the runner's keys carry no experiment name)."""
     return chunk_key(None, model=name, fingerprint=fingerprint, method=method, options=options or {},
                      dataset=f"{task}-heldout",
                      rows=[str(i) for i in rows], label=None, metrics=list(metrics), ratios=list(ratios),
@@ -271,8 +271,8 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     the runner's default folder), then the tables are written (`experiment1_report.write_report`). A finished
     experiment computes nothing. 'tiny' needs a scratch folder as `results`. `dry_run`: only say what would run.
     Returns `cells`, `pending` (before), `computed`, `cpu_s` and the `files` written."""
-    if scale == "tiny" and results is True: raise ValueError("a tiny run goes to a scratch folder: give "
-                                                             "results=<folder>")
+    if scale == "tiny" and results is True: raise ValueError("a tiny run goes to a scratch "
+                                                             "folder: give results=<folder>")
     p = plan(scale)
     st = status(p, results)
     todo = st[st.status != "done"]
@@ -370,8 +370,8 @@ def _run(a):
     fam = family_of(a.model)
     if fam not in MODEL_FAMILIES: raise CommandError(f"unknown model family {fam!r}; known: {sorted(MODEL_FAMILIES)}")
     n_dev = len(task_data(a.task).dev)
-    if not 1 <= a.n <= n_dev: raise CommandError(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got "
-                                                 f"{a.n}")
+    if not 1 <= a.n <= n_dev: raise CommandError(f"{a.task} has {n_dev} held-out items; "
+                                                 f"n must be 1..{n_dev}, got {a.n}")
     methods = a.methods.replace(",", " ").split() if a.methods else list(methods_of(fam))
     bad = [m for m in methods if m not in REGISTERED]
     if bad: raise CommandError(f"unknown methods {bad}; see `normxlogit methods`")

@@ -43,8 +43,8 @@ FULL_COMMAND = ("bash tools/generation.sh   # = normxlogit experiment generation
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #78adb08e
 def generation_prompts(n: int, seed: int = 0, path=None) -> list:
-    """The first `n` of the answerable SQuAD 2.0 questions (distinct, stripped) in a seeded order that does not depend
-    on `n`."""
+    """The first `n` of the answerable SQuAD 2.0 questions (distinct,
+    stripped) in a seeded order that does not depend on `n`."""
     from normxlogit.evidence.datasets import load_squad
     if n < 1: raise ValueError(f"n must be at least 1, got {n}")
     q = pd.Series(load_squad(path=path).question.str.strip().unique())
@@ -68,10 +68,10 @@ def deletions(g, ks=KS):
 # %% ../../nbs/59_generation_faithfulness.ipynb #970f889e
 def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=None, ks=KS, new_tokens: int = 20,
                  seed: int = 0, batch_size: int = 16) -> tuple[dict, dict]:
-    """`(arrays, meta)` of one question: per method, step and k the probability of the generated token after deleting
-    the method's top-k context tokens (`p_deleted` (M, G, K)), the probability without deletion (`p_full` (G,)), the
-    step entropy, the rankable tokens per step, the k used, each method's CPU seconds and IG's relative completeness
-    gap."""
+    """`(arrays, meta)` of one question: per method, step and k the probability of the
+    generated token after deleting the method's top-k context tokens (`p_deleted` (M, G, K)),
+    the probability without deletion (`p_full` (G,)), the step entropy, the rankable tokens
+    per step, the k used, each method's CPU seconds and IG's relative completeness gap."""
     options = {**DEFAULT_OPTIONS, **(options or {})}
     p_ids, _ = prompt_ids(model, tokenizer, question, chat=True)
     gen = greedy_continuation(model, tokenizer, p_ids, new_tokens)
@@ -112,8 +112,8 @@ def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=N
 # %% ../../nbs/59_generation_faithfulness.ipynb #40a619e2
 @dataclass
 class GenerationRun:
-    """A faithfulness run: `steps` (one row per question, step, method and k), `prompts` (means over steps), `record`
-    (the run record)."""
+    """A faithfulness run: `steps` (one row per question, step, method
+    and k), `prompts` (means over steps), `record` (the run record)."""
     steps: pd.DataFrame
     prompts: pd.DataFrame
     record: dict
@@ -224,10 +224,10 @@ def load_results(results=True):
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #08eaf262
 def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Per method and k (and 'mean', the average over k): the mean drop over questions with a 95% bootstrap interval,
-    and the paired difference to `random` with its bootstrap interval, its paired t p-value `p`, Holm's `p_holm` over
-    the methods compared with random at that k, and the verdict ('holds': above random, the interval above 0 and
-    p_holm < 0.05)."""
+    """Per method and k (and 'mean', the average over k): the mean drop over questions with a
+    95% bootstrap interval, and the paired difference to `random` with its bootstrap interval,
+    its paired t p-value `p`, Holm's `p_holm` over the methods compared with random at that k,
+    and the verdict ('holds': above random, the interval above 0 and p_holm < 0.05)."""
     p = prompts.copy()
     mean = p.groupby(["model", "prompt", "method"], as_index=False).p_drop.mean().assign(k="mean")
     p = pd.concat([p.assign(k=p.k.astype(str)), mean], ignore_index=True)
@@ -267,18 +267,18 @@ def ig_note(record) -> str:
     if not record or record.get("ig_rel_gap_median") is None: return ""
     n = record["options"].get("ig", {}).get("n_steps")
     share = record.get("ig_converged_share")
-    if share is None: return (f"IG ({n} nodes): median relative completeness gap {record['ig_rel_gap_median']:.3f} "
-                              "per step.")
+    if share is None: return (f"IG ({n} nodes): median relative completeness "
+                              f"gap {record['ig_rel_gap_median']:.3f} per step.")
     if share >= 0.95: return f"IG ({n} nodes) is complete within {IG_TOL:.0%} on {share:.0%} of the steps."
-    return (f"† IG did not converge: with {n} Gauss-Legendre nodes only {share:.0%} of the steps are complete within "
-            f"{IG_TOL:.0%} (median relative completeness gap {record['ig_rel_gap_median']:.2f}). Its rows measure "
-            f"this {n}-node approximation, not IG itself; they are kept (dropping steps would select them) but no "
-            "conclusion about IG is drawn from them.")
+    return (f"† IG did not converge: with {n} Gauss-Legendre nodes only {share:.0%} of the steps are complete "
+            f"within {IG_TOL:.0%} (median relative completeness gap {record['ig_rel_gap_median']:.2f}). Its "
+            f"rows measure this {n}-node approximation, not IG itself; they are kept (dropping steps would "
+            "select them) but no conclusion about IG is drawn from them.")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a3966d05
 def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    """One row per method (best mean first), one column per k: 'drop [lo, hi]'; IG marked † when `record` says it did
-    not converge."""
+    """One row per method (best mean first), one column per k: 'drop
+    [lo, hi]'; IG marked † when `record` says it did not converge."""
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
     rows = []
     for m in _order(S):
@@ -289,8 +289,8 @@ def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #44df057d
 def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    """One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'; IG marked † as
-    in `wide_table`."""
+    """One row per method: the difference to random at each k and on
+    average, 'diff [lo, hi] (verdict)'; IG marked † as in `wide_table`."""
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
     rows = []
     for m in [x for x in _order(S) if x != "random"]:
@@ -371,9 +371,9 @@ def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) 
              "has the largest mean drop, "
              f"{best['p_drop']:.3f} "
              f"[{best.lo:.3f}, {best.hi:.3f}]" + _lead_text(leaders(prompts, record) if prompts is not None else None)]
-    if by["holds"]: parts.append(f"On average over k, {len(by['holds'])} of {len(M)} methods beat random (interval "
-                                 f"of the paired difference above 0, Holm over the {len(M)} comparisons): "
-                                 f"{', '.join(by['holds'])}.")
+    if by["holds"]: parts.append(f"On average over k, {len(by['holds'])} of {len(M)} methods "
+                                 "beat random (interval of the paired difference above 0, Holm "
+                                 f"over the {len(M)} comparisons): {', '.join(by['holds'])}.")
     if by["does not hold"]: parts.append(f"Below random: {', '.join(by['does not hold'])}.")
     if by["inconclusive"]: parts.append(f"Inconclusive: {', '.join(by['inconclusive'])}.")
     parts.append(f"At every k separately: {', '.join(always) if always else 'none'}.")
@@ -384,8 +384,8 @@ def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) 
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #681226bd
 def cost_per_prompt(steps, record) -> pd.DataFrame:
-    """CPU seconds per question: each method's explanation, and the deletions of all methods together (from the run
-    record)."""
+    """CPU seconds per question: each method's explanation, and the
+    deletions of all methods together (from the run record)."""
     rows = [dict(step=f"explain: {method_label(m)}", cpu_s_per_question=v)
             for m, v in record["cpu_s_per_prompt"].items()]
     rows.append(dict(step="deletions (all methods)", cpu_s_per_question=record["cpu_s_deletion_per_prompt"]))
@@ -400,11 +400,11 @@ def _lead_text(L: pd.DataFrame | None) -> str:
     second = L.iloc[1]
     diff = f"{second['diff']:.3f} [{second.lo:.3f}, {second.hi:.3f}]"
     if L.leads.sum() == 1:
-        return (f"; it is the best: ahead of the runner-up {method_label(second.method)} by {diff} (paired over "
-                f"questions, Holm over its {len(L) - 1} comparisons).")
+        return (f"; it is the best: ahead of the runner-up {method_label(second.method)} by "
+                f"{diff} (paired over questions, Holm over its {len(L) - 1} comparisons).")
     tied = [method_label(m) for m in L.method[L.leads]]
-    return (f"; no single best: {', '.join(tied)} are not told apart (runner-up {method_label(second.method)}, "
-            f"{diff}, paired, Holm).")
+    return (f"; no single best: {', '.join(tied)} are not told apart "
+            f"(runner-up {method_label(second.method)}, {diff}, paired, Holm).")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #58a5d657
 def estimate(scale: str = "book", record=None) -> pd.DataFrame:
@@ -467,8 +467,8 @@ RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-lla
             Opt("batch_size", 16, "shortened contexts per forward pass"), Opt("seed", 0, "random seed"),
             Opt("reverse", False, "visit the chunks last first (a second process shares the work)"),
             Opt("no_write", False, "only compute and store chunks (the second process's role)"))
-main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion of each step's top-k context "
-                                "tokens), resumable.", {
+main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion "
+                                "of each step's top-k context tokens), resumable.", {
     "run": Command("run (or continue) the study", _run, RUN_OPTS, ("results", "cache", "device", "threads")),
     "summary": Command("print the tables of a written run", _summary, (), ("results",))})
 
@@ -483,10 +483,10 @@ def read_claims(results=True):
 CLAIM_TABLE = Claims("Generation: each method's top tokens matter more than random ones", "this project",
                 "59_generation_faithfulness.ipynb#results", "generation/faithfulness.csv", read_claims)
 _registered = register_experiment(EXPERIMENT, "Faithfulness of generation "
-                                              "explanations: deleting each "
-                                              "step's top-k context tokens "
-                                              "(SmolLM2 answering SQuAD "
-                                              "questions)", chapters=["59_generation_faithfulness"], cli=main,
+                                              "explanations: deleting "
+                                              "each step's top-k context "
+                                              "tokens (SmolLM2 answering "
+                                              "SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main,
                     reproduce=reproduce, estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #5507a354

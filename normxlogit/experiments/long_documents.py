@@ -231,8 +231,8 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
 MULTI_TOKENS, MULTI_N, MULTI_SEEDS = 4000, 12, 5   # each document's token budget, documents planned, random draws per k
 
 def pack_paragraphs(tokenizer, article: dict, max_tokens: int) -> list:
-    """The first paragraphs of `article` (dicts of SQuAD) whose contexts fit in `max_tokens` tokens together (at least
-    one)."""
+    """The first paragraphs of `article` (dicts of SQuAD) whose
+    contexts fit in `max_tokens` tokens together (at least one)."""
     paras, n = [], 0
     for p in article["paragraphs"]:
         k = len(tokenizer(p["context"], add_special_tokens=False)["input_ids"])
@@ -259,8 +259,8 @@ def article_document(tokenizer, article: dict, max_tokens: int, seed: int) -> di
     return None
 
 def multi_documents(tokenizer, n: int = MULTI_N, max_tokens: int = MULTI_TOKENS, data=None) -> list:
-    """`n` documents of `max_tokens` tokens from the first SQuAD 2.0 dev articles long enough (`article_document`, seed
-    i)."""
+    """`n` documents of `max_tokens` tokens from the first SQuAD
+    2.0 dev articles long enough (`article_document`, seed i)."""
     docs = []
     for i, a in enumerate(squad_articles(data)):
         d = article_document(tokenizer, a, max_tokens, seed=i)
@@ -554,8 +554,8 @@ def reading(rows: pd.DataFrame, rep: pd.DataFrame | None = None) -> str:
                                         + "".join(f", {(v == w).sum()} {w}" for w in ("not met", "inconclusive")
                                                   if (v == w).any()))
     parts.append("Goals met: " + "; ".join(f"{k}: {v}" for k, v in met.items()) + ".")
-    if n < max(LENGTHS): parts.append(f"Not measured yet: {', '.join(f'{x:,}' for x in LENGTHS if x > n)} tokens, "
-                                      "where the issue sets the 6 GiB goal; `measure()` resumes there.")
+    if n < max(LENGTHS): parts.append(f"Not measured yet: {', '.join(f'{x:,}' for x in LENGTHS if x > n)} "
+                                      "tokens, where the issue sets the 6 GiB goal; `measure()` resumes there.")
     return " ".join(parts)
 
 # %% ../../nbs/61_long_documents.ipynb #8a5b84a4

@@ -37,8 +37,8 @@ def matmul_gmacs(n: int = 2048, repeats: int = 3, device="cpu") -> float:
 
 # %% ../../nbs/50a_profiling.ipynb #478c04e5
 def machine_info(device="cpu", gmacs: bool = True) -> dict:
-    """Columns describing where and how a measurement ran (threads, CPU, load average at the start, versions, matmul
-    GMAC/s)."""
+    """Columns describing where and how a measurement ran (threads,
+    CPU, load average at the start, versions, matmul GMAC/s)."""
     import transformers
     dev = torch.device(device)
     info = dict(device=str(dev), gpu=torch.cuda.get_device_name(dev) if dev.type == "cuda" else "",
@@ -79,8 +79,8 @@ def peak_rss_gib(pid="self"):
 
 # %% ../../nbs/50a_profiling.ipynb #c47c0319
 def reset_peak_rss() -> bool:
-    """Reset this process's `VmHWM` to its current RSS (writing 5 to /proc/self/clear_refs, Linux >= 4.0); False if
-    impossible."""
+    """Reset this process's `VmHWM` to its current RSS (writing 5 to
+    /proc/self/clear_refs, Linux >= 4.0); False if impossible."""
     try:
         with open("/proc/self/clear_refs", "w") as f: f.write("5")
         return True

@@ -25,9 +25,9 @@ _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_ta
 
 # %% ../../nbs/55_sanity.ipynb #b72a7929
 def short_verdict(r) -> str:
-    """One method's overall verdict (a row of `verdicts`) in a word: the first of fail, inconclusive, mirror among
-    its evaluable tests, else pass; '(† <tests>)' appended for tests that are not evaluable, 'not evaluable †' when
-    none is."""
+    """One method's overall verdict (a row of `verdicts`) in a word: the first of
+    fail, inconclusive, mirror among its evaluable tests, else pass; '(† <tests>)'
+    appended for tests that are not evaluable, 'not evaluable †' when none is."""
     outs = {t: r.get(f"{t}_outcome") for t, _ in DECISIVE}
     outs = {t: o for t, o in outs.items() if isinstance(o, str)}
     ev, ne = [o for o in outs.values() if o != "not evaluable"], [TEST_LABEL[t]
@@ -38,9 +38,9 @@ def short_verdict(r) -> str:
 
 # %% ../../nbs/55_sanity.ipynb #de5136a4
 def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts for the page: per test and statistic '✓ 0.12
-    [0.08, 0.16]' (the CI lies below the threshold), '✗ ...'
-    (above), '? ...' (contains it), '† ...' (not evaluable), '–' (not run); the random-target test under signed ρ and
+    """The verdicts for the page: per test and statistic '✓ 0.12 [0.08, 0.16]'
+    (the CI lies below the threshold), '✗ ...' (above), '? ...' (contains it), '†
+    ...' (not evaluable), '–' (not run); the random-target test under signed ρ and
     |ρ|; the overall `short_verdict` (pass, mirror, fail, inconclusive, not evaluable)."""
     def cell(r, col, test):
         if not isinstance(r.get(f"{col}_verdict"), str): return "–"
@@ -56,10 +56,10 @@ def _pct(x) -> str: return f"{100 * x:.0f} %"
 
 # %% ../../nbs/55_sanity.ipynb #6e83f571
 def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: float = MAX_NOT_CONVERGED) -> str:
-    """The verdict table's notes on Integrated Gradients, generated from the verdicts `V` (computed with
-    `convergence=DG`), the diagnostics `DG` and the runs' options: per model, the share of explanations above IG's
-    completeness tolerance on the trained model and on each compared variant, which tests are not evaluable (†), and
-    the range of limits that gives the same marks."""
+    """The verdict table's notes on Integrated Gradients, generated from the verdicts `V` (computed
+    with `convergence=DG`), the diagnostics `DG` and the runs' options: per model, the share of
+    explanations above IG's completeness tolerance on the trained model and on each compared
+    variant, which tests are not evaluable (†), and the range of limits that gives the same marks."""
     import inspect
     from normxlogit.attribution.ig import integrated_gradients
     dflt = {k: p.default for k, p in inspect.signature(integrated_gradients).parameters.items()}
@@ -76,16 +76,16 @@ def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: floa
                          f"{_pct(share[r.model, r.method, getattr(r, f'{t}_variant')])}"
                          for t in tests)
         rule = "Gauss-Legendre" if o["quadrature_rule"] == "gausslegendre" else o["quadrature_rule"]
-        txt = (f"* **{method_label(r.method)} on {r.model}** ({o['n_steps']} {rule} nodes, baseline "
-               f"`{o['baseline']}`; an explanation is complete when |ΣIG − (f(x) − f(baseline))| ≤ "
-               f"{o['delta_tol']:g} × |f(x) − f(baseline)|). Not complete: "
-               f"{_pct(share[r.model, r.method, 'trained'])} of the trained model's explanations; of the compared "
-               f"ones, {comp}. ")
-        if ne: txt += (f"Not evaluable (†: more than {_pct(limit)} on either side): "
-                       f"{', '.join(TEST_LABEL[t] for t in ne)}. ")
-        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on comparisons in "
-                       f"which at most {_pct(max(getattr(r, f'{t}_not_converged') for t in ok))} of either side's "
-                       "explanations are not complete. ")
+        txt = (f"* **{method_label(r.method)} on {r.model}** ({o['n_steps']} {rule} "
+               f"nodes, baseline `{o['baseline']}`; an explanation is complete when |ΣIG "
+               f"− (f(x) − f(baseline))| ≤ {o['delta_tol']:g} × |f(x) − f(baseline)|). "
+               f"Not complete: {_pct(share[r.model, r.method, 'trained'])} of the "
+               f"trained model's explanations; of the compared ones, {comp}. ")
+        if ne: txt += (f"Not evaluable (†: more than {_pct(limit)} on either "
+                       f"side): {', '.join(TEST_LABEL[t] for t in ne)}. ")
+        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on "
+                       f"comparisons in which at most {_pct(max(getattr(r, f'{t}_not_converged') for t in ok))} "
+                       "of either side's explanations are not complete. ")
         lo = max([getattr(r, f"{t}_not_converged") for t in ok], default=0.0)
         hi = min([getattr(r, f"{t}_not_converged") for t in ne], default=None)
         txt += (f"Any limit from {_pct(lo)} to just below {_pct(hi)} gives the same marks." if hi is not None else
@@ -172,12 +172,12 @@ def _random_target_lines(v, threshold: float) -> list:
     mir, ok = v[v.random_target_outcome == "mirror"], v[(v.random_target_outcome == "pass") & (v.method != "random")]
     out = []
     if len(mir): out.append(
-        f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} (below "
-        f"{threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a fail under "
-        "|ρ|): the other target's explanation ranks the same tokens first, with the opposite sign.")
+        f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} "
+        f"(below {threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a "
+        "fail under |ρ|): the other target's explanation ranks the same tokens first, with the opposite sign.")
     if len(ok): out.append(
-        f"* Pass the random-target test under both statistics: {', '.join(ok.method)} (signed ρ "
-        f"{_rng(ok.random_target)}, |ρ| {_rng(ok.random_target_abs)}).")
+        f"* Pass the random-target test under both statistics: {', '.join(ok.method)} "
+        f"(signed ρ {_rng(ok.random_target)}, |ρ| {_rng(ok.random_target_abs)}).")
     return out
 
 # %% ../../nbs/55_sanity.ipynb #50e58366
@@ -189,26 +189,26 @@ def _baseline_lines(s) -> list:
     if len(l2):
         above = l2.drop(index="embeddings", errors="ignore")
         lo = above.value.min()
-        txt = (f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are "
-               "randomised")
+        txt = (f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} "
+               "while only the head and layers are randomised")
         if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
-        out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's "
-                         "norm factor).")
+        out.append(txt + ": it follows the input, not the model, which is what "
+                         "it is for (the floor of NormXLogit's norm factor).")
     rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
     if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
     return out
 
 def _factor_lines(s, f) -> list:
-    """NormXLogit against its two factors (`f`: one model's factor rows), on the trained model and with every layer
-    random."""
+    """NormXLogit against its two factors (`f`: one model's factor
+    rows), on the trained model and with every layer random."""
     orig = f[f.test == "original"].set_index("method")
     if not {"l2norm", "logat"} <= set(orig.index): return []
     cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
     layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
     deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
     nx = cas[cas.method == "normxlogit"].set_index("randomised")
-    txt = ("* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with the "
-           f"embedding norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
+    txt = ("* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with "
+           f"the embedding norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
     if "random" in orig.index: txt += f" (with `random`: {orig.loc['random'].value:.2f})"
     if deep is not None and deep in nx.index:
         fd = f[(f.test == "cascade") & (f.randomised == deep)].set_index("method")
@@ -219,10 +219,10 @@ def _factor_lines(s, f) -> list:
 
 # %% ../../nbs/55_sanity.ipynb #7f4dafb4
 def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | None = None) -> str:
-    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by
-    hand): per model, which methods pass every test, mirror, fail, stay inconclusive or are not evaluable (with the
-    decisive ρ and its 95% CI), the random-target test under both statistics, then NormXLogit against its two
-    factors."""
+    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no
+    number in it is typed by hand): per model, which methods pass every test, mirror,
+    fail, stay inconclusive or are not evaluable (with the decisive ρ and its 95% CI), the
+    random-target test under both statistics, then NormXLogit against its two factors."""
     S, Fa = R["summary"], R["factors"]
     V = verdicts(S, threshold, convergence)
     V = V.assign(short=[short_verdict(r) for _, r in V.iterrows()])
@@ -235,16 +235,16 @@ def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | 
 
 # %% ../../nbs/55_sanity.ipynb #0135784b
 def diagnostics_reading(DG: pd.DataFrame) -> str:
-    """The diagnostics in words, per model: IG's share of explanations above its completeness tolerance, rollout's ρ
-    with earliness."""
+    """The diagnostics in words, per model: IG's share of explanations
+    above its completeness tolerance, rollout's ρ with earliness."""
     out = []
     for mod, d in DG.groupby("model", sort=False):
         ig = d[d.method == "ig"].set_index("variant")
         if len(ig):
             sh = ig.not_converged_share
-            out.append(f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the completeness "
-                       f"gap is above its tolerance on {sh.get('trained', float('nan')):.0%} of the trained model's "
-                       f"explanations, and on {sh.min():.0%} to {sh.max():.0%} per model variant"
+            out.append(f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the "
+                       f"completeness gap is above its tolerance on {sh.get('trained', float('nan')):.0%} of the "
+                       f"trained model's explanations, and on {sh.min():.0%} to {sh.max():.0%} per model variant"
                        + (f" (fewest on {sh.idxmin()}, most on {sh.idxmax()})." if sh.max() - sh.min() > 0.05 else ".")
                        + (" Most of its explanations on this "
                           "model do not add up to the "
@@ -253,8 +253,8 @@ def diagnostics_reading(DG: pd.DataFrame) -> str:
         ro = d[d.method == "rollout"].set_index("variant").rho_position.dropna()
         if len(ro):
             out.append(
-                f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', float('nan')):.2f} on the trained "
-                f"model, {ro.min():.2f} to {ro.max():.2f} over all variants"
+                f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', float('nan')):.2f} "
+                f"on the trained model, {ro.min():.2f} to {ro.max():.2f} over all variants"
                 + (
                     ": its ranking is mostly position, which no randomisation of the weights changes."
                     if ro.min() > 0.8
@@ -335,8 +335,8 @@ def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
 
 # %% ../../nbs/55_sanity.ipynb #7c74ab84
 def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
-    """Method x stage heat map of the independent randomisation (each stage randomised alone), every cell labelled with
-    its value."""
+    """Method x stage heat map of the independent randomisation (each
+    stage randomised alone), every cell labelled with its value."""
     import matplotlib.pyplot as plt
     d = summary[(summary.test == "independent") & (summary.metric == metric) & (summary.model == model)]
     if d.empty: raise ValueError(f"no independent rows for {model!r}")
@@ -362,8 +362,8 @@ def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_
 
 # %% ../../nbs/55_sanity.ipynb #5e2f18d7
 def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
-    """Spearman of NormXLogit with `l2norm`, `logat` and `random` on the trained model (`none`) and after each cascade
-    stage."""
+    """Spearman of NormXLogit with `l2norm`, `logat` and `random`
+    on the trained model (`none`) and after each cascade stage."""
     import matplotlib.pyplot as plt
     d = factors[(factors.model == model) & (factors.metric == metric) & factors.test.isin(["original", "cascade"])]
     if d.empty: raise ValueError(f"no NormXLogit factor rows for {model!r}")
@@ -387,8 +387,8 @@ def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs"
 # %% ../../nbs/55_sanity.ipynb #77f4408d
 def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed",
                                                   "spearman_abs", "topk_intersection")) -> pd.DataFrame | None:
-    """Model x method table of one test's mean similarities with their 95% CIs ('0.12 [0.08, 0.16]'); None when the test
-    was not run."""
+    """Model x method table of one test's mean similarities with their
+    95% CIs ('0.12 [0.08, 0.16]'); None when the test was not run."""
     d = S[(S.test == test) & S.metric.isin(metrics)]
     if d.empty: return None
     d = d.assign(cell=[f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in zip(d.value, d.ci_low, d.ci_high)],
@@ -400,8 +400,8 @@ def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed",
 
 # %% ../../nbs/55_sanity.ipynb #23257fde
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
-    """Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a model
-    has no such stage."""
+    """Spearman of |NormXLogit| with each factor on the trained model
+    (`none`) and along the cascade; '–' where a model has no such stage."""
     f = F[(F.metric == "spearman_abs") & F.test.isin(["original", "cascade"])]
     t = f.pivot_table(index=["model", "method"], columns="randomised", values="value", sort=False).round(2)
     t = dashed(t)

@@ -146,9 +146,9 @@ def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, t
     return _write_part(scale_files("squad", results), rows, batches, rec)
 
 def measure_generations(rounds: int = ROUNDS, log=print) -> list:
-    """Part (b): SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its next `PROMPT_TOKENS`
-    tokens (given: forced decoding) by NormXLogit in one call, against one batched forward pass over the whole
-    sequences (the logits at every position), round by round."""
+    """Part (b): SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its
+    next `PROMPT_TOKENS` tokens (given: forced decoding) by NormXLogit in one call, against one
+    batched forward pass over the whole sequences (the logits at every position), round by round."""
     model, tok = load_model("smollm2-135m")
     prompts, conts = squad_sequences(tok)
     x = torch.tensor([tok(p)["input_ids"] + c for p, c in zip(prompts, conts)])
@@ -293,10 +293,10 @@ def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str,
     return t[base] / t[method] if speed else t[method] / t[base]
 
 def goal_verdict(ratios, goal: float, at_least: bool = True) -> dict:
-    """Mean of the per-round `ratios` with its 95 % t interval (`paired_t`) and bootstrap interval (`bootstrap_ci`),
-    and the verdict on the goal (`interval_verdict` of the t interval of the mean minus the goal, oriented so that
-    positive means the goal is met): 'met' (the interval lies on the goal's side), 'not met' (on the other side),
-    'inconclusive'."""
+    """Mean of the per-round `ratios` with its 95 % t interval (`paired_t`) and bootstrap
+    interval (`bootstrap_ci`), and the verdict on the goal (`interval_verdict` of the t interval
+    of the mean minus the goal, oriented so that positive means the goal is met): 'met' (the
+    interval lies on the goal's side), 'not met' (on the other side), 'inconclusive'."""
     r = np.asarray(ratios, float)
     t = paired_t(r - goal) if at_least else paired_t(goal - r)
     mean, blo, bhi = bootstrap_ci(r)

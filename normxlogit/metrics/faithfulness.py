@@ -43,8 +43,8 @@ PROTOCOLS = {
 }
 
 def rankable_mask(special, how: str = "first") -> np.ndarray:
-    """Which tokens may be ranked and perturbed: all but special tokens ('exclude'), all ('keep'), all but a leading
-    special token ('first')."""
+    """Which tokens may be ranked and perturbed: all but special tokens
+    ('exclude'), all ('keep'), all but a leading special token ('first')."""
     special = np.asarray(special, bool)
     if how == "exclude": return ~special
     if how == "keep": return np.ones(len(special), bool)
@@ -56,8 +56,8 @@ def rankable_mask(special, how: str = "first") -> np.ndarray:
 def rank_tokens(scores, rankable) -> np.ndarray:
     "Indices of the rankable positions, most important (highest score) first; ties keep the input order."
     scores = np.asarray(scores, float); rankable = np.asarray(rankable, bool)
-    if scores.shape != rankable.shape: raise ValueError(f"scores {scores.shape} and mask {rankable.shape} differ in "
-                                                        "shape")
+    if scores.shape != rankable.shape: raise ValueError(f"scores {scores.shape} and mask "
+                                                        f"{rankable.shape} differ in shape")
     idx = np.flatnonzero(rankable)
     s = np.where(np.isnan(scores[idx]), -np.inf, scores[idx])
     return idx[np.argsort(-s, kind="stable")]
@@ -70,16 +70,16 @@ __all__ = ['DEFAULT_RATIOS', 'PROTOCOLS', 'check_ratios', 'n_selected', 'rankabl
 def perturbation_mode(model, tokenizer, mode: str = "auto") -> str:
     """'mask' (replace by the mask token) or 'delete' (drop the tokens). 'auto': masking for encoders with a mask
     token, deletion for decoders (the paper's convention). Asking for 'mask' without a mask token is a ValueError."""
-    if mode not in ("auto", "mask", "delete"): raise ValueError("mode must be 'auto', 'mask' or 'delete', got "
-                                                                f"{mode!r}")
+    if mode not in ("auto", "mask", "delete"): raise ValueError("mode must be 'auto', 'mask' "
+                                                                f"or 'delete', got {mode!r}")
     if mode == "auto": mode = "delete" if (get_adapter(model).decoder or tokenizer.mask_token_id is None) else "mask"
     if mode == "mask" and tokenizer.mask_token_id is None:
         raise ValueError(f"{type(tokenizer).__name__} has no mask token, so masking is impossible; use mode='delete'.")
     return mode
 
 def perturb(ids: Sequence[int], drop, mode: str, mask_id: int | None = None, token_type_ids=None):
-    """Perturbed copy of one input: the positions `drop` masked (`mode='mask'`) or deleted; returns `(ids,
-    token_type_ids)`."""
+    """Perturbed copy of one input: the positions `drop` masked
+    (`mode='mask'`) or deleted; returns `(ids, token_type_ids)`."""
     ids = list(ids); drop = set(int(i) for i in drop)
     tt = None if token_type_ids is None else list(token_type_ids)
     if mode == "mask":
@@ -144,9 +144,9 @@ def _encode_one(model, tokenizer, e: Explanation, i):
     tt = enc["token_type_ids"][0][am].tolist() if "token_type_ids" in enc else None
     toks = tokenizer.convert_ids_to_tokens(ids)
     if len(toks) != len(e.tokens) or list(toks) != list(e.tokens):
-        raise ValueError(f"explanation {i} does not match its text under this tokenizer: {len(e.tokens)} explained "
-                         f"tokens vs {len(toks)} tokens ({e.tokens[:5]}... vs {toks[:5]}...). Was it made with "
-                         "another model?")
+        raise ValueError(f"explanation {i} does not match its text under this tokenizer: "
+                         f"{len(e.tokens)} explained tokens vs {len(toks)} tokens "
+                         f"({e.tokens[:5]}... vs {toks[:5]}...). Was it made with another model?")
     return ids, tt
 
 def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: str = "auto", label=None, gold=None,
@@ -159,13 +159,12 @@ def faithfulness(model, tokenizer, explanations, ratios=DEFAULT_RATIOS, mode: st
     For each ratio $r$ the top-$k$ rankable tokens, $k$ = `n_selected(r, n, rounding)`, are perturbed (masked or
     deleted, `perturbation_mode`) for comprehensiveness and all other rankable tokens for sufficiency:
     `comprehensiveness` = $p_y(x) - p_y(x \\setminus \\mathrm{top}_k)$, `sufficiency` = $p_y(x) - p_y(\\mathrm{top}_k
-    \\text{ only})$, $y$ = `label` (None: the model's prediction on $x$; 'gold': `gold`; or a list of label ids). Which
-    tokens may be
-    perturbed and how many: `protocol` 'paper' (the authors' code, default) or 'strict' (see `PROTOCOLS`), or each
-    setting by hand: `special` ('first', 'exclude', 'keep'; see `rankable_mask`), `count` ('all': $k$ from every token,
-    'rankable': from the rankable ones) and `rounding` (`n_selected`). Also stored: the predictions on the perturbed
-    inputs (accuracy under perturbation, with `gold`) and, for regression heads, the predicted values (Pearson under
-    perturbation); probabilities are NaN for regression."""
+    \\text{ only})$, $y$ = `label` (None: the model's prediction on $x$; 'gold': `gold`; or a list of label ids).
+    Which tokens may be perturbed and how many: `protocol` 'paper' (the authors' code, default) or 'strict' (see
+    `PROTOCOLS`), or each setting by hand: `special` ('first', 'exclude', 'keep'; see `rankable_mask`), `count`
+    ('all': $k$ from every token, 'rankable': from the rankable ones) and `rounding` (`n_selected`). Also stored: the
+    predictions on the perturbed inputs (accuracy under perturbation, with `gold`) and, for regression heads, the
+    predicted values (Pearson under perturbation); probabilities are NaN for regression."""
     ratios, cfg = check_ratios(ratios), _settings(protocol, special, count, rounding, metrics)
     groups = _as_list(explanations)
     if not isinstance(groups, dict): groups = {None: groups}
@@ -249,9 +248,9 @@ def _score_rows(groups: dict, where: list, logits, reg: bool, label, gold) -> li
 
 # %% ../../nbs/45_faithfulness.ipynb #514794f8
 def aopc(df: pd.DataFrame, by=("method", "metric")) -> pd.DataFrame:
-    """AOPC table: the mean probability drop per `by` and ratio (columns), plus `mean` over the ratios (the paper's
-    Table 1 number, Eq. 10 averaged over the grid). Comprehensiveness: higher is better; sufficiency: lower is
-    better."""
+    """AOPC table: the mean probability drop per `by` and ratio (columns), plus
+    `mean` over the ratios (the paper's Table 1 number, Eq. 10 averaged over the
+    grid). Comprehensiveness: higher is better; sufficiency: lower is better."""
     t = df.pivot_table(index=list(by), columns="ratio", values="score", aggfunc="mean")
     t["mean"] = t.mean(axis=1)
     return t
@@ -260,8 +259,8 @@ def perturbed_accuracy(df: pd.DataFrame, by=("method", "metric")) -> pd.DataFram
     """Accuracy of the predictions on the perturbed inputs against `gold` per `by` x ratio (Pearson correlation for
     regression), plus the unperturbed score in column 0 and `mean` over the ratios. Lower is better for
     comprehensiveness (the paper's 'Accuracy' metric)."""
-    if "gold" not in df: raise ValueError("the faithfulness frame has no `gold` column: pass gold=... to "
-                                          "faithfulness()")
+    if "gold" not in df: raise ValueError("the faithfulness frame has no `gold` "
+                                          "column: pass gold=... to faithfulness()")
     reg = df.pred_full.dtype.kind == "f" and df.p_full.isna().all()
     def sc(pred, gold):
         if reg:

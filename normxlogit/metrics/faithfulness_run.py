@@ -29,8 +29,8 @@ def infer_columns(df: pd.DataFrame, text_columns=None, label_column=None):
     "The text column(s) and label column of a task frame (known GLUE layouts, or given explicitly)."
     if text_columns is None:
         text_columns = next((c for c in _TEXT_COLUMNS if all(x in df.columns for x in c)), None)
-        if text_columns is None: raise ValueError(f"cannot tell the text columns of {list(df.columns)}; pass "
-                                                  "text_columns=")
+        if text_columns is None: raise ValueError("cannot tell the text columns of "
+                                                  f"{list(df.columns)}; pass text_columns=")
     text_columns = (text_columns,) if isinstance(text_columns, str) else tuple(text_columns)
     for c in text_columns:
         if c not in df.columns: raise ValueError(f"text column {c!r} not in {list(df.columns)}")
@@ -109,8 +109,8 @@ def _share(rank, world_size, cache):
     r0, w0 = distributed()
     rank = r0 if rank is None else rank; world_size = w0 if world_size is None else world_size
     if not 0 <= rank < world_size: raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
-    if world_size > 1 and cache is False: raise ValueError("several processes need a shared cache folder (cache=True "
-                                                           "or a path)")
+    if world_size > 1 and cache is False: raise ValueError("several processes need a shared "
+                                                           "cache folder (cache=True or a path)")
     return rank, world_size
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr03a5e1
@@ -265,8 +265,8 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
     cols, lab = infer_columns(dataset_df, p.text_columns, p.label_column)
     ad = get_adapter(model)
     reg = ad.kind == "regression"
-    if correct_only and (reg or lab is None): raise ValueError("correct_only needs a classification model and a label "
-                                                               "column")
+    if correct_only and (reg or lab is None): raise ValueError("correct_only needs a classification "
+                                                               "model and a label column")
     if label == "gold" and lab is None: raise ValueError("label='gold' needs a label column")
     t0 = time.time()
     info = dict(dataset=dataset_name, dataset_rows=len(dataset_df), n_requested=n, correct_only=correct_only, seed=seed)

@@ -51,8 +51,8 @@ def _normalize(s, normalize):
     raise ValueError(f"normalize must be 'softmax', 'sum', 'abs' or None, got {normalize!r}")
 
 def dot_product(scores, evidence, mask=None, normalize="softmax") -> float:
-    """NormXLogit's dot product: the share of the (softmax-normalised, by default) explanation that falls on the
-    evidence."""
+    """NormXLogit's dot product: the share of the (softmax-normalised,
+    by default) explanation that falls on the evidence."""
     s, e = _prepare(scores, evidence, mask)
     return float(_normalize(s, normalize)[e].sum())
 
@@ -73,8 +73,8 @@ def average_precision(scores, evidence, mask=None) -> float:
 _TIES = ("optimistic", "pessimistic", "average")
 
 def pointing_game(scores, evidence, mask=None, ties="first") -> float:
-    """1 if the highest-scoring token is evidence. `ties`: 'first' (argmax), 'optimistic', 'pessimistic' or 'average'
-    (see above)."""
+    """1 if the highest-scoring token is evidence. `ties`: 'first'
+    (argmax), 'optimistic', 'pessimistic' or 'average' (see above)."""
     s, e = _prepare(scores, evidence, mask)
     top = s == s.max()
     if ties == "first": return float(e[int(np.argmax(s))])
@@ -119,9 +119,9 @@ def per_token_accuracy(scores, evidence, mask=None) -> float:
 # %% ../../nbs/44_plausibility.ipynb #79f50409
 def plausibility_scores(scores, evidence, mask=None, ties="pessimistic",
                         normalize="softmax", pg_ties="first") -> pd.Series:
-    """All metrics for one example as a `pandas.Series` (`dot_product`, `average_precision`, `pointing_game`, `mrr`,
-    `rma`, `pta`). `ties` is the MRR convention, `pg_ties` the pointing-game one, `normalize` the dot-product
-    normalisation."""
+    """All metrics for one example as a `pandas.Series` (`dot_product`,
+    `average_precision`, `pointing_game`, `mrr`, `rma`, `pta`). `ties` is the MRR
+    convention, `pg_ties` the pointing-game one, `normalize` the dot-product normalisation."""
     return pd.Series({
         "dot_product": dot_product(scores, evidence, mask, normalize),
         "average_precision": average_precision(scores, evidence, mask),
@@ -147,10 +147,10 @@ def _texts(explanation) -> tuple:
     return texts
 
 def span_units(explanation, spans, pair_spans=()) -> np.ndarray:
-    """Boolean per unit of `explanation` (its tokens, or its words after `to_words`): `True` where the unit's
-    character offsets (whitespace trimmed) overlap one of `spans` (into the text) or `pair_spans` (into the second
-    text of a pair). Special units are never marked. Reads `explanation.offsets`, the mapping `Explanation.to_words`
-    uses."""
+    """Boolean per unit of `explanation` (its tokens, or its words after `to_words`):
+    `True` where the unit's character offsets (whitespace trimmed) overlap one of `spans`
+    (into the text) or `pair_spans` (into the second text of a pair). Special units are
+    never marked. Reads `explanation.offsets`, the mapping `Explanation.to_words` uses."""
     if not all(hasattr(explanation, a) for a in ("text", "tokens", "special", "offsets")):
         raise TypeError(f"expected an Explanation (text, tokens, special, offsets), got {type(explanation).__name__}")
     offsets = explanation.offsets
@@ -160,8 +160,8 @@ def span_units(explanation, spans, pair_spans=()) -> np.ndarray:
     if len(offsets) != len(explanation.tokens):
         raise ValueError(f"{len(offsets)} offsets for {len(explanation.tokens)} units")
     texts = _texts(explanation)
-    if len(texts) == 1 and len(pair_spans): raise ValueError("pair_spans given, but the explanation is of a single "
-                                                             "text")
+    if len(texts) == 1 and len(pair_spans): raise ValueError("pair_spans given, but the "
+                                                             "explanation is of a single text")
     by_seg = [check_spans(texts[0], spans), check_spans(texts[1], pair_spans) if len(texts) == 2 else []]
     out = np.zeros(len(offsets), bool)
     for i, (off, special) in enumerate(zip(offsets, np.asarray(explanation.special, bool))):
@@ -175,9 +175,9 @@ def span_units(explanation, spans, pair_spans=()) -> np.ndarray:
     return out
 
 def evidence_vector(explanation, spans, pair_spans=()) -> np.ndarray:
-    """0/1 evidence per unit of `explanation` (tokens, or words after `Explanation.to_words`): 1 where the unit
-    overlaps an evidence span (`spans` index the text, `pair_spans` the second text of a pair). Aligned with
-    `explanation.scores`."""
+    """0/1 evidence per unit of `explanation` (tokens, or words after
+    `Explanation.to_words`): 1 where the unit overlaps an evidence span (`spans` index
+    the text, `pair_spans` the second text of a pair). Aligned with `explanation.scores`."""
     return span_units(explanation, spans, pair_spans).astype(np.int64)
 
 def explanation_plausibility(explanation, spans, pair_spans=(), words: str | None = None, target: int = 0,
@@ -185,11 +185,11 @@ def explanation_plausibility(explanation, spans, pair_spans=(), words: str | Non
                              keep_special: bool = False, exclude=(), exclude_pair=(), **kw) -> pd.Series:
     """`plausibility_scores` of an `Explanation` against evidence character spans, at token or word level.
     `words`: None scores the explanation's units as they are (tokens, or words if it already went through `to_words`);
-    'sum', 'mean', 'max' or 'absmax' first merges subwords into words with `explanation.to_words(words)`. `target` /
-    `layer` index `explanation.scores` (default: the first target at the last layer, `explanation.vector`). Special
-    units are left out unless `keep_special`, and so are the units overlapping the `exclude` spans (text) or
-    `exclude_pair` spans (second text), e.g. the target word. `kw`: `ties`, `normalize`, `pg_ties` of
-    `plausibility_scores`."""
+    'sum', 'mean', 'max' or 'absmax' first merges subwords into words with
+    `explanation.to_words(words)`. `target` / `layer` index `explanation.scores` (default: the first
+    target at the last layer, `explanation.vector`). Special units are left out unless `keep_special`,
+    and so are the units overlapping the `exclude` spans (text) or `exclude_pair` spans (second text),
+    e.g. the target word. `kw`: `ties`, `normalize`, `pg_ties` of `plausibility_scores`."""
     if words is not None:
         if not hasattr(explanation, "to_words"): raise TypeError(
             f"words={words!r} needs an Explanation, got {type(explanation).__name__}")

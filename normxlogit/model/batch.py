@@ -18,9 +18,9 @@ __all__ = ['ATTENTION_BUDGET', 'MAX_TOKENS', 'as_inputs', 'max_length', 'encode'
 
 # %% ../../nbs/11_batch.ipynb #7fbbeaee
 def as_inputs(texts) -> tuple[list, bool]:
-    """`(items, single)`: the inputs as a list of strings or (first, second) pairs, and whether one input was given
-    (a string or a pair) rather than a list. Any other iterable of inputs (a generator, a pandas Series) is read into
-    a list."""
+    """`(items, single)`: the inputs as a list of strings or (first, second) pairs,
+    and whether one input was given (a string or a pair) rather than a list. Any
+    other iterable of inputs (a generator, a pandas Series) is read into a list."""
     if isinstance(texts, str) or (isinstance(texts, tuple) and len(texts) == 2
                                   and all(isinstance(t, str) for t in texts)):
         return [texts], True
@@ -31,8 +31,8 @@ def as_inputs(texts) -> tuple[list, bool]:
                                            and all(isinstance(x, str) for x in t))):
                 raise TypeError(f"Each input must be a string or a pair of strings, got {type(t).__name__}: {t!r}")
         return [tuple(t) if not isinstance(t, str) else t for t in texts], False
-    raise TypeError("texts must be a string, a pair of strings or a non-empty list (or iterable) of them, got "
-                    f"{texts!r}")
+    raise TypeError("texts must be a string, a pair of strings or a "
+                    f"non-empty list (or iterable) of them, got {texts!r}")
 
 
 def max_length(model, tokenizer) -> int:
@@ -46,9 +46,9 @@ def max_length(model, tokenizer) -> int:
 def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | None = None) -> dict:
     """Tokenise `texts` (a list of strings or pairs) with right padding, without touching the tokenizer's settings.
 
-    Empty texts (also texts the tokenizer turns into no tokens) are a `ValueError`; so are texts longer than
-    `max_tokens` (default: what the model accepts) unless `truncation=True`, which truncates them (pairs: longest
-    first)."""
+    Empty texts (also texts the tokenizer turns into no tokens) are a `ValueError`;
+    so are texts longer than `max_tokens` (default: what the model accepts) unless
+    `truncation=True`, which truncates them (pairs: longest first)."""
     for t in texts:
         parts = [t] if isinstance(t, str) else list(t)
         if any(not p.strip() for p in parts): raise ValueError(f"Empty text in input: {t!r}")
@@ -70,8 +70,8 @@ def encode(model, tokenizer, texts, truncation: bool = False, max_tokens: int | 
     return {k: v for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
 
 def _split_pairs(texts):
-    """Per kind of input (single texts, then pairs): `(positions, tokenizer arguments)`, so that one tokenizer call
-    serves each kind."""
+    """Per kind of input (single texts, then pairs): `(positions,
+    tokenizer arguments)`, so that one tokenizer call serves each kind."""
     for pair in (False, True):
         idx = [i for i, t in enumerate(texts) if isinstance(t, str) != pair]
         if idx: yield idx, (([texts[i][0] for i in idx], [texts[i][1] for i in idx]) if pair
@@ -107,15 +107,15 @@ def input_lengths(model, tokenizer, texts, truncation: bool = False) -> tuple[li
             ids = tokenizer(*args, truncation=bool(truncation), max_length=n if truncation else None)["input_ids"]
             for j, i in enumerate(idx): lengths[i] = len(ids[j])
     for i, k in enumerate(lengths):
-        if k == 0: raise ValueError(f"Empty text in input: {texts[i]!r} gives no tokens with this tokenizer (input "
-                                    f"{i}).")
+        if k == 0: raise ValueError(f"Empty text in input: {texts[i]!r} gives "
+                                    f"no tokens with this tokenizer (input {i}).")
         if k > n: raise ValueError(f"Input {i} has {k} tokens but the model accepts at most {n}; "
                                    f"shorten it or pass truncation=True to truncate explicitly.")
     return lengths, offsets
 
 def explained_positions(adapter: HeadAdapter, tokenizer, enc) -> torch.Tensor:
-    """(b,) index of the explained token of each input: the mask (masked LMs), else where the head reads
-    (`pool_positions`)."""
+    """(b,) index of the explained token of each input: the mask
+    (masked LMs), else where the head reads (`pool_positions`)."""
     if adapter.kind == "masked_lm":
         if tokenizer.mask_token_id is None:
             raise ValueError(f"{type(tokenizer).__name__} has no mask token, but a masked-LM explanation needs one.")
@@ -139,9 +139,9 @@ class Forward:
 
 def run_model(model, tokenizer, texts, truncation: bool = False, grad: bool = False, max_tokens: int | None = None,
               inputs: dict | None = None, keep_layers=None) -> Forward:
-    """Encode `texts` (or take ready `inputs`), run the model (`model` or its `HeadAdapter`) once on its device and
-    return the logits at the explained positions. Without `grad` no autograd graph is built. `keep_layers`: the
-    hidden-state indices to keep (default all; see `HeadAdapter.forward`)."""
+    """Encode `texts` (or take ready `inputs`), run the model (`model` or its `HeadAdapter`) once on
+    its device and return the logits at the explained positions. Without `grad` no autograd graph is
+    built. `keep_layers`: the hidden-state indices to keep (default all; see `HeadAdapter.forward`)."""
     ad = get_adapter(model)
     dev = next(ad.m.parameters()).device
     if inputs is None: inputs = encode(ad, tokenizer, as_inputs(texts)[0], truncation, max_tokens)
@@ -155,8 +155,8 @@ def run_model(model, tokenizer, texts, truncation: bool = False, grad: bool = Fa
 @torch.no_grad()
 def predict(model, tokenizer, texts, batch_size: int = 32, truncation: bool = True, max_tokens: int | None = None,
             progress: bool = False) -> torch.Tensor:
-    """Logits `(n, C)` (float32, CPU) of the model at the explained position of each of `texts`, in chunks of
-    `batch_size`."""
+    """Logits `(n, C)` (float32, CPU) of the model at the explained
+    position of each of `texts`, in chunks of `batch_size`."""
     items, _ = as_inputs(texts)
     ad = get_adapter(model)
     chunks = range(0, len(items), batch_size)
@@ -220,9 +220,9 @@ class Batch:
         return self.adapter.head(self.at_positions(out.last_hidden_state), layer=self.num_layers)
 
     def score(self, logits):
-        """Explained score (b, k): target logit, minus the foil logit when a foil is given. `logits` is (b, C) or (b,
-        ..., C). A batch built without a forward pass takes its logits, predictions and targets from the first logits
-        it scores."""
+        """Explained score (b, k): target logit, minus the foil logit when a foil is
+        given. `logits` is (b, C) or (b, ..., C). A batch built without a forward pass
+        takes its logits, predictions and targets from the first logits it scores."""
         if self.deferred is not None: self.deferred.settle(self, logits)
         idx = lambda t: t.view(t.shape[0], *([1] * (logits.dim() - 2)), t.shape[1]).expand(
             *logits.shape[:-1], t.shape[1]
@@ -250,8 +250,8 @@ def _token_id(tokenizer, t):
     i = single_token_id(tokenizer, t)                      # defined below, with its check
     if i is None:
         ids = tokenizer.encode(t, add_special_tokens=False)
-        raise ValueError(f"Target/foil {t!r} is {len(ids)} tokens ({tokenizer.convert_ids_to_tokens(ids)}); give a "
-                         "single token or its id.")
+        raise ValueError(f"Target/foil {t!r} is {len(ids)} tokens "
+                         f"({tokenizer.convert_ids_to_tokens(ids)}); give a single token or its id.")
     return i
 
 def _label_index(adapter, tokenizer, t, n_out, what="target"):
@@ -299,8 +299,8 @@ def _predictions(adapter, logits):
                                                                               dtype=torch.long, device=logits.device)
 
 def _targets_and_foils(adapter, tokenizer, target, foil, pred, n_out, per_text, dev):
-    """The `(b, k)` targets and foils (or None) of the specs, `pred` the predictions; one foil is paired with every
-    target."""
+    """The `(b, k)` targets and foils (or None) of the specs, `pred`
+    the predictions; one foil is paired with every target."""
     tg = resolve_targets(adapter, tokenizer, target, pred.cpu(), n_out, "target", per_text).to(dev)
     fl = None if foil is None else resolve_targets(adapter, tokenizer, foil,
                                                    pred.cpu(), n_out, "foil", per_text).to(dev)
@@ -316,8 +316,8 @@ class Deferred:
     def __init__(self, target, foil, per_text): self.target, self.foil, self.per_text = target, foil, per_text
     def settle(self, batch, logits):
         if logits.dim() != 2 or logits.shape[0] != len(batch.positions):
-            raise RuntimeError("a batch built without a forward pass must first score its own logits (b, C), got "
-                               f"{tuple(logits.shape)}")
+            raise RuntimeError("a batch built without a forward pass must first score "
+                               f"its own logits (b, C), got {tuple(logits.shape)}")
         lg = logits.detach()
         pred = _predictions(batch.adapter, lg)
         batch.targets, batch.foils = _targets_and_foils(batch.adapter, batch.tokenizer, self.target, self.foil, pred,
@@ -405,8 +405,8 @@ MAX_TOKENS = 2048
 
 @dataclass
 class BatchPlan:
-    """How inputs were cut into batches: `batches` (input indices, each batch in input order; in the order they run) and
-    every input's token count."""
+    """How inputs were cut into batches: `batches` (input indices, each batch
+    in input order; in the order they run) and every input's token count."""
     batches: list
     lengths: list
     max_tokens: int | None = None

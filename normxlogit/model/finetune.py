@@ -97,8 +97,8 @@ def _encoder_blocks(model):
     "Name and number of the encoder's list of transformer blocks (BERT family: `<base>.encoder.layer`)."
     for name, mod in model.named_modules():
         if name.endswith("encoder.layer") and isinstance(mod, nn.ModuleList): return name, len(mod)
-    raise NotImplementedError(f"{type(model).__name__} has no `encoder.layer` block list: unfreeze_top needs a "
-                              "BERT-family encoder")
+    raise NotImplementedError(f"{type(model).__name__} has no `encoder.layer` block "
+                              "list: unfreeze_top needs a BERT-family encoder")
 
 def _mlm_trainable(model, top: int = 0):
     """The parameters a masked-LM recipe trains and stores: the head's own (the transform, dense + LayerNorm, and the
@@ -117,8 +117,8 @@ def build_model(recipe: Recipe, labels=None, seed: int = 0):
     top `recipe.unfreeze_top` encoder blocks (the rest of the body stays frozen)."""
     torch.manual_seed(seed)
     if recipe.head == "masked_lm":
-        if recipe.lora_r: raise NotImplementedError("masked_lm recipes train the head and `unfreeze_top` blocks; set "
-                                                    "lora_r=0")
+        if recipe.lora_r: raise NotImplementedError("masked_lm recipes train the head and "
+                                                    "`unfreeze_top` blocks; set lora_r=0")
         if recipe.store_dtype not in ("float32", "float16", "bfloat16"):
             raise ValueError(f"store_dtype must be 'float32', 'float16' or 'bfloat16', got {recipe.store_dtype!r}")
         model, tok = load_model(recipe.base, head="masked_lm", device="cpu")
@@ -195,8 +195,8 @@ def _pad(seqs, pad_id):
     return ids, am
 
 def mlm_logits_at(model, tok, items: pd.DataFrame, batch_size: int = 64, grad: bool = False):
-    """(n, 2) logits of (target, foil) at the masked position of each BLiMP item, and the full-vocabulary logits if
-    `grad`."""
+    """(n, 2) logits of (target, foil) at the masked position of
+    each BLiMP item, and the full-vocabulary logits if `grad`."""
     outs, fulls = [], []
     for s in range(0, len(items), batch_size):
         ch = items.iloc[s:s + batch_size]
@@ -210,11 +210,11 @@ def mlm_logits_at(model, tok, items: pd.DataFrame, batch_size: int = 64, grad: b
     return torch.cat(outs), (torch.cat(fulls) if grad else None)
 
 def agreement_mlm_items(df: pd.DataFrame, tokenizer, max_length: int | None = None) -> pd.DataFrame:
-    """Masked-LM items of minimal pairs (`agreement_data`) built as the agreement experiments build theirs: the good
-    sentence with the *word* where it differs from the bad one (`minimal_pair_target`) replaced by the mask token
-    (`replace_span`); target and foil are the two words, and the item is kept only when each is a single token (the
-    experiments' `single_token`; pairs without a difference are dropped). Columns of `blimp_mlm_items` plus `id` and
-    `task` (also in `paradigm`); `max_length` drops longer inputs."""
+    """Masked-LM items of minimal pairs (`agreement_data`) built as the agreement experiments build theirs:
+    the good sentence with the *word* where it differs from the bad one (`minimal_pair_target`) replaced by
+    the mask token (`replace_span`); target and foil are the two words, and the item is kept only when each
+    is a single token (the experiments' `single_token`; pairs without a difference are dropped). Columns of
+    `blimp_mlm_items` plus `id` and `task` (also in `paradigm`); `max_length` drops longer inputs."""
     if tokenizer.mask_token is None: raise ValueError(f"{type(tokenizer).__name__} has no mask token")
     rows = []
     for r in df.itertuples(index=False):
@@ -274,16 +274,16 @@ def _save_mlm(model, out: Path, top: int = 0, dtype: str = "float32"):
               str(out / "mlm_head.safetensors"))
 
 def _round_stored(model, rec):
-    """Round the stored parameters to `rec.store_dtype` in place, so that the model evaluated is the model
-    `load_finetuned` gives."""
+    """Round the stored parameters to `rec.store_dtype` in place, so
+    that the model evaluated is the model `load_finetuned` gives."""
     if rec.store_dtype == "float32": return
     with torch.no_grad():
         for p in _mlm_trainable(model, rec.unfreeze_top).values():
             p.copy_(p.to(getattr(torch, rec.store_dtype)).to(p.dtype))
 
 def _same_recipe(old: dict, rec: Recipe) -> bool:
-    """Is a stored recipe `rec`? Fields added to `Recipe` after an artifact was made count as equal where `rec` has
-    their default."""
+    """Is a stored recipe `rec`? Fields added to `Recipe` after an
+    artifact was made count as equal where `rec` has their default."""
     new, dflt = json.loads(json.dumps(asdict(rec))), json.loads(json.dumps({f.name: f.default for f in fields(Recipe)
                                                                             if f.default is not MISSING}))
     return old == {k: v for k, v in new.items() if k in old or v != dflt.get(k)}
@@ -434,7 +434,7 @@ def _result(name: str, rec: Recipe, td, d: SimpleNamespace, score: dict, run: di
                    meets_targets=all(score.get(k, 0) >= v for k, v in AGREEMENT_TARGETS.items()),
                    held_out=dict(sva=f"Linzen items 0-{SVA_HELD_OUT - 1}",
                                  blimp=f"task_data('blimp').dev (SPLIT_SEED={SPLIT_SEED}, 200 per paradigm)",
-                                 ra=f"anaphor_number_agreement pairs 0-{RA_HELD_OUT_FIRST - 1} and those of the blimp "
-                                    "split"),
+                                 ra="anaphor_number_agreement pairs "
+                                    f"0-{RA_HELD_OUT_FIRST - 1} and those of the blimp split"),
                    train_item_ids=sorted(i for i in td.train.id if i.startswith(("sva-", "anaphor_number_agreement-"))))
     return res

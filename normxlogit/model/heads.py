@@ -124,8 +124,8 @@ class HeadAdapter:
         """Run the body with all hidden states (the exact forward pass of the model up to its head).
 
         `keep`: an iterable of hidden-state indices (0 = embedding output, L = last) to keep; the others are `None` in
-        `hidden_states` and never stored (the body runs without `output_hidden_states`; layer inputs are caught by
-        hooks). The kept states are exactly those of the full call."""
+        `hidden_states` and never stored (the body runs without `output_hidden_states`; layer
+        inputs are caught by hooks). The kept states are exactly those of the full call."""
         args = dict(attention_mask=attention_mask, return_dict=True, **kw)
         if token_type_ids is not None: args["token_type_ids"] = token_type_ids
         if inputs_embeds is not None: args["inputs_embeds"] = inputs_embeds
@@ -175,8 +175,8 @@ class HeadAdapter:
         return full.gather(-1, rows[:, None, :].expand(-1, full.shape[1], -1))
 
     def pool_positions(self, attention_mask):
-        """Where the model's own classification head reads: the first token (encoders) or the last non-padding token
-        (decoders)."""
+        """Where the model's own classification head reads: the first
+        token (encoders) or the last non-padding token (decoders)."""
         if self.decoder:
             idx = torch.arange(attention_mask.shape[1], device=attention_mask.device)
             return (attention_mask * idx).argmax(-1)
@@ -185,8 +185,8 @@ class HeadAdapter:
     def __repr__(self): return f"HeadAdapter({type(self.m).__name__}, kind={self.kind!r})"
 
 def get_adapter(model) -> HeadAdapter:
-    """The `HeadAdapter` of `model`, or `model` itself when it is one (a run resolves its model once and hands the
-    adapter down); raises `NotImplementedError` naming the supported families if there is none."""
+    """The `HeadAdapter` of `model`, or `model` itself when it is one (a run resolves its model once and
+    hands the adapter down); raises `NotImplementedError` naming the supported families if there is none."""
     if isinstance(model, HeadAdapter): return model
     m = unwrap(model)
     mt = m.config.model_type
@@ -197,13 +197,13 @@ def get_adapter(model) -> HeadAdapter:
 
 # %% ../../nbs/10_heads.ipynb #c68d5d6b
 def uses_rmsnorm(model) -> bool:
-    """Does the model normalise with RMSNorm (Llama, Gemma, ...)? Integrated Gradients from a zero baseline does not
-    converge there (see below)."""
+    """Does the model normalise with RMSNorm (Llama, Gemma, ...)? Integrated
+    Gradients from a zero baseline does not converge there (see below)."""
     return any(type(m).__name__.endswith("RMSNorm") for m in get_adapter(model).m.modules())
 
 def has_position_embeddings(model) -> bool:
-    """Does the model add learned position (or token-type) embeddings to the word embeddings (BERT, GPT-2; not RoPE
-    models)?"""
+    """Does the model add learned position (or token-type) embeddings
+    to the word embeddings (BERT, GPT-2; not RoPE models)?"""
     names = ("position_embeddings", "token_type_embeddings", "wpe")
     return any(n.split(".")[-1] in names and isinstance(m, torch.nn.Embedding)
                for n, m in get_adapter(model).m.named_modules())

