@@ -20,9 +20,8 @@ class _Parser(argparse.ArgumentParser):
 
 FAITHFULNESS_TASKS = ("sst2", "mnli", "qnli", "stsb")   # the tasks `normxlogit faithfulness` runs
 
-def _parser():
-    p = _Parser(prog="normxlogit", description="Token-level explanations of transformer language models.")
-    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+def _explain_args(sub):
+    "The `explain` command and its arguments."
     e = sub.add_parser("explain", help="explain one text (or a sentence pair)")
     e.add_argument("text", nargs="+", help="the text; with --pair, two texts")
     e.add_argument("--model", required=True, help="offline name, fine-tuned artifact, local path or Hugging Face id")
@@ -39,6 +38,9 @@ def _parser():
     e.add_argument("--words", action="store_true", help="merge subword tokens into words (scores summed)")
     from normxlogit.generation import add_generation_arguments
     add_generation_arguments(e)                   # --generate N / --continuation / --chat: explain a whole generation
+
+def _faithfulness_args(sub):
+    "The `faithfulness` command and its arguments."
     f = sub.add_parser("faithfulness", help="AOPC faithfulness of several methods on a task, into a CSV (resumable)")
     f.add_argument("--model", required=True, help="a classifier / regressor: fine-tuned artifact, local path or hub id")
     f.add_argument("--task", required=True, choices=FAITHFULNESS_TASKS)
@@ -52,25 +54,44 @@ def _parser():
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--ratios", default=None, help="comma-separated ratios in (0, 1] (default 0.1,...,0.9)")
     f.add_argument("--correct-only", action="store_true", help="only items the model predicts correctly")
-    f.add_argument("--protocol", default="paper", choices=["paper", "strict"], help="which tokens are perturbed and how many (default: the paper's)")
-    f.add_argument("--save-explanations", default=None, metavar="DIR", help="also write each method's explanations as DIR/<method>.json")
+    f.add_argument("--protocol", default="paper", choices=["paper", "strict"],
+                   help="which tokens are perturbed and how many (default: the paper's)")
+    f.add_argument("--save-explanations", default=None, metavar="DIR",
+                   help="also write each method's explanations as DIR/<method>.json")
     f.add_argument("--no-progress", action="store_true")
-    sub.add_parser("methods", help="list the methods")
-    sub.add_parser("models", help="list the offline models and the fine-tuned artifacts")
+
+def _reproduce_args(sub):
+    "The `reproduce` and `experiment` commands and their arguments."
     from normxlogit.experiments.common import EXPERIMENT_MODULES, SCALES
-    r = sub.add_parser("reproduce", help="run experiments from scratch (resumable) and re-execute the chapters that read them",
-                       description="Experiments: " + ", ".join(EXPERIMENT_MODULES) + " (or 'all'). The estimated cost is printed first.")
-    r.add_argument("experiments", nargs="*", default=["all"], metavar="EXPERIMENT", help="; ".join(EXPERIMENT_MODULES) + "; or all (default)")
-    r.add_argument("--scale", default="book", choices=SCALES, help="tiny (seconds, tests), book (this book's sizes), paper (the papers' sizes, for a GPU)")
+    r = sub.add_parser("reproduce", help="run experiments from scratch (resumable) "
+                                         "and re-execute the chapters that read them",
+                       description="Experiments: " + ", ".join(EXPERIMENT_MODULES)
+                       + " (or 'all'). The estimated cost is printed first.")
+    r.add_argument("experiments", nargs="*", default=["all"], metavar="EXPERIMENT",
+                   help="; ".join(EXPERIMENT_MODULES) + "; or all (default)")
+    r.add_argument("--scale", default="book", choices=SCALES,
+                   help="tiny (seconds, tests), book (this book's sizes), paper (the papers' sizes, for a GPU)")
     r.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    r.add_argument("--results", default=None, help="results folder (default: each experiment's folder under the repository's results/; "
-                   "with several experiments, each writes into RESULTS/<experiment>)")
+    r.add_argument("--results", default=None, help="results folder (default: each experiment's folder "
+                                                   "under the repository's results/; with several "
+                                                   "experiments, each writes into RESULTS/<experiment>)")
     r.add_argument("--cache", default=None, help="chunk folder (default: each experiment's own)")
     r.add_argument("--estimate-only", action="store_true", help="print the cost estimates and stop")
     r.add_argument("--no-chapters", action="store_true", help="do not re-execute the chapters afterwards")
-    x = sub.add_parser("experiment", help="an experiment's own commands: normxlogit experiment NAME --help", add_help=False)
+    x = sub.add_parser(
+        "experiment", help="an experiment's own commands: normxlogit experiment NAME --help", add_help=False
+    )
     x.add_argument("name", choices=EXPERIMENT_MODULES)
     x.add_argument("rest", nargs=argparse.REMAINDER)
+
+def _parser():
+    p = _Parser(prog="normxlogit", description="Token-level explanations of transformer language models.")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    _explain_args(sub)
+    _faithfulness_args(sub)
+    sub.add_parser("methods", help="list the methods")
+    sub.add_parser("models", help="list the offline models and the fine-tuned artifacts")
+    _reproduce_args(sub)
     return p
 
 def _label(x):
@@ -84,7 +105,8 @@ def _one_line(err) -> str:
 def _check_out(path, flag: str = "--out", example: str = "result.csv") -> Path:
     "The file an option names, checked before any work: not a folder, in a folder that exists and can be written."
     out = Path(path).expanduser()
-    if out.is_dir(): raise UserError(f"{flag} {str(out)!r} is a folder; give a file name such as {str(out / example)!r}")
+    if out.is_dir(): raise UserError(f"{flag} {str(out)!r} is a folder; give a "
+                                     f"file name such as {str(out / example)!r}")
     if not out.parent.is_dir(): raise UserError(f"{flag}: folder {str(out.parent)!r} does not exist; create it first")
     if not os.access(out.parent, os.W_OK): raise UserError(f"{flag}: cannot write into {str(out.parent)!r}")
     return out

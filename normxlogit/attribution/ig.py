@@ -134,18 +134,8 @@ def _is_rmsnorm_model(batch):
 def _describe(baseline): return "tensor" if torch.is_tensor(baseline) else baseline
 
 # %% ../../nbs/22_integrated_gradients.ipynb #c2e62d15
-def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadrature_rule: str = "gausslegendre",
-                         internal_batch_size: int | None = None, return_delta: bool = False, delta_tol: float = 0.05,
-                         aggregate: str = "sum", keep=None):
-    """Integrated Gradients (b, k, s) of the explained scores w.r.t. the input word embeddings, aggregated over the
-    embedding dimensions like Gradient x Input (`aggregate` 'sum': signed, the completeness-preserving default; 'l1' or
-    'l2': the norms the NormXLogit paper's baselines use). `baseline` and `keep` as in `baseline_embeddings`.
-
-    Warns (`CompletenessWarning`) when $|\\delta| > $ `delta_tol` $\\cdot|f(x)-f(\\bar x)|$ for some example and target.
-    With `return_delta=True` also returns the signed completeness gap $\\delta=\\sum_i \\mathrm{IG}_i - (f(x)-f(\\bar x))$ (b, k)."""
-    aggregate_gxi(torch.zeros(1, 1), aggregate)  # validate before the backward passes
-    x = batch.word_embeddings().detach()
-    x0 = baseline_embeddings(batch, baseline, keep)
+def _path_gradients(batch: Batch, x, x0, n_steps: int, quadrature_rule: str, internal_batch_size):
+    "The quadrature sum of the weighted gradients along the straight path from `x0` to `x`, `(b, k, s, d)`."
     alphas, weights = quadrature(n_steps, quadrature_rule)
     alphas, weights = alphas.to(x), weights.to(x)
     b = x.shape[0]
@@ -157,7 +147,51 @@ def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadr
         g = input_gradients(repeat_batch(batch, len(a)), pts)[0]      # (n*b, k, s, d), step-major
         g = (g.view(len(a), b, *g.shape[1:]) * w.view(-1, 1, 1, 1, 1)).sum(0)
         total = g if total is None else total + g
-    prod = total * (x - x0)[:, None]
+    return total
+
+def _completeness_rows(batch: Batch, fx, f0, delta, rel, ok, setting: dict) -> list:
+    "One `(item_id, row)` per example and target: the scores at the input and the baseline, the gap, its verdict."
+    b = fx.shape[0]
+    first = reserve_item_ids(b)
+    ids = batch.item_ids or [first + i for i in range(b)]              # the caller's order (`explain` sorts batches)
+    return [(ids[i], dict(target=j, f_input=float(fx[i, j]), f_baseline=float(f0[i, j]), delta=float(delta[i, j]),
+                          rel_gap=float(rel[i, j]), converged=bool(ok[i, j]), **setting))
+            for i in range(b) for j in range(delta.shape[1])]
+
+def _warn_incomplete(batch: Batch, gap, delta, rel, ok, setting: dict):
+    """The `CompletenessWarning` for the worst example and target,
+    with a hint of what converges (reported at the caller)."""
+    r = torch.nan_to_num(rel, nan=math.inf)
+    i, j = divmod(int(r.argmax()), r.shape[1])
+    n_steps, rule, baseline, keep = setting["n_steps"], setting["quadrature_rule"], setting["baseline"], setting["keep"]
+    hint = f"increase n_steps (now {n_steps})" + ("" if rule == "gausslegendre"
+                                                   else " or use quadrature_rule='gausslegendre'")
+    if _is_rmsnorm_model(batch) and not (keep and "first" in keep and not (isinstance(baseline, str)
+                                                                           and baseline == "zero")):
+        hint += ("; for RMSNorm decoders use baseline='pad' (or 'mean') with "
+                 "keep='first' and n_steps=128, which converged on SmolLM2 and Gemma 3 "
+                 "where the zero baseline cannot (see the Integrated Gradients chapter)")
+    warnings.warn(f"Integrated Gradients did not converge: the attributions are not complete for {int((~ok).sum())} "
+                  f"of {ok.numel()} example/target pair(s): worst |sum(IG) - (f(x) - f(baseline))| = "
+                  f"{abs(float(delta[i, j])):.3g} = {float(rel[i, j]):.3g} x |f(x) - f(baseline)| = "
+                  f"{abs(float(gap[i, j])):.3g} (delta_tol {setting['delta_tol']}; baseline {baseline!r}, keep "
+                  f"{keep!r}, {n_steps} {rule} nodes). These scores are not a complete attribution: {hint}.",
+                  CompletenessWarning, stacklevel=3)
+
+def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadrature_rule: str = "gausslegendre",
+                         internal_batch_size: int | None = None, return_delta: bool = False, delta_tol: float = 0.05,
+                         aggregate: str = "sum", keep=None):
+    """Integrated Gradients (b, k, s) of the explained scores w.r.t. the input word embeddings, aggregated over the
+    embedding dimensions like Gradient x Input (`aggregate` 'sum': signed, the completeness-preserving default; 'l1' or
+    'l2': the norms the NormXLogit paper's baselines use). `baseline` and `keep` as in `baseline_embeddings`.
+
+    Warns (`CompletenessWarning`) when $|\\delta| > $ `delta_tol` $\\cdot|f(x)-f(\\bar x)|$ for some example and target.
+    With `return_delta=True` also returns the signed completeness gap
+    $\\delta=\\sum_i \\mathrm{IG}_i - (f(x)-f(\\bar x))$ (b, k)."""
+    aggregate_gxi(torch.zeros(1, 1), aggregate)  # validate before the backward passes
+    x = batch.word_embeddings().detach()
+    x0 = baseline_embeddings(batch, baseline, keep)
+    prod = _path_gradients(batch, x, x0, n_steps, quadrature_rule, internal_batch_size) * (x - x0)[:, None]
     mask = batch.attention_mask[:, None].to(x)
     attr = prod.sum(-1) * mask
     with torch.no_grad():
@@ -165,37 +199,28 @@ def integrated_gradients(batch: Batch, n_steps: int = 50, baseline="zero", quadr
     gap = fx - f0
     delta = attr.sum(-1) - gap
     rel = delta.abs() / gap.abs().clamp_min(1e-6)
-    ok = (rel <= delta_tol) | (delta_tol == math.inf)                # a NaN gap fails; delta_tol=inf turns the check off
+    # a NaN gap fails; delta_tol=inf turns the check off
+    ok = (rel <= delta_tol) | (delta_tol == math.inf)
     integrated_gradients.last_delta = delta.detach()
-    first = reserve_item_ids(b)
-    ids = batch.item_ids or [first + i for i in range(b)]              # the caller's order (`explain` sorts batches)
-    rows = [(ids[i], dict(target=j, f_input=float(fx[i, j]), f_baseline=float(f0[i, j]), delta=float(delta[i, j]),
-                          rel_gap=float(rel[i, j]), converged=bool(ok[i, j]), delta_tol=float(delta_tol), n_steps=n_steps,
-                          quadrature_rule=quadrature_rule, baseline=_describe(baseline), keep=keep))
-            for i in range(b) for j in range(delta.shape[1])]
+    setting = dict(delta_tol=float(delta_tol), n_steps=n_steps, quadrature_rule=quadrature_rule,
+                   baseline=_describe(baseline), keep=keep)
+    rows = _completeness_rows(batch, fx, f0, delta, rel, ok, setting)
     for log in _LOGS: log.add(rows)
-    if not ok.all():
-        r = torch.nan_to_num(rel, nan=math.inf)
-        i, j = divmod(int(r.argmax()), r.shape[1])
-        hint = f"increase n_steps (now {n_steps})" + ("" if quadrature_rule == "gausslegendre" else " or use quadrature_rule='gausslegendre'")
-        if _is_rmsnorm_model(batch) and not (keep and "first" in keep and not (isinstance(baseline, str) and baseline == "zero")):
-            hint += ("; for RMSNorm decoders use baseline='pad' (or 'mean') with keep='first' and n_steps=128, which converged on "
-                     "SmolLM2 and Gemma 3 where the zero baseline cannot (see the Integrated Gradients chapter)")
-        warnings.warn(f"Integrated Gradients did not converge: the attributions are not complete for {int((~ok).sum())} of {ok.numel()} example/target pair(s): "
-                      f"worst |sum(IG) - (f(x) - f(baseline))| = {abs(float(delta[i, j])):.3g} = {float(rel[i, j]):.3g} x "
-                      f"|f(x) - f(baseline)| = {abs(float(gap[i, j])):.3g} (delta_tol {delta_tol}; baseline {_describe(baseline)!r}, "
-                      f"keep {keep!r}, {n_steps} {quadrature_rule} nodes). These scores are not a complete attribution: {hint}.",
-                      CompletenessWarning, stacklevel=2)
+    if not ok.all(): _warn_incomplete(batch, gap, delta, rel, ok, setting)
     if aggregate != "sum": attr = aggregate_gxi(prod, aggregate) * mask
     return (attr, delta) if return_delta else attr
 integrated_gradients.last_delta = None
 
-@register_method("ig", label="IG", colour="#2ca02c", family="gradient", gradient=True, reference="Sundararajan et al. 2017",
-                 description="Integrated Gradients on the input word embeddings (zero/pad/eos/mean baseline, keep='first' for RMSNorm decoders)")
+@register_method("ig", label="IG", colour="#2ca02c", family="gradient", gradient=True,
+                 reference="Sundararajan et al. 2017",
+                 description="Integrated Gradients on the input word embeddings "
+                             "(zero/pad/eos/mean baseline, keep='first' for RMSNorm decoders)")
 def ig(batch: Batch, n_steps: int = 50, baseline="zero", quadrature_rule: str = "gausslegendre",
        internal_batch_size: int | None = None, delta_tol: float = 0.05, aggregate: str = "sum", keep=None):
-    "Integrated Gradients (`aggregate` as for `gxi`); completeness gaps are warned about and recorded (`record_completeness`)."
-    return integrated_gradients(batch, n_steps, baseline, quadrature_rule, internal_batch_size, False, delta_tol, aggregate, keep)
+    """Integrated Gradients (`aggregate` as for `gxi`); completeness
+    gaps are warned about and recorded (`record_completeness`)."""
+    return integrated_gradients(batch, n_steps, baseline, quadrature_rule, internal_batch_size, False,
+                                delta_tol, aggregate, keep)
 
 def explain_ig(model, tokenizer, texts, **kwargs):
     """`explain(model, tokenizer, texts, method='ig', **kwargs)` with each explanation's completeness in
@@ -207,8 +232,9 @@ def explain_ig(model, tokenizer, texts, **kwargs):
 
 def completeness_table(model, tokenizer, texts, settings, n_steps=(25, 50, 128), rules=("gausslegendre",),
                        target=None, foil=None, per_text: bool = False):
-    """Completeness gaps of IG, one row per text, setting (a dict of `ig` options, e.g. `dict(baseline='pad',
-    keep='first')`), rule and number of steps (no warnings: this is the measurement). `target`/`foil` as in `explain`."""
+    """Completeness gaps of IG, one row per text, setting (a dict of `ig`
+    options, e.g. `dict(baseline='pad', keep='first')`), rule and number of steps
+    (no warnings: this is the measurement). `target`/`foil` as in `explain`."""
     import pandas as pd
     from normxlogit.model.batch import make_batch
     rows = []
@@ -221,7 +247,8 @@ def completeness_table(model, tokenizer, texts, settings, n_steps=(25, 50, 128),
                     with record_completeness() as log:
                         integrated_gradients(b, n_steps=n, quadrature_rule=rule, delta_tol=math.inf, **st)
                     for r in log:
-                        rows.append(dict(text=ti, target=r["target"], baseline=r["baseline"], keep=str(r["keep"]), rule=rule,
+                        rows.append(dict(text=ti, target=r["target"], baseline=r["baseline"], keep=str(r["keep"]),
+                                         rule=rule,
                                          n_steps=n, f_input=r["f_input"], f_baseline=r["f_baseline"], delta=r["delta"],
                                          rel_gap=r["rel_gap"]))
     return pd.DataFrame(rows)
