@@ -141,11 +141,19 @@ def final_direction(batch: Batch, xL, reference=None):
 # %% ../../nbs/24_alti_logit.ipynb #73cad806
 ROW_BLOCK_ELEMENTS = 2 ** 24        # elements of T_t(x_j) held at once (64 MB in float32): bounds ALTI's memory
 
+def _check_decoder(ad):
+    "ALTI-Logit's decomposition is additive only on a pre-LayerNorm decoder: anything else is an error."
+    if not ad.decoder:
+        raise NotImplementedError(f"ALTI-Logit needs a pre-LayerNorm decoder; {type(ad.m).__name__} is a post-LN "
+                                  "encoder whose LayerNorms interleave the residual stream (no additive "
+                                  "decomposition). Use ALTI or another method for BERT/RoBERTa/DeBERTa.")
+
 @torch.no_grad()                  # a forward decomposition: a graph through every layer would only cost memory and time
 def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -> dict:
     """Every term of the ALTI-Logit decomposition of the explained scores (b, k) of a pre-LN decoder.
 
-    Returns a dict of tensors: `tokens` (b, k, L, s) $R^l_i$ (block $l$ tracked to input token $i$), `blocks` (b, k, L, s)
+    Returns a dict of tensors: `tokens` (b, k, L, s) $R^l_i$
+    (block $l$ tracked to input token $i$), `blocks` (b, k, L, s)
     $\\Delta^l_j$ (block $l$ by its direct source $j$, not tracked), `embedding` (b, k) the direct path of $x^0_T$,
     `mlp` (b, k, L), `attn_bias` (b, k, L), `bias` (b, k) (final-norm bias and head bias), `score` (b, k) the model's
     score, and `alti` (L+1, b, s, s) the rollout matrices $M^l$. `check`: verify the hooked pieces add up (to float32
@@ -153,10 +161,7 @@ def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -
     head's direction are read (a bfloat16 model's norms refuse to be frozen at bfloat16 rounding; its RMSNorms compute
     them in float32 anyway); pass `check=False` with it, since bfloat16 pieces add up only to bfloat16 rounding."""
     ad = batch.adapter
-    if not ad.decoder:
-        raise NotImplementedError(f"ALTI-Logit needs a pre-LayerNorm decoder; {type(ad.m).__name__} is a post-LN encoder "
-                                  f"whose LayerNorms interleave the residual stream (no additive decomposition). "
-                                  f"Use ALTI or another method for BERT/RoBERTa/DeBERTa.")
+    _check_decoder(ad)
     mods = _modules(ad)
     L = len(mods)
     ref_norms = [m[4] for m in _modules(reference)] if reference is not None else [None] * L
@@ -196,7 +201,8 @@ def alti_logit_decomposition(batch: Batch, check: bool = True, reference=None) -
         M = C @ M
         res["alti"].append(M)
         x_prev = x_next
-    out = dict(tokens=torch.stack(res["tokens"], 2), blocks=torch.stack(res["blocks"], 2), mlp=torch.stack(res["mlp"], 2),
+    out = dict(tokens=torch.stack(res["tokens"], 2), blocks=torch.stack(res["blocks"], 2),
+               mlp=torch.stack(res["mlp"], 2),
                attn_bias=torch.stack(res["attn_bias"], 2), embedding=dot(hs[0][bi, T]),
                bias=(u * beta).sum(-1) + c, alti=torch.stack(res["alti"]))
     with torch.no_grad(): out["score"] = batch.score(batch.out_logits)
@@ -238,12 +244,16 @@ def total(dec: dict):
     "Sum of all terms of a decomposition (b, k): equals `dec['score']`."
     return dec["tokens"].sum((-1, -2)) + dec["embedding"] + dec["mlp"].sum(-1) + dec["attn_bias"].sum(-1) + dec["bias"]
 
-@register_method("alti_logit", label="ALTI-Logit", colour="#8c564b", family="decomposition", layerwise=True, kinds=("classification", "regression", "causal_lm"),
-                 reference="Ferrando et al. 2023; the decomposition-attributions paper (A Close Look at Decomposition-based Attributions for Transformer Language Models), App. B.1",
-                 description="ALTI-Logit: attention-block logit contributions tracked to input tokens with ALTI (pre-LN decoders)")
+@register_method("alti_logit", label="ALTI-Logit", colour="#8c564b", family="decomposition", layerwise=True,
+                 kinds=("classification", "regression", "causal_lm"),
+                 reference="Ferrando et al. 2023; the decomposition-attributions paper (A Close Look at "
+                           "Decomposition-based Attributions for Transformer Language Models), App. B.1",
+                 description="ALTI-Logit: attention-block logit contributions "
+                             "tracked to input tokens with ALTI (pre-LN decoders)")
 def alti_logit(batch: Batch, cumulative: bool = True, check: bool = True, reference=None):
-    """ALTI-Logit per input token (embedding of the explained token included); layer-wise, cumulative over layers by
-    default. `check`, `reference`: as in `alti_logit_decomposition` (bfloat16 model: its float32 copy, `check=False`)."""
+    """ALTI-Logit per input token (embedding of the explained token included);
+    layer-wise, cumulative over layers by default. `check`, `reference`: as in
+    `alti_logit_decomposition` (bfloat16 model: its float32 copy, `check=False`)."""
     dec = alti_logit_decomposition(batch, check, reference)
     tok = dec["tokens"]                                                          # (b, k, L, s)
     emb = torch.zeros_like(tok[:, :, 0])

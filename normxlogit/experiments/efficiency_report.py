@@ -464,11 +464,57 @@ def machines(rows: pd.DataFrame) -> str:
             if days[0] == days[-1] else f" to {days[-1]}")
 
 # %% ../../nbs/56_efficiency.ipynb #f6ff5989
-def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: int, time_rows: pd.DataFrame | None = None) -> str:
-    """Table 5 in words: the brackets, how NormXLogit ranks, what compares with the paper, and the time per instance at the
-    largest batch; where the probes ran, beside where Table 4 ran (`time_rows`) when that is another machine."""
+def _normxlogit_rank(br: dict, meths: list, name: str, budget: float) -> str:
+    "How NormXLogit's bracket ranks among the other methods', and what of it compares with the paper."
+    s = ""
+    lo, hi, txt = br["normxlogit"]
+    rest = [m for m in meths if m != "normxlogit"]
+    below = [m for m in rest if br[m][1] < lo]
+    tied = [m for m in rest if br[m][:2] == (lo, hi)]
+    if len(below) + len(tied) == len(rest):
+        s += ("NormXLogit's bracket is the highest"
+              + (f", shared with {', '.join(method_name(m) for m in tied)}" if tied else "")
+              + ("" if "forward" not in br or br["forward"][:2] != (lo, hi) else " and a plain forward pass")
+              + ", as in the paper, where NormXLogit fits the largest batch. ")
+    else:
+        s += ("NormXLogit's bracket is not above every other method's here ("
+              + ", ".join(method_name(m) for m in rest if m not in below and m not in tied) + "). ")
+    s += ("Only the order of magnitude and the order of the methods compare with the paper: the brackets "
+          f"come from doubling and one bisection step, the model differs ({name} against BERT-base), and "
+          f"the budget is a whole process's RSS in {budget:g} GiB rather than a GPU's 48 GB; NormXLogit's "
+          f"{txt} against the paper's {int(PAPER_TABLE5.loc['largest batch', 'normxlogit'])} is neither a "
+          "match nor a mismatch at that precision. ")
+    return s
+
+def _time_per_instance(rows: pd.DataFrame, where: str, length: int, lo: int) -> str:
+    "How NormXLogit's time per instance moves with the batch on these probes, beside the paper's GPU."
+    s = ""
+    p = rows[(rows.method == "normxlogit") & rows.complete.astype(bool)].sort_values("batch")
+    if len(p) > 1 and lo > 1:
+        t1, tL = (
+            p[p.batch == p.batch.min()].seconds_per_instance.iloc[-1],
+            p[p.batch == lo].seconds_per_instance.iloc[-1],
+        )
+        s += (f"The time per instance does not fall with the batch on the CPU of these probes ({where}): "
+              f"NormXLogit takes {t1:.3f} s per instance at batch {int(p.batch.min())} and {tL:.3f} s at batch "
+              f"{lo} ({p.seconds_per_instance.min():.3f}-{p.seconds_per_instance.max():.3f} s over its probes), "
+              f"because one {length}-token instance already keeps the {int(p.torch_threads.max())} threads busy; "
+              "the paper's GPU goes from "
+              f"{PAPER_TABLE4.loc[length, 'normxlogit'] if length in PAPER_TABLE4.index else float('nan'):g} s at "
+              f"batch 1 (Table 4) to {PAPER_TABLE5.loc['time per instance (s)', 'normxlogit']:g} s per instance "
+              f"at batch {int(PAPER_TABLE5.loc['largest batch', 'normxlogit'])}. Each probe is one timed call, at "
+              f"1-minute loads of {p.load_avg.min():.2f}-{p.load_avg.max():.2f} when the probes ended (none quiet "
+              "by the rule above), so these times do not rank the batch sizes: the slower largest batches may "
+              "come from memory traffic or from the load, and one call each cannot tell which.")
+    return s
+
+def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: int,
+                   time_rows: pd.DataFrame | None = None) -> str:
+    """Table 5 in words: the brackets, how NormXLogit ranks, what compares with the paper, and the time per instance
+    at the largest batch; where the probes ran, beside where Table 4 ran (`time_rows`) when that is another machine."""
     rows = memory_rows[(memory_rows.model == name) & (memory_rows.length == length)
-                       & np.isclose(memory_rows.budget_gib.astype(float), budget)]          # the budget search, not the goals probes
+                       # the budget search, not the goals probes
+                       & np.isclose(memory_rows.budget_gib.astype(float), budget)]
     if rows.empty: return ""
     where, t4 = machines(rows), (None if time_rows is None else machines(table4_runs(time_rows, name)))
     ms = memory_summary(rows, budget).set_index("method")
@@ -479,39 +525,16 @@ def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: 
         br[m] = (int(r.largest_batch), top, bracket(r.largest_batch, r.first_failing, r.limited_by))
     meths = sorted([m for m in br if m != "forward"], key=lambda m: -br[m][0])
     s = (f"**{name}, Table 5** ({length} tokens, {budget:g} GiB of peak RSS; probes on {where}"
-         + ("" if t4 is None or t4 == where else f", not on the machine of Table 4, {t4}") + "). The largest batch, as the search brackets it: "
-         + ", ".join(f"{method_name(m)} {br[m][2]}" + (" (not even batch 1)" if br[m][0] == 0 and br[m][2] == "0" else "") for m in meths)
-         + (f"; a plain forward pass {br['forward'][2]}" if "forward" in br else "") + ". The paper (48 GB GPU, BERT-base): "
-         + ", ".join(f"{method_name(m)} {int(v)}" for m, v in PAPER_TABLE5.loc["largest batch"].sort_values(ascending=False).items()) + ". ")
+         + ("" if t4 is None or t4 == where else f", not on the machine of Table 4, {t4}")
+         + "). The largest batch, as the search brackets it: "
+         + ", ".join(f"{method_name(m)} {br[m][2]}"
+                     + (" (not even batch 1)" if br[m][0] == 0 and br[m][2] == "0" else "") for m in meths)
+         + (f"; a plain forward pass {br['forward'][2]}" if "forward" in br else "")
+         + ". The paper (48 GB GPU, BERT-base): "
+         + ", ".join(f"{method_name(m)} {int(v)}"
+                     for m, v in PAPER_TABLE5.loc["largest batch"].sort_values(ascending=False).items()) + ". ")
     if "normxlogit" in br:
-        lo, hi, txt = br["normxlogit"]
-        rest = [m for m in meths if m != "normxlogit"]
-        below = [m for m in rest if br[m][1] < lo]
-        tied = [m for m in rest if br[m][:2] == (lo, hi)]
-        if len(below) + len(tied) == len(rest):
-            s += ("NormXLogit's bracket is the highest" + (f", shared with {', '.join(method_name(m) for m in tied)}" if tied else "")
-                  + ("" if "forward" not in br or br["forward"][:2] != (lo, hi) else " and a plain forward pass")
-                  + ", as in the paper, where NormXLogit fits the largest batch. ")
-        else:
-            s += ("NormXLogit's bracket is not above every other method's here ("
-                  + ", ".join(method_name(m) for m in rest if m not in below and m not in tied) + "). ")
-        s += ("Only the order of magnitude and the order of the methods compare with the paper: the brackets come from "
-              f"doubling and one bisection step, the model differs ({name} against BERT-base), and the budget "
-              f"is a whole process's RSS in {budget:g} GiB rather than a GPU's 48 GB; NormXLogit's {txt} against the paper's "
-              f"{int(PAPER_TABLE5.loc['largest batch', 'normxlogit'])} is neither a match nor a mismatch at that precision. ")
-        p = rows[(rows.method == "normxlogit") & rows.complete.astype(bool)].sort_values("batch")
-        if len(p) > 1 and lo > 1:
-            t1, tL = p[p.batch == p.batch.min()].seconds_per_instance.iloc[-1], p[p.batch == lo].seconds_per_instance.iloc[-1]
-            s += (f"The time per instance does not fall with the batch on the CPU of these probes ({where}): NormXLogit takes {t1:.3f} s per instance at "
-                  f"batch {int(p.batch.min())} and {tL:.3f} s at batch {lo} ({p.seconds_per_instance.min():.3f}-"
-                  f"{p.seconds_per_instance.max():.3f} s over its probes), because one {length}-token instance already keeps "
-                  f"the {int(p.torch_threads.max())} threads busy; the paper's GPU goes from "
-                  f"{PAPER_TABLE4.loc[length, 'normxlogit'] if length in PAPER_TABLE4.index else float('nan'):g} s at batch 1 "
-                  f"(Table 4) to {PAPER_TABLE5.loc['time per instance (s)', 'normxlogit']:g} s per instance at batch "
-                  f"{int(PAPER_TABLE5.loc['largest batch', 'normxlogit'])}. Each probe is one timed call, at 1-minute loads of "
-                  f"{p.load_avg.min():.2f}-{p.load_avg.max():.2f} when the probes ended (none quiet by the rule above), so "
-                  "these times do not rank the batch sizes: the slower largest batches may come from memory traffic or from "
-                  "the load, and one call each cannot tell which.")
+        s += _normxlogit_rank(br, meths, name, budget) + _time_per_instance(rows, where, length, br["normxlogit"][0])
     return s
 
 # %% ../../nbs/56_efficiency.ipynb #d2cd5429
