@@ -309,3 +309,40 @@ def test_package_imports_with_its_requirements_only():
     assert r.returncode == 0, r.stdout + r.stderr
     blocked_too = run(sys.executable, "-c", _import_all(NOT_REQUIRED + ("pandas",)), check=False)
     assert blocked_too.returncode != 0 and "pandas" in blocked_too.stdout + blocked_too.stderr   # the check can fail
+
+WRAP_SAMPLE = '''from normxlogit.model.batch import as_inputs, make_batch, token_offsets, max_length, input_lengths, plan_batches, MAX_TOKENS
+LIMIT = 30                     # the floor: a (model, task) with fewer scored items is left out of the tables and the findings
+
+def f(texts, target=None, layer=None):
+    "One line of a docstring that is far too long for the line limit of this repository, so it must become several lines."
+    return dict(texts=texts, target=target, layer=layer, first_token_of_the_answer=None, second_token_of_the_answer=None)
+
+def g(texts, target):
+    """Explain `texts`.
+
+    texts: a string, a pair of strings (sentence-pair tasks), or a list (or any iterable, e.g. a generator) of either one.
+    target: what is explained."""
+    n = len(texts)
+    return (f"{n} texts and the target {target!r}: every one of them is explained with its own target and its own foil, "
+            f"in input order ({n} of them), whatever order the batches ran in; the scores never depend on the batch.")
+'''  # noqa: E501 (the sample's long lines are the point)
+
+def test_wrap_lines_keeps_meaning(tmp_path):
+    "tools/wrap_lines.py brings every line under 120 characters, keeps the AST and keeps `name: text` docstring lines."
+    import ast, importlib.util
+    spec = importlib.util.spec_from_file_location("wrap_lines", ROOT / "tools" / "wrap_lines.py")
+    wl = importlib.util.module_from_spec(spec); spec.loader.exec_module(wl)
+    py = tmp_path / "sample.py"; py.write_text(WRAP_SAMPLE)
+    cell = "%time x = 1\n" + WRAP_SAMPLE
+    nb = tmp_path / "sample.ipynb"
+    nb.write_text(json.dumps(dict(cells=[dict(cell_type="code", id="c0", metadata={}, source=cell, outputs=[],
+                                              execution_count=None)], metadata={}, nbformat=4, nbformat_minor=5)))
+    assert sum(len(line) > 120 for line in WRAP_SAMPLE.splitlines()) >= 6
+    run(sys.executable, "tools/wrap_lines.py", str(py), str(nb))
+    for new in (py.read_text(), json.loads(nb.read_text())["cells"][0]["source"]):
+        assert all(len(line) <= 120 for line in new.splitlines()), new
+        body = new.removeprefix("%time x = 1\n")
+        assert wl.norm_dump(body) == wl.norm_dump(WRAP_SAMPLE)
+        doc = ast.get_docstring(ast.parse(body).body[-1])
+        assert [line.split(":")[0] for line in doc.splitlines() if ":" in line] == ["texts", "target"], doc
+    assert json.loads(nb.read_text())["cells"][0]["source"].startswith("%time x = 1\n")
