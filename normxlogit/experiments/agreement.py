@@ -20,7 +20,7 @@ from ..registry import takes_option
 from ..attribution.gradients import scores_from_embeddings
 from ..attribution.ig import pass_on_warnings
 from ..metrics.plausibility import item_metrics
-from .common import (chunk_key, cache_root, open_store, fold_stores, run_chunks, results_path,
+from .common import (scratch_unless_book, chunk_key, cache_root, open_store, fold_stores, run_chunks, results_path,
                                            write_csv, write_json, run_record, cost_table, register_experiment,
                                            command_line, Command, CommandError, Opt, Claims, plan_from, ScaleRun,
                                            scale_runs)
@@ -696,6 +696,7 @@ main = command_line("agreement", "The decomposition-attribution benchmark (sva, 
     "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each); the options of "
                      "`run` are accepted and ignored, so one argument list serves both", _table, (*WHICH, *RUN_OPTS), SHARED)})
 
+@scratch_unless_book("agreement")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per task),
     'book' (`BOOK_N` of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correct item of the data; `SCALE_RUNS`). Results go

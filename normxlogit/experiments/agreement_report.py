@@ -15,11 +15,12 @@ from ..model.heads import HeadAdapter, get_adapter
 from ..model.zoo import model_fingerprint
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from .common import (verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record,
-                                          chunk_key, open_store, run_chunks, dashed, SYMBOLS, verdict_mark)
-from .agreement import (AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE,
-                                              FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items,
-                                              method_options, method_batch_size, item_key)
+from .common import verdict, count_verdicts, with_ci, results_path, write_csv, write_record
+from .common import run_record, paper_text, chunk_key, open_store, run_chunks, dashed, SYMBOLS
+from .common import verdict_mark
+from .agreement import AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE
+from .agreement import FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items
+from .agreement import method_options, method_batch_size, item_key
 from ..metrics.plausibility import item_metrics
 from ..model.zoo import Bf16Products
 
@@ -34,130 +35,8 @@ __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'AC
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6e0a7e38
 # The paper's numbers (percent), one line per table, task and model, in the order of `PAPER_LAYOUT`; '-' = not reported.
-# Transcribed from the text of the paper; checked against each other (every "left" column of Tables 2-7 repeats Table 1):
-# Table 5, ra, bert-large-uncased, AttnRollout MRR reads "2" where Table 1 and the right column say 27 (corrected here);
-# Table 7 is a verbatim copy of Table 6 in the paper (kept once, as table 6); Table 1 / 3 print an AttnRollout RMA of 0
-# for Llama-3.1-8B on ra next to a PG of 61, which cannot both hold (kept as printed); Table 1 prints qa MRRs below the
-# PG for the Llama-3 models (Llama-3.2-1B, ALTI-Logit: PG 28, MRR 8), possible only with tied top scores under the
-# pessimistic MRR (the paper's explanation, Sec. 5.1: zero relevances in bfloat16; kept as printed, and measured in the
-# section *MRR below PG in bfloat16?*); Table 5 does the same at bfloat16, and its float64 column gives Llama-3.2-1B qa
-# MRRs of 77, 83 and 43 for AttnLRP, LRP and Gradient.
-PAPER_ROWS = """
-1 ra bert-base-uncased 2 41 20 23 35 63 36 47 36 62 35 44 33 65 36 23 0 25 18 23
-1 ra bert-large-uncased 4 44 22 23 21 52 27 43 26 55 29 44 42 69 40 23 0 27 15 23
-1 ra gpt2 71 84 54 41 15 49 22 35 41 64 36 38 32 61 37 36 52 75 52 36
-1 ra gpt2-medium 70 84 54 42 13 48 21 37 23 55 30 39 28 58 34 36 52 76 52 36
-1 ra gpt2-large 84 91 60 43 8 45 17 36 17 52 27 39 36 64 39 36 52 76 52 36
-1 ra gpt2-xl 88 93 58 42 14 49 23 42 20 55 30 42 36 64 39 36 52 76 52 36
-1 ra Llama-3.2-1B 82 91 54 38 71 84 57 47 15 50 33 36 27 55 32 35 51 70 36 35
-1 ra Llama-3.2-3B 76 87 52 37 53 73 47 41 48 70 41 36 24 54 31 35 54 74 41 35
-1 ra Llama-3.1-8B 82 90 58 39 33 62 38 39 34 62 37 36 28 55 32 35 61 79 0 35
-1 sva bert-base-uncased 31 55 12 5 53 71 27 34 46 65 22 34 55 72 26 5 0 12 4 5
-1 sva bert-large-uncased 37 59 12 5 34 58 23 37 31 52 19 43 36 57 19 5 0 7 4 5
-1 sva gpt2 68 81 34 33 39 62 31 40 55 71 36 44 30 55 25 15 17 45 17 15
-1 sva gpt2-medium 77 86 42 33 35 61 30 43 55 71 36 43 33 56 26 15 17 43 17 15
-1 sva gpt2-large 82 88 46 36 38 63 32 35 60 75 41 39 29 53 27 15 17 43 17 15
-1 sva gpt2-xl 77 85 40 32 43 66 35 38 60 75 41 39 30 54 26 15 17 42 17 15
-1 sva Llama-3.2-1B 48 67 32 34 70 83 41 33 21 54 23 17 27 51 22 15 36 56 19 15
-1 sva Llama-3.2-3B 43 63 33 30 66 79 39 28 47 66 27 18 27 48 21 15 27 49 20 15
-1 sva Llama-3.1-8B 39 58 31 36 54 72 33 24 46 66 26 18 26 46 20 15 28 49 3 15
-1 qa bert-base-uncased 61 74 13 1 94 97 48 48 94 97 44 28 59 73 32 1 0 3 1 1
-1 qa bert-large-uncased 53 66 8 1 91 95 47 54 93 96 52 57 47 60 23 1 0 2 1 1
-1 qa gpt2 72 83 16 2 85 91 50 68 88 93 51 67 60 71 33 1 0 5 0 1
-1 qa gpt2-medium 84 90 25 5 84 90 52 70 86 91 48 62 61 70 35 1 0 2 0 1
-1 qa gpt2-large 57 66 15 2 68 78 42 34 67 75 39 40 52 62 29 1 0 3 0 1
-1 qa gpt2-xl - - - - 77 85 53 51 77 84 48 46 63 73 34 1 0 3 0 1
-1 qa Llama-3.2-1B 28 8 8 14 62 11 24 24 72 9 18 11 26 6 13 1 1 2 1 1
-1 qa Llama-3.2-3B - - - - 70 12 28 26 62 8 15 8 18 6 10 1 0 2 1 1
-1 qa Llama-3.1-8B - - - - 68 9 22 13 55 9 13 14 6 5 5 1 0 2 1 1
-2 ra bert-base-uncased - - - - - - 35 7 63 42 36 17 36 7 62 41 35 16 33 13 65 54 36 24
-2 ra bert-large-uncased - - - - - - 21 5 52 37 27 12 26 11 55 43 29 17 42 27 69 62 40 32
-2 ra gpt2 71 5 84 40 54 0 15 56 49 76 22 40 41 72 64 84 36 18 32 6 61 42 37 21
-2 ra gpt2-medium 70 12 84 40 54 0 13 55 48 74 21 55 23 68 55 82 30 26 28 9 58 43 34 23
-2 ra gpt2-large 84 83 91 91 60 58 8 8 45 43 17 14 17 16 52 50 27 21 36 22 64 55 39 30
-2 ra gpt2-xl 88 88 93 93 58 57 14 7 49 42 23 12 20 11 55 45 30 17 36 21 64 55 39 32
-2 ra Llama-3.2-1B 82 82 91 91 54 50 71 0 84 36 57 17 15 1 50 40 33 26 27 12 55 45 32 24
-2 ra Llama-3.2-3B 76 76 87 87 52 49 53 1 73 37 47 18 48 16 70 50 41 33 24 13 54 46 31 25
-2 ra Llama-3.1-8B 82 77 90 88 58 52 33 7 62 42 38 24 34 14 62 50 37 30 28 22 55 51 32 29
-2 sva bert-base-uncased - - - - - - 53 19 71 43 27 14 46 21 65 43 22 12 55 31 72 53 26 18
-2 sva bert-large-uncased - - - - - - 34 17 58 41 23 13 31 18 52 40 19 13 36 23 57 44 19 14
-2 sva gpt2 68 2 81 18 34 1 39 17 62 32 31 14 55 13 71 30 36 9 30 20 55 46 25 20
-2 sva gpt2-medium 77 3 86 21 42 1 35 17 61 33 30 16 55 14 71 33 36 10 33 14 56 39 26 17
-2 sva gpt2-large 82 75 88 84 46 39 38 19 63 50 32 22 60 38 75 61 41 30 29 28 53 52 27 26
-2 sva gpt2-xl 77 71 85 82 40 35 43 19 66 50 35 22 60 33 75 59 41 28 30 28 54 53 26 26
-2 sva Llama-3.2-1B 48 48 67 68 32 30 70 3 83 41 41 16 21 7 54 44 23 19 27 23 51 47 22 20
-2 sva Llama-3.2-3B 43 42 63 62 33 29 66 5 79 42 39 17 47 24 66 51 27 21 27 25 48 47 21 20
-2 sva Llama-3.1-8B 39 37 58 59 31 29 54 6 72 42 33 17 46 23 66 52 26 21 26 24 46 44 20 19
-2 qa bert-base-uncased - - - - - - 94 94 97 97 48 49 94 94 97 97 44 46 59 61 73 74 32 34
-2 qa bert-large-uncased - - - - - - 91 92 95 95 47 47 93 93 96 96 52 54 47 49 60 62 23 24
-2 qa gpt2 72 42 83 49 16 31 85 8 91 19 50 5 88 16 93 25 51 8 60 45 71 61 33 23
-2 qa gpt2-medium 84 25 90 42 25 24 84 35 90 48 52 15 86 37 91 46 48 12 61 45 70 59 35 23
-2 qa gpt2-large 57 57 66 67 15 16 68 70 78 79 42 43 67 68 75 77 39 41 52 55 62 65 29 33
-2 qa gpt2-xl - - - - - - 77 79 85 86 53 55 77 79 84 85 48 50 63 66 73 75 34 38
-2 qa Llama-3.2-1B 28 29 8 8 8 9 62 59 11 11 24 24 72 71 9 9 18 18 26 31 6 6 13 16
-2 qa Llama-3.2-3B - - - - - - 70 69 12 13 28 28 62 62 8 8 15 15 18 20 6 6 10 11
-2 qa Llama-3.1-8B - - - - - - 68 69 9 9 22 22 55 56 9 9 13 13 6 6 5 5 5 5
-3 ra bert-base-uncased 2 2 41 41 20 18 35 35 63 62 36 33 36 35 62 60 35 30 33 33 65 64 36 32 0 0 25 14 18 4
-3 ra bert-large-uncased 4 4 44 44 22 20 21 20 52 51 27 26 26 26 55 51 29 26 42 42 69 69 40 36 0 0 27 15 15 4
-3 ra Llama-3.2-1B 82 82 91 91 54 51 71 62 84 78 57 49 15 15 50 50 33 32 27 16 55 42 32 23 51 0 70 39 36 0
-3 ra Llama-3.2-3B 76 76 87 87 52 51 53 44 73 67 47 40 48 47 70 69 41 38 24 5 54 36 31 20 54 0 74 41 41 0
-3 ra Llama-3.1-8B 82 81 90 90 58 54 33 24 62 52 38 30 34 1 62 37 37 19 28 1 55 34 32 18 61 0 79 43 0 0
-3 sva bert-base-uncased 31 31 55 55 12 12 53 53 71 70 27 26 46 46 65 64 22 21 55 55 72 72 26 25 0 0 12 8 4 2
-3 sva bert-large-uncased 37 37 59 59 12 11 34 34 58 57 23 22 31 31 52 52 19 18 36 35 57 55 19 18 0 0 7 6 4 2
-3 sva Llama-3.2-1B 48 41 67 62 32 29 70 68 83 81 41 39 21 20 54 53 23 22 27 8 51 35 22 15 36 0 56 32 19 0
-3 sva Llama-3.2-3B 43 34 63 56 33 27 66 62 79 76 39 36 47 41 66 62 27 24 27 2 48 30 21 14 27 0 49 30 20 0
-3 sva Llama-3.1-8B 39 17 58 44 31 20 54 50 72 68 33 30 46 2 66 39 26 15 26 0 46 28 20 11 28 0 49 29 3 0
-3 qa bert-base-uncased 61 61 74 74 13 13 94 94 97 97 48 48 94 94 97 97 44 42 59 59 73 73 32 31 0 0 3 2 1 0
-3 qa bert-large-uncased 53 53 66 66 8 8 91 91 95 95 47 45 93 92 96 95 52 50 47 47 60 60 23 23 0 0 2 2 1 0
-3 qa Llama-3.2-1B 28 26 8 8 8 8 62 60 11 11 24 24 72 71 9 9 18 18 26 10 6 6 13 10 1 0 2 2 1 0
-3 qa Llama-3.2-3B - - - - - - 70 70 12 12 28 28 62 62 8 8 15 15 18 2 6 5 10 6 0 0 2 2 1 0
-3 qa Llama-3.1-8B - - - - - - 68 68 9 9 22 22 55 11 9 8 13 10 6 1 5 4 5 3 0 0 2 2 1 0
-4 qa bert-base-uncased 61 18 74 40 13 7 94 60 97 76 48 26 94 72 97 83 44 28 59 38 73 53 32 19 0 0 3 2 1 1
-4 qa bert-large-uncased 53 24 66 42 8 5 91 48 95 68 47 25 93 64 96 78 52 31 47 32 60 46 23 16 0 0 2 2 1 1
-4 qa gpt2 72 69 83 80 16 14 85 32 91 60 50 23 88 70 93 81 51 36 60 46 71 59 33 23 0 0 5 5 0 0
-4 qa gpt2-medium 84 79 90 86 25 21 84 37 90 63 52 27 86 61 91 75 48 32 61 48 70 60 35 26 0 0 2 2 0 0
-4 qa gpt2-large 57 56 66 65 15 14 68 35 78 57 42 24 67 55 75 66 39 29 52 44 62 55 29 23 0 0 3 3 0 0
-4 qa gpt2-xl - - - - - - 77 35 85 60 53 27 77 53 84 68 48 31 63 48 73 61 34 25 0 0 3 3 0 0
-4 qa Llama-3.2-1B 28 26 8 6 8 7 62 11 11 8 24 11 72 21 9 6 18 10 26 19 6 5 13 8 1 1 2 2 1 1
-4 qa Llama-3.2-3B - - - - - - 70 13 12 9 28 12 62 34 8 6 15 9 18 14 6 4 10 6 0 0 2 1 1 1
-4 qa Llama-3.1-8B - - - - - - 68 9 9 7 22 10 55 39 9 7 13 8 6 5 5 3 5 3 0 0 2 1 1 1
-5 ra bert-large-uncased 4 4 44 44 22 22 21 21 52 52 27 27 26 26 55 55 29 29 42 42 69 69 40 40 0 0 27 27 15 15
-5 ra gpt2-xl 88 88 93 93 58 58 14 14 49 49 23 23 20 20 55 55 30 30 36 36 64 64 39 39 52 52 76 76 52 52
-5 ra Llama-3.2-1B 81 82 90 91 54 54 72 71 83 84 58 57 15 15 50 50 33 33 27 27 55 55 32 32 50 51 68 70 36 36
-5 sva bert-large-uncased 37 37 59 59 12 12 34 34 58 58 23 23 31 31 52 52 19 19 36 36 57 57 19 19 0 0 7 7 4 4
-5 sva gpt2-xl 77 77 85 85 40 40 43 43 66 66 35 35 60 60 75 75 41 41 30 30 54 54 26 26 17 17 42 42 17 17
-5 sva Llama-3.2-1B 48 48 65 67 32 32 71 70 81 83 41 41 21 21 53 54 23 23 27 27 49 51 22 22 36 36 54 56 19 19
-5 qa bert-large-uncased 53 53 66 66 8 8 91 91 95 95 47 47 93 93 96 96 52 52 47 47 60 60 23 23 0 0 2 2 1 1
-5 qa gpt2-xl - - - - - - 77 77 85 85 53 53 77 77 84 84 48 48 63 63 73 73 34 34 0 0 3 3 0 0
-5 qa Llama-3.2-1B - - - - - - 62 63 11 77 24 24 72 72 9 83 18 18 26 26 6 43 13 13 1 1 2 7 1 1
-6 ra bert-base-uncased 35 32 63 60 36 34 36 35 62 61 35 33
-6 ra bert-large-uncased 21 21 52 52 27 27 26 26 55 55 29 29
-6 ra gpt2 15 20 49 53 22 28 41 49 64 70 36 43
-6 ra gpt2-medium 13 15 48 49 21 22 23 22 55 55 30 30
-6 ra gpt2-large 8 7 45 45 17 18 17 16 52 52 27 27
-6 ra gpt2-xl 14 13 49 49 23 22 20 18 55 53 30 29
-6 sva bert-base-uncased 53 51 71 70 27 28 46 45 65 64 22 22
-6 sva bert-large-uncased 34 35 58 58 23 23 31 32 52 52 19 20
-6 sva gpt2 39 41 62 63 31 32 55 55 71 70 36 37
-6 sva gpt2-medium 35 38 61 63 30 32 55 52 71 69 36 36
-6 sva gpt2-large 38 36 63 62 32 31 60 57 75 73 41 40
-6 sva gpt2-xl 43 41 66 65 35 35 60 58 75 74 41 40
-6 qa bert-base-uncased 94 94 97 97 48 50 94 94 97 97 44 44
-6 qa bert-large-uncased 91 91 95 95 47 47 93 92 96 95 52 53
-6 qa gpt2 85 83 91 90 50 46 88 89 93 93 51 51
-6 qa gpt2-medium 84 83 90 90 52 52 86 86 91 91 48 50
-6 qa gpt2-large 68 68 78 78 42 42 67 66 75 75 39 40
-6 qa gpt2-xl 77 77 85 84 53 53 77 77 84 84 48 49
-9 accuracy bert-base-uncased 0.97 0.94 0.76
-9 accuracy bert-large-uncased 0.97 0.95 0.83
-9 accuracy gpt2 0.92 0.99 0.66
-9 accuracy gpt2-medium 0.93 0.99 0.69
-9 accuracy gpt2-large 0.94 0.99 0.69
-9 accuracy gpt2-xl 0.94 0.99 0.70
-9 accuracy Llama-3.2-1B 0.95 1.0 0.76
-9 accuracy Llama-3.2-3B 0.96 1.0 0.78
-9 accuracy Llama-3.1-8B 0.96 0.99 0.80
-"""
+# Transcribed in `papers/agreement.txt` (`common.paper_text`), whose header says how they were checked and corrected.
+PAPER_ROWS = paper_text("agreement")
 _M5 = ["alti_logit", "attnlrp", "lrp", "grad_l2", "rollout"]
 PAPER_LAYOUT = {1: (_M5, ["pg", "mrr", "rma", "pta"], ["default"]),
                 2: (_M5[:4], ["pg", "mrr", "rma"], ["default", "non_contrastive"]),
@@ -168,21 +47,23 @@ PAPER_LAYOUT = {1: (_M5, ["pg", "mrr", "rma", "pta"], ["default"]),
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #96ee8fd0
 def paper_numbers() -> pd.DataFrame:
-    """The paper's Tables 1-7 as a long frame (`table`, `task`, `model`, `method`, `metric`, `setting`, `value` in
-    percent; its ALTI column is 'alti_logit', ALTI on BERT), and Table 9 (`table` 9, `task`, metric 'accuracy', a
-    fraction). Table 5's left column is the paper's default precision (bfloat16 for Llama-3, float32 otherwise), its
-    right one float64, which is also what its Tables 1-4 and 6 use on sva and ra (not on qa, and not for Llama-3.2-3B and
-    Llama-3.1-8B, which keep their default precision)."""
+    """The paper's Tables 1-7 as a long frame (`table`, `task`, `model`, `method`, `metric`, `setting`,
+    `value` in percent; its ALTI column is 'alti_logit', ALTI on BERT), and Table 9 (`table` 9, `task`,
+    metric 'accuracy', a fraction). Table 5's left column is the paper's default precision (bfloat16 for
+    Llama-3, float32 otherwise), its right one float64, which is also what its Tables 1-4 and 6 use on sva
+    and ra (not on qa, and not for Llama-3.2-3B and Llama-3.1-8B, which keep their default precision)."""
     rows = []
     for line in PAPER_ROWS.strip().splitlines():
         t, task, model, *vals = line.split()
         if t == "9":
-            rows += [dict(table=9, task=k, model=model, method="model", metric="accuracy", setting="default", value=float(v))
+            rows += [dict(table=9, task=k, model=model, method="model", metric="accuracy",
+                          setting="default", value=float(v))
                      for k, v in zip(("sva", "ra", "qa"), vals)]
             continue
         meths, mets, sides = PAPER_LAYOUT[int(t)]
         cells = [(a, b, s) for a in meths for b in mets for s in sides]
-        if len(vals) != len(cells): raise ValueError(f"table {t} {task} {model}: {len(vals)} numbers, expected {len(cells)}")
+        if len(vals) != len(cells): raise ValueError(f"table {t} {task} {model}: {len(vals)} "
+                                                     f"numbers, expected {len(cells)}")
         rows += [dict(table=int(t), task=task, model=model, method=a, metric=b, setting=s,
                       value=np.nan if v == "-" else float(v)) for (a, b, s), v in zip(cells, vals)]
     return pd.DataFrame(rows)
@@ -193,20 +74,23 @@ PEERS = {"causal_lm": "Llama-3.2-1B", "masked_lm": "bert-base-uncased"}   # the 
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #502f8432
 def method_name(method) -> str:
-    "The registry's label of a benchmark method; its `grad_l2` runs with `squared=True`, the paper's Gradient (`grad_l2sq`'s label)."
+    """The registry's label of a benchmark method; its `grad_l2` runs
+    with `squared=True`, the paper's Gradient (`grad_l2sq`'s label)."""
     return method_label("grad_l2sq" if method == "grad_l2" else method)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #5f8df35a
 def column_label(method) -> str:
-    "The column of `method` in the paper's layout: `method_name`, except that ALTI-Logit (decoders) and ALTI (encoders) share one column, as in the paper."
+    """The column of `method` in the paper's layout: `method_name`, except that
+    ALTI-Logit (decoders) and ALTI (encoders) share one column, as in the paper."""
     if method in ("alti_logit", "alti"): return f"{method_label('alti_logit')}/{method_label('alti')}"
     return method_name(method)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #30e8a020
 def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=True) -> pd.DataFrame:
-    """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in percent: rows
-    (task, model) with our models (from the long frame `t1`, as `summarize` returns) and the paper's `peers`
-    ('paper: <name>', with † where the row prints MRR below PG, `mrr_below_pg_rows`); columns (method, metric[, setting]). `extra`: add our methods that the paper does not have."""
+    """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in
+    percent: rows (task, model) with our models (from the long frame `t1`, as `summarize` returns) and
+    the paper's `peers` ('paper: <name>', with † where the row prints MRR below PG, `mrr_below_pg_rows`);
+    columns (method, metric[, setting]). `extra`: add our methods that the paper does not have."""
     meths, mets, sides = PAPER_LAYOUT[table]
     ours = t1[t1.metric.isin(mets) & t1.setting.isin(sides) & (t1.method != "model")].copy()
     names = list(meths) + ([m for m in AGREEMENT_METHODS if m not in PAPER_METHODS] if extra and table != 6 else [])
@@ -215,21 +99,25 @@ def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=Tr
     ours = ours[ours.method.isin(names)]
     pap, bad = paper_numbers(), mrr_below_pg_rows()
     pap = pap[(pap.table == table) & pap.model.isin(peers)]
-    pap = pap.assign(model=[f"paper: {m}" + (" †" if (table, t, m) in bad else "") for t, m in zip(pap.task, pap.model)])
+    pap = pap.assign(model=[f"paper: {m}" + (" †" if (table, t, m) in bad else "")
+                            for t, m in zip(pap.task, pap.model)])
     both = pd.concat([ours.assign(value=ours.value * 100), pap], ignore_index=True)
     tasks = [t for t in ("ra", "sva", "qa") if t in set(both.task) and (table != 4 or t == "qa")]
     both = both[both.task.isin(tasks)]
-    wide = both.pivot_table(index=["task", "model"], columns=["method", "metric", "setting"], values="value", aggfunc="first")
+    wide = both.pivot_table(index=["task", "model"], columns=["method", "metric", "setting"],
+                            values="value", aggfunc="first")
     wide = wide.reindex(columns=[(m, k, s) for m in names for k in mets for s in sides if (m, k, s) in wide.columns])
     mods = list(dict.fromkeys(ours.model)) + [f"paper: {p}{s}" for p in peers for s in ("", " †")]
     wide = wide.reindex([(t, m) for t in tasks for m in mods if (t, m) in wide.index]).dropna(how="all")
-    wide.columns = pd.MultiIndex.from_tuples([(column_label(m), k.upper(), s) for m, k, s in wide.columns] if len(sides) > 1
+    wide.columns = pd.MultiIndex.from_tuples([(column_label(m), k.upper(), s) for m, k, s in wide.columns]
+                                             if len(sides) > 1
                                              else [(column_label(m), k.upper()) for m, k, s in wide.columns])
     return wide.round(0)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #9a923be2
 def show_table(wide) -> pd.DataFrame:
-    "A `paper_table` for display: integers, '–' where a number is missing (not reported, or a method a model does not run)."
+    """A `paper_table` for display: integers, '–' where a number is
+    missing (not reported, or a method a model does not run)."""
     return dashed(wide, 0)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #c6ef4112
@@ -253,12 +141,15 @@ def _above(win, tasks=None, models=None, pool=_P):
         if (tasks and ta not in tasks) or (models is not None and mo not in models): return []
         w = [m for m in win if _have(mean, _pg(m))]; o = [m for m in pool if m not in win and _have(mean, _pg(m))]
         if not w or not o: return []
-        return [("", [_pg(m) for m in w + o], lambda V: _max(V, [_pg(m) for m in w]) - _max(V, [_pg(m) for m in o]), False)]
+        return [
+            ("", [_pg(m) for m in w + o], lambda V: _max(V, [_pg(m) for m in w]) - _max(V, [_pg(m) for m in o]), False)
+        ]
     return cells
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #02ba7903
 def _same_best(mo, ta, mean):
-    "The PG-best of the paper's methods is also best by MRR and RMA: the smallest of its three margins (per model, task)."
+    """The PG-best of the paper's methods is also best by MRR and
+    RMA: the smallest of its three margins (per model, task)."""
     ms = [m for m in _P if _have(mean, *(_pg(m, k=k) for k in ("pg", "mrr", "rma")))]
     if len(ms) < 2: return []
     b = max(ms, key=lambda m: mean[_pg(m)]); o = [m for m in ms if m != b]
@@ -277,23 +168,30 @@ def _not_worse(other, methods, tasks=None, models=None):
 # %% ../../nbs/53_agreement_benchmark.ipynb #6d834701
 def claims(decoders, special_models):
     """The findings checked here that compare explanations item by item: `(table, claim, cells)`, where
-    `cells(model, task, means)` gives for one model and task (`means`: the mean of each column (method, setting, metric))
-    the cells `(method, columns, statistic, per_item)`: the statistic is the difference oriented as claimed (positive: as
-    claimed), of per-item values (`per_item`, tested with a paired t interval) or of means (tested on bootstrap replicates
-    of the items). `decoders`: the Llama-type decoders; `special_models`: the models whose inputs hold special tokens.
-    Table 5 (a deterministic comparison, `precision_changes`) and Table 9 (accuracy) are tested apart, in `findings`."""
+    `cells(model, task, means)` gives for one model and task (`means`: the mean of each column (method,
+    setting, metric)) the cells `(method, columns, statistic, per_item)`: the statistic is the difference
+    oriented as claimed (positive: as claimed), of per-item values (`per_item`, tested with a paired t
+    interval) or of means (tested on bootstrap replicates of the items). `decoders`: the Llama-type
+    decoders; `special_models`: the models whose inputs hold special tokens. Table 5 (a deterministic
+    comparison, `precision_changes`) and Table 9 (accuracy) are tested apart, in `findings`."""
     tdep = [m for m in AGREEMENT_METHODS if m not in TARGET_FREE]
     return [
         (1, "a decomposition method (ALTI-Logit/ALTI, AttnLRP, LRP) is above Gradient and AttnRollout (PG)",
          _above(("alti_logit", "alti", "attnlrp", "lrp"))),
-        (1, "on sva, AttnLRP is the best of the paper's methods on Llama-type decoders (PG)", _above(("attnlrp",), ["sva"], decoders)),
-        (1, "on ra, ALTI-Logit is the best of the paper's methods on Llama-type decoders (PG)", _above(("alti_logit",), ["ra"], decoders)),
+        (1, "on sva, AttnLRP is the best of the paper's methods on Llama-type decoders (PG)",
+         _above(("attnlrp",), ["sva"], decoders)),
+        (1, "on ra, ALTI-Logit is the best of the paper's methods on Llama-type decoders (PG)",
+         _above(("alti_logit",), ["ra"], decoders)),
         (1, "on qa, AttnLRP or LRP is the best of the paper's methods (PG)", _above(("attnlrp", "lrp"), ["qa"])),
         (1, "PG, MRR and RMA pick the same best method among the paper's", _same_best),
-        (1, "NormXLogit (not in the paper) is above every method of the paper (PG)", _above(("normxlogit",), pool=_P + ("normxlogit",))),
-        (1, "LogAt (not in the paper) is above every method of the paper (PG)", _above(("logat",), pool=_P + ("logat",))),
-        (2, "contrastive explanations are better than non-contrastive ones or at most 2 PG points worse", _not_worse("non_contrastive", tdep)),
-        (3, "excluding special tokens is better or at most 2 PG points worse", _not_worse("special_tokens_in", AGREEMENT_METHODS, models=special_models)),
+        (1, "NormXLogit (not in the paper) is above every method of the paper (PG)",
+         _above(("normxlogit",), pool=_P + ("normxlogit",))),
+        (1, "LogAt (not in the paper) is above every method of the paper (PG)",
+         _above(("logat",), pool=_P + ("logat",))),
+        (2, "contrastive explanations are better than non-contrastive ones or at most 2 PG points worse",
+         _not_worse("non_contrastive", tdep)),
+        (3, "excluding special tokens is better or at most 2 PG points worse",
+         _not_worse("special_tokens_in", AGREEMENT_METHODS, models=special_models)),
         (4, "evaluating on the context only is better than on the full input or at most 2 PG points worse",
          _not_worse("full_input", AGREEMENT_METHODS, tasks=["qa"])),
         (6, "full embeddings are better than partial ones for AttnLRP / LRP or at most 2 PG points worse",
@@ -303,7 +201,8 @@ def claims(decoders, special_models):
 # %% ../../nbs/53_agreement_benchmark.ipynb #1e47d668
 PRECISION_TEXT = "default precision and float64 are equivalent: no method's PG moves by more than 2 points"
 ACCURACY_TEXT = "the models get at least 90% of the sva and ra items right (the project's threshold)"
-NOT_IN_PAPER = "; methods the paper did not evaluate in this table (not in the paper)"   # the project's extension of a finding
+# the project's extension of a finding
+NOT_IN_PAPER = "; methods the paper did not evaluate in this table (not in the paper)"
 
 def paper_methods(table) -> set:
     "The methods with a number in the paper's Table `table` (ALTI with ALTI-Logit: the paper's shared column)."
@@ -327,7 +226,8 @@ def item_values(frame, metrics=("pg", "mrr", "rma")) -> dict:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #c303946d
 def _test(V, stat, per_item, key, n_boot) -> dict:
-    "n, the oriented difference, its 95% interval and two-sided p: paired t on per-item values, else Wald on bootstrap replicates."
+    """n, the oriented difference, its 95% interval and two-sided p:
+    paired t on per-item values, else Wald on bootstrap replicates."""
     if per_item:
         r = paired_t(stat(V))
         return dict(n=r["n"], value=r["diff"], lo=r["lo"], hi=r["hi"], p=r["p"], test="paired t")
@@ -339,54 +239,60 @@ def _test(V, stat, per_item, key, n_boot) -> dict:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #cccf120d
 def precision_changes(frame, other="float64") -> pd.DataFrame:
-    """Table 5 as the deterministic comparison it is: the same items explained twice, in the default precision and in
-    `other`. Per model and task with both: `n` items (those with every compared method in both), the compared `methods`,
-    the items on which the PG (`pg_changed`) or the pessimistic reciprocal rank (`mrr_changed`) of at least one method
-    differs, and the largest |difference| over items and methods of PG, MRR and RMA (`max_pg`, `max_mrr`, `max_rma`, in
-    percent points; the stored values have 6 significant digits, so a difference below about 1e-4 points is rounding)."""
+    """Table 5 as the deterministic comparison it is: the same items explained twice, in the default
+    precision and in `other`. Per model and task with both: `n` items (those with every compared method
+    in both), the compared `methods`, the items on which the PG (`pg_changed`) or the pessimistic
+    reciprocal rank (`mrr_changed`) of at least one method differs, and the largest |difference| over
+    items and methods of PG, MRR and RMA (`max_pg`, `max_mrr`, `max_rma`, in percent points; the stored
+    values have 6 significant digits, so a difference below about 1e-4 points is rounding)."""
     rows = []
     for (mo, ta), W in item_values(frame).items():
         ms = [m for m in AGREEMENT_METHODS if all((m, s, "pg") in W.columns for s in ("default", other))]
         if not ms: continue
         X = W[[(m, s, k) for m in ms for s in ("default", other) for k in ("pg", "mrr", "rma")]].dropna()
-        d = {k: np.abs(np.column_stack([X[(m, other, k)] - X[(m, "default", k)] for m in ms])) for k in ("pg", "mrr", "rma")}
+        d = {k: np.abs(np.column_stack([X[(m, other, k)] - X[(m, "default", k)] for m in ms]))
+             for k in ("pg", "mrr", "rma")}
         rows.append(dict(model=mo, task=ta, n=len(X), methods=", ".join(method_name(m) for m in ms),
                          pg_changed=int((d["pg"].max(1) > 0).sum()), mrr_changed=int((d["mrr"].max(1) > 0).sum()),
                          **{f"max_{k}": float(v.max()) * 100 if len(X) else np.nan for k, v in d.items()}))
-    return pd.DataFrame(rows, columns=["model", "task", "n", "methods", "pg_changed", "mrr_changed", "max_pg", "max_mrr", "max_rma"])
+    return pd.DataFrame(rows, columns=["model", "task", "n", "methods", "pg_changed", "mrr_changed",
+                                       "max_pg", "max_mrr", "max_rma"])
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #feaf1560
 def _precision_test(k, n) -> dict:
-    """The Table 5 cell of `k` changed items out of `n`: `MARGIN` minus the share of items whose PG changes under any
-    method (the share bounds every method's |mean PG difference|, since one item moves a PG by at most 1), its 95%
-    interval from the exact (Clopper-Pearson) interval of the share, and the exact binomial p, one-sided in the direction
-    of the observed share as in an equivalence test (below `MARGIN`: of 'the share is at least `MARGIN`'; else of 'it
-    is at most `MARGIN`'; p < 0.025 exactly where the interval excludes `MARGIN`). No per-item variance enters, so the
-    interval does not collapse when no item changes."""
+    """The Table 5 cell of `k` changed items out of `n`: `MARGIN` minus the share of items whose PG changes
+    under any method (the share bounds every method's |mean PG difference|, since one item moves a PG by at
+    most 1), its 95% interval from the exact (Clopper-Pearson) interval of the share, and the exact binomial
+    p, one-sided in the direction of the observed share as in an equivalence test (below `MARGIN`: of 'the
+    share is at least `MARGIN`'; else of 'it is at most `MARGIN`'; p < 0.025 exactly where the interval
+    excludes `MARGIN`). No per-item variance enters, so the interval does not collapse when no item changes."""
     ci = _st.binomtest(k, n).proportion_ci(0.95)
     p = _st.binomtest(k, n, MARGIN, alternative="less" if k / n < MARGIN else "greater").pvalue
-    return dict(n=n, value=MARGIN - k / n, lo=MARGIN - ci.high, hi=MARGIN - ci.low, p=p, test="exact binomial (items whose PG changes)")
+    return dict(n=n, value=MARGIN - k / n, lo=MARGIN - ci.high, hi=MARGIN - ci.low, p=p,
+                test="exact binomial (items whose PG changes)")
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #dddd4266
 def _unchanged_test(n) -> dict:
-    """A per-item cell of "better or at most `MARGIN` worse" in which no item's PG differs between the two settings: the
-    paired t interval would have width zero (no spread) and p = 0. Instead, as in `_precision_test` with no changed item:
-    the mean PG difference lies within plus or minus the share of items whose PG changes, so the cell's value `MARGIN`
-    gets the interval `MARGIN` -/+ the upper end of that share's exact interval, and the equivalence test's p."""
+    """A per-item cell of "better or at most `MARGIN` worse" in which no item's PG differs between
+    the two settings: the paired t interval would have width zero (no spread) and p = 0. Instead,
+    as in `_precision_test` with no changed item: the mean PG difference lies within plus or minus
+    the share of items whose PG changes, so the cell's value `MARGIN` gets the interval `MARGIN`
+    -/+ the upper end of that share's exact interval, and the equivalence test's p."""
     r = _precision_test(0, n)
     return dict(r, hi=2 * MARGIN - r["lo"], test="exact binomial (no item's PG changes)")
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #2d658e04
 def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=30) -> pd.DataFrame:
-    """The findings as interval statements over items, one row per claim and cell (model, task[, method]): its `source`
-    ('paper' or 'project', `claim_source`), `n` items, `value` (the difference oriented as claimed, see `claims`), its
-    95% interval `lo`/`hi` (all three in percent points), the two-sided `p` (Table 5: one-sided, `_precision_test`), `p_holm` (Holm over
-    the cells of one claim), the `test` and the `verdict` (`common.verdict`: 'holds' where the interval lies above 0 and
-    `p_holm` < 0.05, 'does not hold' where it lies below, else 'inconclusive'). Model-task cells with fewer than
-    `min_items` items are left out. A per-item cell in which no item's PG changes gets `_unchanged_test` (no spread: a t
-    interval would have width zero). Table 5 is one cell per model and task (`precision_changes`, `_precision_test`);
-    Table 9 (accuracy at least `ACCURACY_CLAIM`, from `counts`) uses the exact binomial interval. A cell of a method the
-    paper did not evaluate in that table (`paper_methods`) is the claim + `NOT_IN_PAPER`: this project's, its own family."""
+    """The findings as interval statements over items, one row per claim and cell (model, task[, method]): its
+    `source` ('paper' or 'project', `claim_source`), `n` items, `value` (the difference oriented as claimed, see
+    `claims`), its 95% interval `lo`/`hi` (all three in percent points), the two-sided `p` (Table 5: one-sided,
+    `_precision_test`), `p_holm` (Holm over the cells of one claim), the `test` and the `verdict`
+    (`common.verdict`: 'holds' where the interval lies above 0 and `p_holm` < 0.05, 'does not hold' where it
+    lies below, else 'inconclusive'). Model-task cells with fewer than `min_items` items are left out. A
+    per-item cell in which no item's PG changes gets `_unchanged_test` (no spread: a t interval would have width
+    zero). Table 5 is one cell per model and task (`precision_changes`, `_precision_test`); Table 9 (accuracy at
+    least `ACCURACY_CLAIM`, from `counts`) uses the exact binomial interval. A cell of a method the paper did
+    not evaluate in that table (`paper_methods`) is the claim + `NOT_IN_PAPER`: this project's, its own family."""
     rows, pm = [], {t: paper_methods(t) for t in (2, 3, 4, 6)}
     vals = item_values(frame)
     for t, claim, cells in claims(list(decoders), list(special_models)):
@@ -394,31 +300,41 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
             for method, cols, stat, per_item in cells(mo, ta, W.mean()):
                 X = W[cols].dropna()
                 if len(X) < min_items: continue
-                if per_item and len(cols) == 2 and X[cols[0]].equals(X[cols[1]]): r = _unchanged_test(len(X))   # nothing changed
+                # nothing changed
+                if per_item and len(cols) == 2 and X[cols[0]].equals(X[cols[1]]): r = _unchanged_test(len(X))
                 else: r = _test({c: X[c].to_numpy(float) for c in cols}, stat, per_item, f"{mo}/{ta}", n_boot)
                 ext = NOT_IN_PAPER if t in pm and method not in pm[t] else ""
                 rows.append(dict(table=t, claim=claim + ext, model=mo, task=ta, method=method, **r))
     for r in precision_changes(frame).itertuples():
         if r.n >= min_items:
-            rows.append(dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="", **_precision_test(r.pg_changed, r.n)))
+            rows.append(dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="",
+                             **_precision_test(r.pg_changed, r.n)))
     for c in counts:
         if c["task"] not in ("sva", "ra") or c["examined"] < min_items: continue
         k, n = int(c["correct"]), int(c["examined"])
         ci = _st.binomtest(k, n).proportion_ci(0.95)
-        rows.append(dict(table=9, claim=ACCURACY_TEXT, model=c["model"], task=c["task"], method="", n=n, value=k / n - ACCURACY_CLAIM,
-                         lo=ci.low - ACCURACY_CLAIM, hi=ci.high - ACCURACY_CLAIM, p=_st.binomtest(k, n, ACCURACY_CLAIM).pvalue,
+        rows.append(dict(table=9, claim=ACCURACY_TEXT, model=c["model"], task=c["task"], method="", n=n,
+                         value=k / n - ACCURACY_CLAIM,
+                         lo=ci.low - ACCURACY_CLAIM, hi=ci.high - ACCURACY_CLAIM,
+                         p=_st.binomtest(k, n, ACCURACY_CLAIM).pvalue,
                          test="exact binomial"))
-    out = pd.DataFrame(rows, columns=["table", "claim", "model", "task", "method", "n", "value", "lo", "hi", "p", "test"])
+    out = pd.DataFrame(rows, columns=["table", "claim", "model", "task", "method", "n",
+                                      "value", "lo", "hi", "p", "test"])
     out = out.sort_values("table", kind="stable").reset_index(drop=True)
-    out[["value", "lo", "hi"]] = out[["value", "lo", "hi"]].astype(float) * 100            # percent points, as the tables
+    # percent points, as the tables
+    out[["value", "lo", "hi"]] = out[["value", "lo", "hi"]].astype(float) * 100
     out["source"] = out.claim.map(claim_source) if len(out) else []
-    out["p_holm"] = out.groupby(["table", "claim"], sort=False).p.transform(lambda p: holm(p.to_numpy())) if len(out) else []
+    out["p_holm"] = (
+        out.groupby(["table", "claim"], sort=False).p.transform(lambda p: holm(p.to_numpy())) if len(out) else []
+    )
     out["verdict"] = [verdict(lo, hi, ph) for lo, hi, ph in zip(out.lo, out.hi, out.p_holm)]
-    return out[["table", "claim", "source", "model", "task", "method", "n", "value", "lo", "hi", "p", "p_holm", "test", "verdict"]]
+    return out[["table", "claim", "source", "model", "task", "method", "n", "value", "lo", "hi", "p",
+                "p_holm", "test", "verdict"]]
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #3009675c
 def _paper_means(table) -> dict:
-    "{(model, task): the paper's numbers of `table` as fractions, indexed (method, setting, metric)} (Table 5: default precision as 'default')."
+    """{(model, task): the paper's numbers of `table` as fractions, indexed
+    (method, setting, metric)} (Table 5: default precision as 'default')."""
     p = paper_numbers()
     p = p[(p.table == table)].dropna(subset=["value"])
     p = p.assign(value=p.value / 100, setting=p.setting.replace({"default_precision": "default"}))
@@ -426,21 +342,22 @@ def _paper_means(table) -> dict:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #824c401b
 def mrr_below_pg_rows() -> set:
-    """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an MRR below the
-    PG (rounding both to whole percent keeps their order). With one tie rule MRR >= PG; below it only with a tied top
-    under the pessimistic MRR, the paper's explanation (Sec. 5.1: zero relevances in bfloat16), measured by `run_ties`.
-    The rows are kept as printed, marked † in the tables and counted apart."""
+    """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an
+    MRR below the PG (rounding both to whole percent keeps their order). With one tie rule MRR >= PG; below it
+    only with a tied top under the pessimistic MRR, the paper's explanation (Sec. 5.1: zero relevances in
+    bfloat16), measured by `run_ties`. The rows are kept as printed, marked † in the tables and counted apart."""
     p = paper_numbers()
-    w = p[p.table != 9].pivot_table(index=["table", "task", "model", "method", "setting"], columns="metric", values="value")
+    w = p[p.table != 9].pivot_table(index=["table", "task", "model", "method", "setting"],
+                                    columns="metric", values="value")
     bad = w[w["mrr"] < w["pg"]].reset_index()
     return set(zip(bad.table, bad.task, bad.model))
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #38dff8e9
 def paper_findings() -> pd.DataFrame:
-    """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models as the
-    ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it `holds`
-    (value >= 0: the paper's numbers have no intervals) and whether the row prints MRR below PG (`mrr_below_pg_rows`).
-    Table 5 per model and task: `MARGIN` minus the largest |PG difference| over the methods."""
+    """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models
+    as the ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it
+    `holds` (value >= 0: the paper's numbers have no intervals) and whether the row prints MRR below PG
+    (`mrr_below_pg_rows`). Table 5 per model and task: `MARGIN` minus the largest |PG difference| over the methods."""
     pap = paper_numbers()
     dec = [m for m in pap.model.unique() if m.startswith("Llama")]
     spec = [m for m in pap.model.unique() if m.startswith(("bert", "Llama"))]
@@ -453,7 +370,8 @@ def paper_findings() -> pd.DataFrame:
                 rows.append(dict(table=t, claim=claim, model=mo, task=ta, method=method, value=v, holds=v >= -1e-9))
     for (mo, ta), mean in _paper_means(5).items():
         d = [abs(mean[_pg(m)] - mean[_pg(m, "float64")]) for m in _P if _have(mean, _pg(m), _pg(m, "float64"))]
-        if d: rows.append(dict(table=5, claim=PRECISION_TEXT, model=mo, task=ta, method="", value=MARGIN - max(d), holds=MARGIN - max(d) >= -1e-9))
+        if d: rows.append(dict(table=5, claim=PRECISION_TEXT, model=mo, task=ta, method="", value=MARGIN - max(d),
+                               holds=MARGIN - max(d) >= -1e-9))
     acc = pap[(pap.table == 9) & pap.task.isin(["sva", "ra"])]
     rows += [dict(table=9, claim=ACCURACY_TEXT, model=r.model, task=r.task, method="", value=r.value - ACCURACY_CLAIM,
                   holds=r.value >= ACCURACY_CLAIM) for r in acc.itertuples()]
@@ -480,22 +398,26 @@ def findings_summary(cells, paper) -> pd.DataFrame:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #535c85ca
 def findings_prose(summary) -> str:
-    """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own checks, then
-    claim by claim (the cells' verdicts here; the paper's own numbers, with and without its † rows)."""
+    """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own
+    checks, then claim by claim (the cells' verdicts here; the paper's own numbers, with and without its † rows)."""
     lines = []
     for src, what in (("paper", "findings of the paper"), ("project", "comparisons and checks of this project")):
         s = summary[summary.source == src]
         if s.empty: continue
         k = s[["cells", "holds", "does_not_hold", "inconclusive"]].sum()
-        lines.append(f"Over the {k.cells} cells (model, task and, where the claim is per method, method) of the {len(s)} "
-                     f"{what}, {count_verdicts(['holds'] * k.holds + ['does not hold'] * k.does_not_hold + ['inconclusive'] * k.inconclusive)}.")
+        said = count_verdicts(['holds'] * k.holds + ['does not hold'] * k.does_not_hold
+                              + ['inconclusive'] * k.inconclusive)
+        lines.append(f"Over the {k.cells} cells (model, task and, where the claim is per method, method) of the "
+                     f"{len(s)} {what}, {said}.")
     lines = [" ".join(lines) + " (95% intervals over items, Holm within each finding.)", ""]
     for r in summary.to_dict("records"):
         pw = r.get("paper_without_†", r["paper"])
-        pap = ("the paper does not test it" if r["paper"] == "–" else f"in the paper's own numbers it {r['paper']} cells"
+        pap = ("the paper does not test it" if r["paper"] == "–"
+               else f"in the paper's own numbers it {r['paper']} cells"
                + ("" if pw == r["paper"] else f" ({pw.replace('holds in ', '')} without the † rows)"))
         who = "" if r["source"] == "paper" else " (this project's)"
-        lines.append(f"* **Table {r['table']}{who}.** {r['claim'][0].upper() + r['claim'][1:]}: {r['here']} (of {r['cells']} cells); {pap}.")
+        lines.append(f"* **Table {r['table']}{who}.** {r['claim'][0].upper() + r['claim'][1:]}: "
+                     f"{r['here']} (of {r['cells']} cells); {pap}.")
     return "\n".join(lines)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #8806a9ff
@@ -503,35 +425,40 @@ SYMBOL = SYMBOLS      # the skeleton's one map (kept under this name for older n
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #9f5c5bf7
 def findings_table(cells, t) -> pd.DataFrame:
-    """The cells of the findings of Table `t` (`findings`), in percent points: per method (columns) and model / task
-    (rows) the tested difference and the verdict's symbol (`SYMBOL`); findings about a model and task (Tables 1, 5, 9) as
-    a list with the 95% interval and Holm's p."""
+    """The cells of the findings of Table `t` (`findings`), in percent points: per method
+    (columns) and model / task (rows) the tested difference and the verdict's symbol (`SYMBOL`);
+    findings about a model and task (Tables 1, 5, 9) as a list with the 95% interval and Holm's p."""
     c = cells[cells.table == t]
     if len(c) and (c.method != "").all() and t != 1:
         cells = [f"{v:+.1f} {verdict_mark(x)}" for v, x in zip(c.value, c.verdict)]
         w = c.assign(m=c.method.map(method_name), cell=cells)
         w = w.pivot(index=["model", "task"], columns="m", values="cell")
-        w = w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))), columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
+        w = w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))),
+                      columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
         w.columns.name = None
         return dashed(w)
     return pd.DataFrame({"finding": c.claim.str.replace(" (PG)", "", regex=False), "model": c.model, "task": c.task,
                          "best": [method_name(m) if m else "–" for m in c.method], "n": c.n,
-                         "difference, points [95% CI]": [with_ci(v, lo, hi, digits=1) for v, lo, hi in zip(c.value, c.lo, c.hi)],
+                         "difference, points [95% CI]": [with_ci(v, lo, hi, digits=1)
+                                                         for v, lo, hi in zip(c.value, c.lo, c.hi)],
                          "p (Holm)": c.p_holm.map(lambda p: f"{p:.2g}"), "verdict": c.verdict}).reset_index(drop=True)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #5fe1a76d
 def precision_table(frame, cells) -> pd.DataFrame:
-    """Table 5 for the reader: per model and task (`precision_changes`) the items, how many changed their PG or MRR under
-    any compared method, the largest differences (percent points), the 95% interval of the share of items whose PG
-    changes (percent) and the verdict of `PRECISION_TEXT` (its cell in `findings`; '–' where a cell has too few items)."""
+    """Table 5 for the reader: per model and task (`precision_changes`) the items, how many
+    changed their PG or MRR under any compared method, the largest differences (percent
+    points), the 95% interval of the share of items whose PG changes (percent) and the
+    verdict of `PRECISION_TEXT` (its cell in `findings`; '–' where a cell has too few items)."""
     pc = precision_changes(frame)
     v = cells[cells.table == 5].set_index(["model", "task"])
     share = [_st.binomtest(k, n).proportion_ci(0.95) for k, n in zip(pc.pg_changed, pc.n)]
     return pd.DataFrame({"items": pc.n.to_numpy(), "methods": pc.methods.str.count(",").to_numpy() + 1,
                          "PG changed": pc.pg_changed.to_numpy(), "MRR changed": pc.mrr_changed.to_numpy(),
-                         "max |ΔPG|": pc.max_pg.map(lambda x: f"{x:.1f}").to_numpy(), "max |ΔMRR|": pc.max_mrr.map(lambda x: f"{x:.1f}").to_numpy(),
+                         "max |ΔPG|": pc.max_pg.map(lambda x: f"{x:.1f}").to_numpy(),
+                         "max |ΔMRR|": pc.max_mrr.map(lambda x: f"{x:.1f}").to_numpy(),
                          "max |ΔRMA|": pc.max_rma.map(lambda x: f"{x:.1e}").to_numpy(),
-                         "share changed, 95% CI (%)": [f"{100 * k / n:.1f} [{100 * s.low:.1f}, {100 * s.high:.1f}]" for k, n, s in zip(pc.pg_changed, pc.n, share)],
+                         "share changed, 95% CI (%)": [f"{100 * k / n:.1f} [{100 * s.low:.1f}, {100 * s.high:.1f}]"
+                                                       for k, n, s in zip(pc.pg_changed, pc.n, share)],
                          "verdict": [v.verdict.get((m, t), "–") for m, t in zip(pc.model, pc.task)]},
                         index=pd.MultiIndex.from_frame(pc[["model", "task"]]))
 
@@ -540,7 +467,8 @@ def cost_summary(timing, counts) -> pd.DataFrame:
     """Per model and task: the (method, variant) pairs whose chunks stored a cost (`timed`), their CPU seconds per item
     summed, ALTI's share, the items `n` and the CPU hours that makes (pairs without a stored cost are not counted)."""
     per = timing.assign(alti=timing.method.isin(["alti_logit", "alti"]) * timing.cpu_s_per_item)
-    cost = per.groupby(["model", "task"], sort=False).agg(timed=("method", "size"), cpu_s_per_item=("cpu_s_per_item", "sum"),
+    cost = per.groupby(["model", "task"], sort=False).agg(timed=("method", "size"),
+                                                          cpu_s_per_item=("cpu_s_per_item", "sum"),
                                                          of_which_alti=("alti", "sum"))
     cost["n"] = counts.used.reindex(cost.index)
     cost["cpu_h"] = cost.cpu_s_per_item * cost.n / 3600
@@ -579,16 +507,18 @@ def ig_paths_file(model_name, task, results=True):
 # %% ../../nbs/53_agreement_benchmark.ipynb #f754154e
 def read_ig_paths(files) -> pd.DataFrame:
     "The rows of stored `ig_paths` files (`keep` '-' stays a string; pandas would read 'None' as missing)."
-    frames = [pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False, na_values={"rel_gap": ["", "nan"]}) for f in files]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"])
+    frames = [pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False,
+                          na_values={"rel_gap": ["", "nan"]}) for f in files]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["id", "baseline", "keep",
+            "n_steps", "rel_gap", "model", "task"])
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #127b2691
 def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=None, n_steps=(64, 128, 256),
                  settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True, device=None) -> pd.DataFrame:
-    """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the benchmark's first items)
-    of every model (a name, loaded on `device`, or a `(name, model, tokenizer)` triple) and task. One file per model and
-    task (`ig_paths_file`): what it holds is read back and only the missing (setting, steps) pairs are computed and
-    added (all of them when it holds other items), so a killed run resumes. Returns the requested rows."""
+    """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the benchmark's first
+    items) of every model (a name, loaded on `device`, or a `(name, model, tokenizer)` triple) and task. One file
+    per model and task (`ig_paths_file`): what it holds is read back and only the missing (setting, steps) pairs are
+    computed and added (all of them when it holds other items), so a killed run resumes. Returns the requested rows."""
     from normxlogit.model.zoo import load_model
     n, pools = {**IG_PATH_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
     out = []
@@ -603,13 +533,15 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=
             todo = [(st, ks) for st, ks in todo if ks]
             g = old
             if todo:
-                if ad is None: model, tok = load_model(name, device=device); ad = get_adapter(model)   # resolved once per model
+                # resolved once per model
+                if ad is None: model, tok = load_model(name, device=device); ad = get_adapter(model)
                 t0 = time.process_time()
                 items, _ = agreement_items(ad, tok, task, n[task], pools[task], cache=cache)
                 used = items[items.used].reset_index(drop=True)
                 new = [ig_path_gaps(ad, tok, used, [st], ks).assign(model=name, task=task) for st, ks in todo]
                 g = pd.concat(([] if old is None else [old]) + new, ignore_index=True)
-                if f is not None: write_csv(f, g, float_format="%.6g"); g = read_ig_paths([f])   # what is returned is what is stored
+                # what is returned is what is stored
+                if f is not None: write_csv(f, g, float_format="%.6g"); g = read_ig_paths([f])
                 if verbose: print(f"  {name} {task} IG paths: {len(todo)} settings on {used.id.nunique()} items, "
                                   f"{time.process_time() - t0:.0f} CPU s", flush=True)
             want = {(*_path_name(st), k) for st in settings for k in n_steps}
@@ -622,7 +554,8 @@ def _short_reason(reason: str) -> str:
     return reason.split(":")[0].split("(")[0].strip()
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #4999d141
-def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metric: str = "pg", models=None, tasks=AGREEMENT_TASKS):
+def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metric: str = "pg",
+            models=None, tasks=AGREEMENT_TASKS):
     """Small multiples of one metric per method (default PG, the pointing game, in percent of items), a row per model
     and a column per task, from the long per-item frame `df` (default setting): horizontal bars in the registry's
     colours with 95% t intervals over items. A method that does not apply to a model (`excluded`, as `read_benchmark`
@@ -660,25 +593,31 @@ def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metr
                             style="italic", color="#555555")
             ax.grid(axis="x", alpha=0.3, lw=0.5); ax.set_axisbelow(True)
     for ax in axes.ravel():
-        ax.set_yticks(y); ax.set_yticklabels([method_name(m) for m in order], fontsize=9); ax.set_ylim(len(order) - 0.4, -0.6)
+        ax.set_yticks(y)
+        ax.set_yticklabels([method_name(m) for m in order], fontsize=9)
+        ax.set_ylim(len(order) - 0.4, -0.6)
         ax.set_xlim(0, 100); ax.tick_params(axis="x", labelsize=9)
-    for ax in axes[-1]: ax.set_xlabel("PG (% of items)" if metric == "pg" else f"{metric.upper()} (× 100)", fontsize=9.5)
+    for ax in axes[-1]: ax.set_xlabel("PG (% of items)" if metric == "pg"
+                                      else f"{metric.upper()} (× 100)", fontsize=9.5)
     name = {"pg": "pointing game", "mrr": "mean reciprocal rank"}.get(metric, metric)
-    fig.suptitle(f"{metric.upper()} ({name}) per method, model and task (default setting; bars: 95% t intervals over items)",
+    fig.suptitle(f"{metric.upper()} ({name}) per method, model and task "
+                 "(default setting; bars: 95% t intervals over items)",
                  fontsize=10.5)
     fig.tight_layout()
     return fig
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #ecd5c30e
 def bfloat16_options(method: str, ad32) -> dict:
-    """Options of `method` on a bfloat16 copy of a model whose weights in float32 are `ad32`: ALTI-Logit reads its norms'
-    statistics and its head's direction there and leaves out its float32-tight self-checks; the other methods need none."""
+    """Options of `method` on a bfloat16 copy of a model whose weights in float32
+    are `ad32`: ALTI-Logit reads its norms' statistics and its head's direction
+    there and leaves out its float32-tight self-checks; the other methods need none."""
     return dict(reference=ad32, check=False) if method == "alti_logit" else {}
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #ea7d41e3
 def tie_counts(scores, evidence, keep) -> dict:
-    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly 0), `top_ties` (sharing the top score),
-    `evidence_ties` (non-evidence tokens tied with the best evidence token), and `pg`, `mrr`, `mrr_avg` (`item_metrics`)."""
+    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly
+    0), `top_ties` (sharing the top score), `evidence_ties` (non-evidence tokens
+    tied with the best evidence token), and `pg`, `mrr`, `mrr_avg` (`item_metrics`)."""
     s, e = np.asarray(scores, float)[keep], np.asarray(evidence, bool)[keep]
     if not e.any(): raise ValueError("no evidence among the evaluated tokens")
     met = item_metrics(scores, evidence, keep)
@@ -686,8 +625,10 @@ def tie_counts(scores, evidence, keep) -> dict:
                 evidence_ties=int(((s == s[e].max()) & ~e).sum()), **{k: met[k] for k in ("pg", "mrr", "mrr_avg")})
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #b5472510
-TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")   # the methods of the paper's qa rows with MRR < PG (Llama-3, Tables 1-5)
-PRECISIONS, TIE_SEGMENT = ("float32", "bfloat16"), 100      # segments of 100 items: a larger n reuses a smaller one's chunks
+# the methods of the paper's qa rows with MRR < PG (Llama-3, Tables 1-5)
+TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")
+# segments of 100 items: a larger n reuses a smaller one's chunks
+PRECISIONS, TIE_SEGMENT = ("float32", "bfloat16"), 100
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #f15791fd
 def ties_file(results=True, kind="csv") -> Path:
@@ -703,46 +644,54 @@ def _ties_differ(path: Path, rows: pd.DataFrame) -> bool:
 # %% ../../nbs/53_agreement_benchmark.ipynb #23acfe0e
 def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, results=True, n_pool=None, chunk_size=8,
              batch_size=8, device=None, verbose=True) -> pd.DataFrame:
-    """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from `cache`) of
-    each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by each method (contrastive,
-    default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the model, its products as `Bf16Products`,
-    its options `bfloat16_options`). Chunks of `chunk_size` items under `cache` (None: the committed chunks beside the
-    benchmark's, `results/agreement/chunks`, where a run resumes; True: the user's cache),
-    a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
-    method by method, both models' first method first. Writes the rows (`ties_file`) and a run record when something
-    was computed or they are missing. Returns the rows (model, method, precision, then item order)."""
+    """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from
+    `cache`) of each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by
+    each method (contrastive, default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the
+    model, its products as `Bf16Products`, its options `bfloat16_options`). Chunks of `chunk_size` items under
+    `cache` (None: the committed chunks beside the benchmark's, `results/agreement/chunks`, where a run resumes;
+    True: the user's cache), a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
+    method by method, both models' first method first. Writes the rows (`ties_file`) and a run record when
+    something was computed or they are missing. Returns the rows (model, method, precision, then item order)."""
     from normxlogit.model.zoo import load_model
     if cache is None: cache = results_path("agreement", "chunks")
     runs, rows, spent, computed = [], [], [], []
     for spec in models:
         name, model, tok = spec if isinstance(spec, tuple) else (spec, *load_model(spec, device=device))
         items, _ = agreement_items(model, tok, "qa", n, n_pool, exclude=training_item_ids(name, "qa"), cache=cache)
-        runs.append(dict(name=name, tok=tok, float32=get_adapter(model), used=items[items.used].reset_index(drop=True), fp=model_fingerprint(model)))
+        runs.append(dict(name=name, tok=tok, float32=get_adapter(model), used=items[items.used].reset_index(drop=True),
+                         fp=model_fingerprint(model)))
     for a in range(0, max(len(r["used"]) for r in runs), TIE_SEGMENT):
-        for m, r, p in [(m, r, p) for m in methods for r in runs if a < len(r["used"]) for p in PRECISIONS]:   # method first
+        # method first
+        for m, r, p in [(m, r, p) for m in methods for r in runs if a < len(r["used"]) for p in PRECISIONS]:
             if p not in r:          # the bfloat16 copy, and its weights in float32 for ALTI-Logit's head
                 r[p] = get_adapter(copy.deepcopy(r["float32"].model).to(torch.bfloat16).eval())
                 r["ad32"] = get_adapter(copy.deepcopy(r[p].model).float().eval())
             seg, bs = r["used"].iloc[a:a + TIE_SEGMENT], method_batch_size(m, "qa", batch_size)
             key = chunk_key("agreement-ties", model=r["name"], fingerprint=r["fp"], method=m,
-                            precision=p, options=method_options(m), batch_size=bs, chunk_size=chunk_size, items=item_key(seg))
+                            precision=p, options=method_options(m), batch_size=bs,
+                            chunk_size=chunk_size, items=item_key(seg))
             def compute(j, r=r, seg=seg, m=m, p=p, bs=bs):
                 sub = seg.iloc[j * chunk_size:(j + 1) * chunk_size]
                 low = p == "bfloat16"     # the key keeps the default options: these only make bfloat16 run
                 with Bf16Products() if low else contextlib.nullcontext():
                     opts = method_options(m) | (bfloat16_options(m, r["ad32"]) if low else {})
                     sc, _ = explain_items(r[p], r["tok"], sub, m, True, bs, options=opts)
-                return {}, dict(rows=[dict(model=r["name"], id=str(i.id), method=m, precision=p, **tie_counts(s, i.evidence, i.region & ~i.special))
+                return {}, dict(rows=[dict(model=r["name"], id=str(i.id), method=m, precision=p,
+                                           **tie_counts(s, i.evidence, i.region & ~i.special))
                                       for i, s in zip(sub.itertuples(), sc)])
-            run = run_chunks(open_store(cache, "agreement", f"ties-{r['name']}-{m}-{p}", key), -(-len(seg) // chunk_size), compute, progress=False)
+            run = run_chunks(open_store(cache, "agreement", f"ties-{r['name']}-{m}-{p}", key),
+                             -(-len(seg) // chunk_size), compute, progress=False)
             rows += [x for c in run.chunks for x in c.meta["rows"]]
             spent += [c.cpu_s for c in run.chunks if c.cpu_s is not None]
             computed += [c for c in run.chunks if c.computed]
-            if verbose and run.computed: print(f"  ties {r['name']} from item {a} {m} {p}: {run.computed} chunks, {run.cpu_s:.0f} CPU s", flush=True)
-    out, rank = pd.DataFrame(rows), {x: i for i, x in enumerate([r["name"] for r in runs] + list(methods) + list(PRECISIONS))}
+            if verbose and run.computed: print(f"  ties {r['name']} from item {a} {m} {p}: "
+                                               f"{run.computed} chunks, {run.cpu_s:.0f} CPU s", flush=True)
+    out, rank = pd.DataFrame(rows), {x: i for i, x in enumerate([r["name"] for r in runs]
+                                                                + list(methods) + list(PRECISIONS))}
     out = out.iloc[np.lexsort([out[c].map(rank) for c in ("precision", "method", "model")])].reset_index(drop=True)
     changed = results and (bool(computed) or _ties_differ(ties_file(results), out))   # e.g. after results=False runs
     if changed: write_csv(ties_file(results), out, float_format="%.6g")
-    if results: write_record(ties_file(results, "json"), run_record("agreement-ties", cpu_s=sum(spent), chunks=len(spent),
+    if results: write_record(ties_file(results, "json"),
+                             run_record("agreement-ties", cpu_s=sum(spent), chunks=len(spent),
                              n={r["name"]: len(r["used"]) for r in runs}, methods=list(methods)), changed)
     return out

@@ -23,7 +23,7 @@ from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
-from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
+from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
                                            run_record, cost_table, verdict, register_experiment, pick_device,
                                            command_line, Command, Opt, Claims, ScaleRun, scale_runs)
 
@@ -673,6 +673,7 @@ def estimate(scale: str = "book", record: dict | None = None, counts: pd.DataFra
     return cost_table(rows)
 
 # %% ../../nbs/52a_blimp_run.ipynb #954ed034
+@scratch_unless_book("blimp")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """Run the experiment from scratch (resumably) at `scale` on `device` ('auto': a GPU when there is one): 'tiny'
     (bert-tiny on a few items, seconds), 'book' (the committed results; their chunks make a re-run compute nothing) or

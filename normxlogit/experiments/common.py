@@ -4,8 +4,9 @@
 
 # %% ../../nbs/50_experiments.ipynb #41eedf26
 from __future__ import annotations
-import contextlib, gzip, json, os, subprocess, sys, time
+import contextlib, functools, gzip, json, os, subprocess, sys, time
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Callable
 import numpy as np
@@ -23,11 +24,11 @@ from .profiling import machine_info
 __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
            'cache_root', 'open_store', 'results_path', 'write_csv', 'write_json', 'write_record', 'run_record', 'quiet',
            'locked', 'merge_rows', 'others_load', 'wait_until_quiet', 'cost_table', 'chunk_rate', 'fold_stores',
-           'verdict', 'with_ci', 'dashed', 'count_verdicts', 'normal_verdicts', 'verdict_mark', 'ScaleRun',
-           'scale_runs', 'scale_table', 'Experiment', 'register_experiment', 'load_experiments', 'pick_device',
-           'Claims', 'population', 'claim_table', 'all_claims', 'execute_chapters', 'scratch_dir', 'destinations',
-           'reproduce', 'chunk_table', 'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command',
-           'CommandError']
+           'verdict', 'with_ci', 'dashed', 'count_verdicts', 'paper_numbers_file', 'paper_transcriptions', 'paper_text',
+           'normal_verdicts', 'verdict_mark', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment',
+           'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population', 'claim_table',
+           'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'scratch_unless_book',
+           'chunk_table', 'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command', 'CommandError']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -246,6 +247,22 @@ def count_verdicts(verdicts) -> str:
     parts = [f"{v[k]} {names[k] if v[k] != 1 else k}" for k in ("holds", "does not hold", "inconclusive") if k in v]
     return ", ".join(parts) if parts else "none"
 
+# %% ../../nbs/50_experiments.ipynb #pp01a1b2
+def paper_numbers_file(name: str) -> Path:
+    "The transcription `papers/<name>.txt` shipped with the package (see the top of this section)."
+    f = Path(str(resources.files("normxlogit.experiments") / "papers" / f"{name}.txt"))
+    if not f.exists(): raise FileNotFoundError(f"no transcription {name!r}; have {paper_transcriptions()}")
+    return f
+
+def paper_transcriptions() -> list:
+    "The names of the papers' transcriptions shipped with the package."
+    return sorted(p.stem for p in Path(str(resources.files("normxlogit.experiments") / "papers")).glob("*.txt"))
+
+def paper_text(name: str) -> str:
+    "The numbers of `papers/<name>.txt`: its lines without the `#` lines of provenance (and without blank lines)."
+    lines = paper_numbers_file(name).read_text(encoding="utf-8").splitlines()
+    return "\n".join(x for x in lines if x.strip() and not x.startswith("#"))
+
 # %% ../../nbs/50_experiments.ipynb #466095f3
 SYMBOLS = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}     # the one short display of each verdict
 VERDICT_ALIASES = {"reproduced": "holds", "reversed": "does not hold"}  # the words of older claim files
@@ -317,7 +334,9 @@ SCALES = ("tiny", "book", "paper")
 
 def register_experiment(name: str, description: str, chapters=(), cli=None, reproduce=None, estimate=None,
                         claims=(), scales=None) -> Experiment:
-    "Register (or replace) an experiment under `name`; returns it."
+    "Register (or replace) an experiment under `name`; returns it. A `reproduce` is wrapped in `scratch_unless_book`."
+    if reproduce is not None and not hasattr(reproduce, "destinations"):
+        reproduce = scratch_unless_book(name)(reproduce)
     e = Experiment(name, description, tuple(chapters), cli, reproduce, estimate, tuple(claims), dict(scales or {}))
     EXPERIMENTS[name] = e
     return e
@@ -450,6 +469,19 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
         if into_book: book.append(n)
     if chapters and book: execute_chapters([c for n in book for c in exps[n].chapters])
     return done
+
+# %% ../../nbs/50_experiments.ipynb #sb01c3d4
+def scratch_unless_book(name: str) -> Callable:
+    """Decorator for experiment `name`'s `reproduce(scale, device, results, cache, ...)`: `results` and `cache`
+    resolved by `destinations` first, so that only the book's scale writes into the committed results, whoever calls."""
+    def wrap(f):
+        @functools.wraps(f)
+        def reproduce(scale: str = BOOK_SCALE, device: str = "cpu", results=True, cache=True, **options):
+            res, ch, _ = destinations(name, scale, results, cache)
+            return f(scale=scale, device=device, results=res, cache=ch, **options)
+        reproduce.destinations = name
+        return reproduce
+    return wrap
 
 # %% ../../nbs/50_experiments.ipynb #e34bb743
 SHARED_OPTS = {

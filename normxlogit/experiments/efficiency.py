@@ -14,10 +14,9 @@ import torch
 from ..model.batch import encode
 from ..model.heads import get_adapter
 from ..model.zoo import load_model
-from ..paths import cache_dir
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
-from .common import (results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
+from .common import (scratch_unless_book, results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
                                            command_line, Command, Opt, merge_rows, dashed, plan_from, ScaleRun,
                                            scale_runs)
 
@@ -684,16 +683,17 @@ SCALE_RUNS = {   # what `reproduce` measures at each scale, in this order: task 
     "paper": [ScaleRun(_BERT, "time", options=_T4), ScaleRun(_BERT, "memory", options=dict(_T5, budget_gib=48.0))]}
 
 # %% ../../nbs/56a_efficiency_run.ipynb #cd430514
+@scratch_unless_book("efficiency")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """Tables 4-5 from scratch, resumably (`SCALE_RUNS`): 'tiny' (tiny random models, seconds; in-process memory probes;
-    results in `results` or, for `results=True`, a scratch folder under the cache), 'book' (MiniLM and SmolLM2 as in the
+    results in a scratch folder unless `results` names one: `scratch_unless_book`), 'book' (MiniLM and SmolLM2 as in the
     committed CSVs, 8 GiB budget, and the project's efficiency goals) or 'paper' (a BERT-base fine-tuned on SST-2 from the hub, the
     paper's 48 GB budget: for a GPU). Measures only what `time.csv` / `memory.csv` lack; run it on a quiet machine (book and
     paper scales wait up to `wait_quiet` seconds for one before each Table 4 run).
     Returns the rows it added: `{'computed': ..., 'time rows': ..., 'memory rows': ...}` (`cache` is unused: the CSVs
     are the store)."""
     runs, tiny = scale_runs(SCALE_RUNS, scale), scale == "tiny"
-    folder = (cache_dir() / "tiny" / "efficiency") if tiny and results is True else results_path("efficiency", results=results)
+    folder = results_path("efficiency", results=results)
     n = lambda f, cols: len(read_rows(f(folder), cols))
     t0, m0 = n(time_csv, TIME_COLUMNS), n(memory_csv, MEMORY_COLUMNS)
     for r in runs:

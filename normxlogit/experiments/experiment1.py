@@ -16,7 +16,7 @@ from ..model.zoo import load_model, model_fingerprint
 from ..paths import results_dir
 from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
-from .common import chunk_key, cache_root, results_path, write_csv
+from .common import chunk_key, cache_root, results_path, write_csv, scratch_unless_book
 from .common import cost_table, register_experiment, command_line, Command, CommandError, Opt
 from .common import Claims, ScaleRun, scale_runs
 from .profiling import machine_info
@@ -263,16 +263,16 @@ def write_report(results=True, n_boot: int = N_BOOT) -> list:
     return out
 
 # %% ../../nbs/51a_experiment1_run.ipynb #ddbeb43c
+@scratch_unless_book("experiment1")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, dry_run: bool = False,
               progress: bool = True,
               out=print) -> dict:
-    """Experiment 1 from scratch, resumably, at `scale` ('tiny', 'book' or 'paper', see `plan`) on `device`: every run
-    whose result file in `results` is not 'done' (`status`) is run (chunks under `cache_root(cache, 'faithfulness')`,
-    the runner's default folder), then the tables are written (`experiment1_report.write_report`). A finished
-    experiment computes nothing. 'tiny' needs a scratch folder as `results`. `dry_run`: only say what would run.
+    """Experiment 1 from scratch, resumably, at `scale` ('tiny', 'book' or 'paper', see `plan`) on
+    `device`: every run whose result file in `results` is not 'done' (`status`) is run (chunks under
+    `cache_root(cache, 'faithfulness')`, the runner's default folder), then the tables are written
+    (`experiment1_report.write_report`). A finished experiment computes nothing; only the book's scale
+    writes into the committed results (`scratch_unless_book`). `dry_run`: only say what would run.
     Returns `cells`, `pending` (before), `computed`, `cpu_s` and the `files` written."""
-    if scale == "tiny" and results is True: raise ValueError("a tiny run goes to a scratch "
-                                                             "folder: give results=<folder>")
     p = plan(scale)
     st = status(p, results)
     todo = st[st.status != "done"]

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from ..registry import method_label, method_colour
 from ..metrics.stats import bootstrap_weights, holm, paired_t, wald_test
-from .common import verdict, results_path, write_csv, dashed
+from .common import verdict, results_path, write_csv, dashed, paper_text
 
 TASK_LABELS = {"sst2": "SST-2", "mnli": "MNLI", "qnli": "QNLI", "stsb": "STS-B"}
 REGRESSION_TASKS = ("stsb",)
@@ -336,39 +336,12 @@ def model_scores(arrays: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 # %% ../../nbs/51_experiment1.ipynb #d164bc12
-# The paper's numbers, typed from the extracted texts of the project's shared papers folder, files 000_*, 001_*, 002_*
-# (the PDF tables are partly garbled there).
-# Table 1: mean over the perturbation ratios of AOPC (SST-2, MNLI, QNLI; higher is better) and of the Pearson correlation
-# under perturbation (STS-B, the paper's "Acc"; lower is better). Columns per task: Llama 2, DeBERTa, BERT.
-#   Source: 001 (EMNLP-2025 version), Table 1, the only text with all four tasks (lines 63-72 of the text file).
-#   Cross-checks: 000 (preprint, no QNLI) has the same SST-2 / MNLI / STS-B numbers in every cell; 002 (poster) has the
-#   same numbers in every cell except Llama 2 / MNLI / Grad. Norm, 0.364 there against 0.419 in 000 and 001 (we keep 0.419).
-#   The MNLI / BERT column also matches the AOPCs printed in the authors' notebook (dev/notes/authors_protocol.md, Q1).
-_PAPER_TABLE1 = """
-method      sst2:Llama 2 sst2:DeBERTa sst2:BERT mnli:Llama 2 mnli:DeBERTa mnli:BERT qnli:Llama 2 qnli:DeBERTa qnli:BERT stsb:Llama 2 stsb:DeBERTa stsb:BERT
-random      0.256 0.266 0.245  0.421 0.445 0.361  0.284 0.306 0.273  0.283 0.430 0.457
-grad_l1     0.216 0.320 0.331  0.419 0.535 0.460  0.334 0.365 0.360  0.351 0.338 0.374
-gxi         0.236 0.345 0.339  0.442 0.565 0.456  0.353 0.382 0.364  0.255 0.214 0.358
-ig          0.220 0.346 0.367  0.448 0.571 0.466  0.336 0.381 0.364  0.237 0.227 0.370
-decompx     nan   nan   0.574  nan   nan   0.585  nan   nan   0.460  nan   nan   0.336
-l2norm      0.299 0.360 0.311  0.420 0.473 0.393  0.272 0.339 0.304  0.251 0.199 0.321
-logat       0.341 0.377 0.364  0.518 0.548 0.566  0.378 0.435 0.394  0.167 0.423 0.313
-normxlogit  0.341 0.386 0.423  0.519 0.566 0.556  0.363 0.474 0.402  0.233 0.320 0.281
-"""
-# Table 3 (appendix of 001 only; not in 000 nor 002): classification accuracy under perturbation, mean over the ratios
-# (lower is better). Source: 001, lines 155-164 of the text file. Cross-check: the authors' notebook prints different
-# MNLI / BERT accuracies (authors_protocol.md, Q4), so these numbers cannot be traced to the released code.
-_PAPER_TABLE3 = """
-method      sst2:Llama 2 sst2:DeBERTa sst2:BERT mnli:Llama 2 mnli:DeBERTa mnli:BERT qnli:Llama 2 qnli:DeBERTa qnli:BERT
-random      0.793 0.826 0.839  0.563 0.622 0.578  0.733 0.770 0.792
-grad_l1     0.844 0.772 0.764  0.564 0.539 0.487  0.699 0.700 0.715
-gxi         0.818 0.751 0.758  0.536 0.507 0.501  0.681 0.684 0.716
-ig          0.822 0.749 0.726  0.523 0.503 0.486  0.675 0.688 0.711
-decompx     nan   nan   0.527  nan   nan   0.388  nan   nan   0.627
-l2norm      0.743 0.731 0.775  0.592 0.602 0.572  0.748 0.736 0.768
-logat       0.768 0.791 0.757  0.554 0.599 0.545  0.715 0.724 0.745
-normxlogit  0.720 0.711 0.684  0.471 0.526 0.427  0.649 0.584 0.653
-"""
+# The paper's Tables 1 and 3, transcribed in `papers/experiment1_table1.txt` and `papers/experiment1_table3.txt`
+# (`common.paper_text`), whose headers say which text each number was typed from and how it was cross-checked.
+# Table 1: mean over the perturbation ratios of AOPC (SST-2, MNLI, QNLI; higher is better) and of the Pearson
+# correlation under perturbation (STS-B, the paper's "Acc"; lower is better); Table 3: classification accuracy under
+# perturbation (lower is better). Columns per task: Llama 2, DeBERTa, BERT.
+_PAPER_TABLE1, _PAPER_TABLE3 = paper_text("experiment1_table1"), paper_text("experiment1_table3")
 
 # %% ../../nbs/51_experiment1.ipynb #dd7dd5ba
 def _parse_paper(text: str, metric_of) -> pd.DataFrame:

@@ -15,6 +15,7 @@ from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import chunk_key, open_store, run_chunks, results_path, write_csv
+from .common import scratch_unless_book
 from .common import write_record, command_line, Command, Opt, run_record, cost_table
 from .common import verdict_mark, with_ci, register_experiment, Claims, plan_from, ScaleRun
 from .common import scale_runs
@@ -427,14 +428,13 @@ def estimate(scale: str = "book", record=None) -> pd.DataFrame:
     return cost_table(rows)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
+@scratch_unless_book("generation")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """The study from scratch, resumably: 'tiny' (a random tiny Llama, three questions; results into `results` or a
-    scratch folder under the cache), 'book' (SmolLM2, 50 questions x 20 tokens; `cache=True`: the committed chunks
-    beside the results, so a re-run computes nothing) or 'paper' (200 questions)."""
-    from normxlogit.paths import cache_dir
+    """The study from scratch, resumably: 'tiny' (a random tiny Llama, three questions), 'book'
+    (SmolLM2, 50 questions x 20 tokens; `cache=True`: the committed chunks beside the results, so a
+    re-run computes nothing) or 'paper' (200 questions). Where the results go: `scratch_unless_book`."""
     run, = scale_runs(SCALE_RUNS, scale)
     model, tok = load_model(run.model, head="causal_lm", device=device)
-    if scale == "tiny" and results is True: results = cache_dir() / "tiny" / "generation"
     r = run_generation(model, tok, run.model, GenerationPlan(run.n, run.get("new_tokens")), results=results,
                        cache=results_path(EXPERIMENT, "chunks", results=results) if cache is True else cache)
     return dict(computed=r.record["chunks_computed"], rows=len(r.prompts))

@@ -17,7 +17,7 @@ from ..model.zoo import model_fingerprint, load_model, tiny_model, offline_path
 from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
-from .common import (chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
+from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
                                            run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
                                            command_line, Command, Opt, Claims, locked, merge_rows, plan_from,
                                            fold_stores, ScaleRun, scale_runs)
@@ -662,6 +662,7 @@ def estimate(scale: str = "book", results=True) -> pd.DataFrame:
     return cost_table(rows)
 
 # %% ../../nbs/54_head_pruning.ipynb #1b172805
+@scratch_unless_book("pruning")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, tasks=None, figures=None,
               verbose: bool = False) -> dict:
     """Run head pruning at `scale` (`SCALE_RUNS`: 'tiny' for tests, 'book' = the committed results, 'paper' = the

@@ -16,11 +16,11 @@ from ..core import explain, model_name as _model_name
 from ..model.batch import predict
 from ..registry import METHODS, get_method
 from ..cache import ChunkStore, key_hash, find_stores
-from ..paths import models_dir, cache_dir, model_slug
+from ..paths import models_dir, model_slug
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
 from ..metrics.plausibility import similarity
-from .common import (dashed, chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
+from .common import (scratch_unless_book, dashed, chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
                                            cost_table, register_experiment, verdict, command_line, Command, Opt,
                                            merge_rows, plan_from, fold_stores, ScaleRun, scale_runs)
 
@@ -701,19 +701,19 @@ SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tin
               ScaleRun("smollm2-sst2", "sst2", 100, options=dict(layer_step=1, ig_steps=25))]}
 
 # %% ../../nbs/55a_sanity_run.ipynb #6bc130f8
+@scratch_unless_book("sanity")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     """The sanity checks from scratch, resumably: 'tiny' (a random tiny BERT, four methods, six items; results in
-    `results` or, for `results=True`, a scratch folder under the cache), 'book' (`SCALE_RUNS['book']`: the committed runs,
+    a scratch folder unless `results` names one: `scratch_unless_book`), 'book' (`SCALE_RUNS['book']`: the committed runs,
     whose stored chunks make a re-run compute nothing) or 'paper' (every layer of both models, IG with the NormXLogit
     paper's 50 / 25 steps). Returns `{'computed': chunks computed now, 'models': {model: chunks computed now}}`."""
     runs = scale_runs(SCALE_RUNS, scale)
     if scale == "tiny":
         from normxlogit.testing import SAMPLE_TEXTS
-        folder, (r,) = cache_dir() / "tiny" / "sanity" if results is True else Path(results), runs
-        m, t = load_model(r.model, head="classification", device=device)
+        (r,), (m, t) = runs, load_model(runs[0].model, head="classification", device=device)
         res = run_sanity(m, t, (SAMPLE_TEXTS * r.n)[:r.n], methods=list(r.methods), model_name=r.model,
-                         cache=folder / "chunks" if cache is True else cache, progress=False, n_boot=100, **r.options)
-        write_sanity(res, folder)
+                         cache=cache, progress=False, n_boot=100, **r.options)
+        write_sanity(res, Path(results))
         done = {r.model: res.computed}
     else: done = {r.model: sanity_run(r.model, r.task, **r.arguments(), results=results, cache=cache, device=device).computed
                   for r in runs}
