@@ -204,14 +204,10 @@ def test_sidebar_lists_every_chapter():
     shared = set(parts) & {title(n) for n in listed}
     assert not shared, f"a part and a chapter share a name: {shared}"
 
-# Every rule of pyproject.toml's [tool.ruff.lint] finds nothing in the tests and the tools, and nothing but long lines
-# (E501, at 120) in the notebooks and the package. Those are counted against a ceiling that may only fall: the rest
-# are all in the six experiment modules at the 700-line limit (wrapping them needs those modules made smaller first).
-# Not counted: the package lines nbdev writes itself rather
-# than copies from a cell (line 1, the module docstring made from the chapter's `> ` subtitle, and the `__all__` list,
-# which nbdev wraps at 120 before prefixing `__all__ = `); no cell can shorten them, and `nbdev_written` names them.
-RUFF_CEILINGS = {("E501", "nbs"): 394, ("E501", "normxlogit"): 393}
-UNWRAPPED = {"agreement", "blimp", "efficiency", "experiment1_report", "pruning", "sanity"}
+# Every rule of pyproject.toml's [tool.ruff.lint], long lines (E501, at 120) included, finds nothing in the notebooks,
+# the package, the tests and the tools. Not counted: the package lines nbdev writes itself rather than copies from a
+# cell (line 1, the module docstring made from the chapter's `> ` subtitle, and the `__all__` list, which nbdev wraps
+# at 120 before prefixing `__all__ = `); no cell can shorten them, and `nbdev_written` names them.
 
 def nbdev_written(finding) -> bool:
     "Is this E501 finding of the package on a line nbdev writes itself (the module docstring or `__all__`)?"
@@ -232,15 +228,9 @@ def ruff_findings(*paths) -> list:
     return [(f["code"], rel(f).parts[0], f"{rel(f)}:{f['location']['row']}") for f in json.loads(r.stdout)]
 
 def test_ruff():
-    "ruff (it reads the notebooks) finds no problem, and no more long lines than allowed (nbdev's own lines aside)."
+    "ruff (it reads the notebooks) finds no problem, long lines included (nbdev's own lines aside)."
     found = [f for f in ruff_findings("nbs", "normxlogit", "tests", "tools") if not nbdev_written(f)]
-    bugs = [f for f in found if (f[0], f[1]) not in RUFF_CEILINGS]
-    assert not bugs, f"ruff: {bugs[:20]}"
-    counts = {k: sum((f[0], f[1]) == k for f in found) for k in RUFF_CEILINGS}
-    over = {k: (counts[k], c) for k, c in RUFF_CEILINGS.items() if counts[k] > c}
-    assert not over, f"over the ceiling (found, ceiling): {over}; shorten the new lines"
-    elsewhere = {f[2] for f in found if f[1] == "normxlogit" and Path(f[2].split(":")[0]).stem not in UNWRAPPED}
-    assert not elsewhere, f"long lines outside the size-capped experiment modules: {sorted(elsewhere)[:10]}"
+    assert not found, f"ruff: {found[:20]}"
 
 def test_ruff_can_fail(tmp_path):
     "The rules bite: an undefined name and an unused variable are found."
@@ -262,7 +252,7 @@ def test_nbdev_written_names_only_nbdevs_lines():
     assert not nbdev_written(("E501", "nbs", "nbs/04_core.ipynb:1"))
 
 # Functions over 60 lines and public functions with more than 10 parameters still present (issue 37's size rules): a
-# ceiling that may only fall, as for ruff. The parameter rule is for experiment code: the user's calls `explain`,
+# ceiling that may only fall. The parameter rule is for experiment code: the user's calls `explain`,
 # `explain_generation` and `faithfulness` keep the keyword arguments users expect (the brief says so): not counted.
 SIZE_CEILINGS = {"functions over 60 lines": 0, "public functions over 10 parameters": 1}
 USER_API = ("normxlogit/core.py:explain", "normxlogit/generation.py:explain_generation",
@@ -292,6 +282,23 @@ def test_size_rules():
     assert statistics.median(cells) <= 25, statistics.median(cells)
     over = {k: v for k, v in _function_sizes().items() if len(v) > SIZE_CEILINGS[k]}
     assert not over, f"over the ceiling {SIZE_CEILINGS}: {over}"
+
+# Experiment code (issue 37, item 6): `experiments/*.py` and the faithfulness runner, counted as the issue counts it
+# (`wc -l`, nbdev's cell markers included). The target is 4,500 lines; until it is met, a ceiling that may only fall,
+# so that a change that makes experiment code longer has to say so here.
+EXPERIMENT_LINES = {"target": 4500, "ceiling": 9220}
+
+def experiment_lines() -> int:
+    pkg = ROOT / "normxlogit"
+    files = [*(pkg / "experiments").glob("*.py"), pkg / "metrics" / "faithfulness_run.py"]
+    return sum(len(p.read_text().splitlines()) for p in files)
+
+def test_experiment_code_only_shrinks():
+    n = experiment_lines()
+    ceiling = EXPERIMENT_LINES["ceiling"]
+    assert n <= ceiling, f"experiment code grew to {n} lines (ceiling {ceiling})"
+    assert ceiling - n < 50 or n <= EXPERIMENT_LINES["target"], \
+        f"experiment code is down to {n} lines: lower the ceiling ({ceiling}) to hold the gain"
 
 # what only the notebooks, the tests or optional extras use; the package must import without them
 NOT_REQUIRED = ("fastcore", "nbdev", "execnb", "IPython", "pytest", "hypothesis", "captum", "spacy", "fastcoref")

@@ -20,10 +20,9 @@ from ..registry import takes_option
 from ..attribution.gradients import scores_from_embeddings
 from ..attribution.ig import pass_on_warnings
 from ..metrics.plausibility import item_metrics
-from .common import (scratch_unless_book, chunk_key, cache_root, open_store, fold_stores, run_chunks, results_path,
-                                           write_csv, write_json, run_record, cost_table, register_experiment,
-                                           command_line, Command, CommandError, Opt, Claims, plan_from, ScaleRun,
-                                           scale_runs)
+from .common import (scratch_unless_book, chunk_key, cache_root, open_store, fold_stores,
+    run_chunks, results_path, write_csv, write_json, run_record, cost_table, register_experiment, command_line, Command,
+    CommandError, Opt, Claims, plan_from, ScaleRun, scale_runs, ChunkRun)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
@@ -44,7 +43,7 @@ TARGET_FREE = ("random", "rollout", "alti")        # scores independent of targe
 PRECISION_METHODS = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")   # the paper's Table 5 columns
 EMBEDDING_METHODS = ("attnlrp", "lrp", "gxi")      # Tables 6-7 (a method counts when it takes `embeddings=`)
 VARIANTS = ("base", "float64", "partial_embeddings")
-BATCH_CAPS = {("alti_logit", "qa"): 2}   # ALTI-Logit keeps every layer's attention and rollout matrices: batch x layers x T^2
+BATCH_CAPS = {("alti_logit", "qa"): 2}   # ALTI-Logit keeps every layer's attention and rollout: batch x layers x T^2
 SETTINGS = ("default", "non_contrastive", "special_tokens_in", "full_input", "float64", "partial_embeddings")
 METRICS = ["pg", "mrr", "mrr_avg", "rma", "pta"]
 ROW_COLUMNS = ["model", "task", "id", "method", "variant", "setting", "n_tokens", "n_evidence", *METRICS, "ig_gap"]
@@ -56,68 +55,62 @@ def method_batch_size(method: str, task: str, batch_size: int) -> int:
 
 # %% ../../nbs/53a_agreement_run.ipynb #5d6096f6
 def methods_for(model, methods=None, ig_on_rmsnorm: bool = False):
-    """The benchmark methods that apply to `model` (or its adapter), and `{method: reason}` for those left out: ALTI-Logit
-    on decoders, ALTI (its proxy in the paper) on encoders, IG not on RMSNorm decoders unless `ig_on_rmsnorm`."""
+    """The benchmark methods that apply to `model` (or its adapter) and `{method: reason}` for the rest: ALTI-Logit on
+    decoders, ALTI (its proxy in the paper) on encoders, IG not on RMSNorm decoders unless `ig_on_rmsnorm`."""
     methods = list(AGREEMENT_METHODS if methods is None else methods)
     unknown = [m for m in methods if m not in AGREEMENT_METHODS]
     if unknown: raise ValueError(f"unknown methods {unknown}; choose from {AGREEMENT_METHODS}")
-    ad = get_adapter(model)
-    out, skip = [], {}
+    ad, out, skip = get_adapter(model), [], {}
+    dec = ad.kind == "causal_lm"
     for m in methods:
-        if m == "alti_logit" and ad.kind != "causal_lm": skip[m] = "decoders only (ALTI is the paper's proxy on BERT)"
-        elif m == "alti" and ad.kind == "causal_lm": skip[m] = "encoders only (ALTI-Logit is used on decoders)"
-        elif m == "ig" and ad.kind == "causal_lm" and uses_rmsnorm(ad.model) and not ig_on_rmsnorm:
+        if m == "alti_logit" and not dec: skip[m] = "decoders only (ALTI is the paper's proxy on BERT)"
+        elif m == "alti" and dec: skip[m] = "encoders only (ALTI-Logit is used on decoders)"
+        elif m == "ig" and dec and uses_rmsnorm(ad.model) and not ig_on_rmsnorm:
             skip[m] = "RMSNorm decoder: the completeness gap stays large (ig_completeness)"
         else: out.append(m)
     return out, skip
 
 # %% ../../nbs/53a_agreement_run.ipynb #4a6e3787
 def variant_methods(model, methods, variant, task=None) -> list:
-    """The methods computed in `variant`: all in 'base'; the paper's Table 5 methods in 'float64' (qa: without ALTI-Logit, as
-    the paper); the LRP-type methods taking `embeddings=` in 'partial_embeddings' (models with position embeddings)."""
+    """The methods computed in `variant`: all in 'base'; the paper's Table 5 ones in 'float64' (qa: not ALTI-Logit, as
+    the paper); the LRP-type ones taking `embeddings=` in 'partial_embeddings' (models with position embeddings)."""
     if variant == "base": return list(methods)
-    if variant == "float64": return [m for m in methods if m in PRECISION_METHODS and not (task == "qa" and m == "alti_logit")]
+    if variant == "float64": return [m for m in methods if m in PRECISION_METHODS and (task, m) != ("qa", "alti_logit")]
     if variant == "partial_embeddings":
-        if not has_position_embeddings(get_adapter(model).model): return []
-        return [m for m in methods if m in EMBEDDING_METHODS and takes_option(m, "embeddings")]
+        pe = has_position_embeddings(get_adapter(model).model)
+        return [m for m in methods if pe and m in EMBEDDING_METHODS and takes_option(m, "embeddings")]
     raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
 
 # %% ../../nbs/53a_agreement_run.ipynb #f781036b
 def task_evidence(task, n_pool=None, coref="auto") -> pd.DataFrame:
     """Evidence rows of the first `n_pool` items of 'sva' (Linzen), 'ra' (BLiMP anaphor_number_agreement; antecedents by
     fastcoref where its model loads, else the dependency rule: `df.attrs['coref']`) or 'qa' (SQuAD 2.0 answerable)."""
-    if task == "sva": return sva_evidence(n_pool)
-    if task == "ra": return ra_evidence(n_pool, coref=coref)
-    if task == "qa": return qa_evidence(n_pool)
-    raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
+    if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
+    return ra_evidence(n_pool, coref=coref) if task == "ra" else dict(sva=sva_evidence, qa=qa_evidence)[task](n_pool)
 
 # %% ../../nbs/53a_agreement_run.ipynb #a0a80fe7
 def model_input(row, kind, tokenizer):
     """(input text, evidence spans, target, foil) of an sva / ra row: causal LM, the prefix before the target word
     (`text_before`; targets with a leading space); masked LM, the target word masked (`replace_span`)."""
     a, b = row["target_span"]
-    if kind == "causal_lm":
-        text, spans = text_before(row["text"], a, row["evidence_spans"])
-        return text, spans, " " + row["target"], " " + row["foil"]
-    if kind == "masked_lm":
-        text, spans = replace_span(row["text"], (a, b), tokenizer.mask_token, row["evidence_spans"], overlap="drop")
-        return text, spans, row["target"], row["foil"]
+    if kind == "causal_lm": return (*text_before(row["text"], a, row["evidence_spans"]), " " + row["target"],
+                                    " " + row["foil"])
+    if kind == "masked_lm": return (*replace_span(row["text"], (a, b), tokenizer.mask_token, row["evidence_spans"],
+                                                  overlap="drop"), row["target"], row["foil"])
     raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
 
 # %% ../../nbs/53a_agreement_run.ipynb #227e28fe
 def qa_model_input(row, kind, tokenizer, template=QA_TEMPLATE):
-    """(input text, evidence spans, context span, target token id) of a qa evidence row, or `None` when the answer's first
-    token cannot be isolated. Causal LM: the target is the first token of prompt + answer holding answer characters, the
-    input the text before it, tokenizing to exactly the tokens before it. Masked LM: prompt, space, mask; the first token."""
+    """(input text, evidence spans, context span, target token id) of a qa row, or `None` when the answer's first token
+    cannot be isolated. Causal LM: the target is the first token of prompt + answer holding answer characters, the input
+    the text before it (tokenizing to exactly the tokens before it); masked LM: prompt, space, mask; the first token."""
     prompt, spans, cspan, _ = qa_prompt(row, template)
-    answer = row["target"]
     if kind == "masked_lm":
-        ids = tokenizer(answer, add_special_tokens=False)["input_ids"]
+        ids = tokenizer(row["target"], add_special_tokens=False)["input_ids"]
         return (prompt + " " + tokenizer.mask_token, spans, cspan, ids[0]) if ids else None
     if kind != "causal_lm": raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
-    full = prompt + " " + answer
+    full, a0 = prompt + " " + row["target"], len(prompt) + 1
     enc = tokenizer(full, return_offsets_mapping=True)
-    a0 = len(prompt) + 1
     for k, (s, e) in enumerate(enc["offset_mapping"]):
         if e > a0 and full[max(s, a0):e].strip():
             for cut in (full[:s], full[:s].rstrip()):
@@ -148,74 +141,64 @@ def _text_hash(text) -> str:
 # %% ../../nbs/53a_agreement_run.ipynb #00728efb
 def _item_rows(ev, task, kind, tokenizer, exclude):
     "One dict per evidence row: model input, target / foil ids, token-level evidence, special and region masks."
-    special_ids = set(tokenizer.all_special_ids)
-    rows = []
+    rows, special_ids = [], list(set(tokenizer.all_special_ids))
     for r in ev.to_dict("records"):
         if r["id"] in exclude: continue
-        region = None
         if task == "qa":
-            got = qa_model_input(r, kind, tokenizer)
-            text, spans, region, tid = got if got is not None else ("", [], None, None)
-            tw, fw, fid = (tokenizer.decode([tid]) if tid is not None else None), None, None
+            text, spans, region, tid = qa_model_input(r, kind, tokenizer) or ("", [], None, None)
+            tw, fw, fid = None if tid is None else tokenizer.decode([tid]), None, None
         else:
-            text, spans, tw, fw = model_input(r, kind, tokenizer)
+            (text, spans, tw, fw), region = model_input(r, kind, tokenizer), None
             tid, fid = single_token_id(tokenizer, tw), single_token_id(tokenizer, fw)
+        toks, e, sp, reg = [], np.zeros(0, int), np.zeros(0, bool), np.zeros(0, bool)
         if text.strip():
             toks, e, sp, enc = evidence_to_tokens(text, spans, tokenizer, return_encoding=True)
-            sp = np.asarray(sp, bool) | np.isin(enc["input_ids"], list(special_ids))
-            reg = ~sp if region is None else np.array([not s and a >= region[0] and b <= region[1]
-                                                      for (a, b), s in zip(enc["offsets"], sp)])
-        else: toks, e, sp, reg = [], np.zeros(0, int), np.zeros(0, bool), np.zeros(0, bool)
-        keep = reg & ~sp
+            sp = np.asarray(sp, bool) | np.isin(enc["input_ids"], special_ids)
+            lo, hi = np.reshape(enc["offsets"], (-1, 2)).T          # the region (qa: the context) has no special token
+            reg = ~sp if region is None else ~sp & (lo >= region[0]) & (hi <= region[1])
+        e = np.asarray(e, int)
         rows.append(dict(id=r["id"], task=task, input=text, target=tw, foil=fw, target_id=tid, foil_id=fid,
-                         evidence_words=[text[a:b] for a, b in spans], tokens=toks, evidence=np.asarray(e, int),
-                         special=sp, region=reg, n_tokens=int(keep.sum()), n_evidence=int(np.asarray(e)[keep].sum()),
+                         evidence_words=[text[a:b] for a, b in spans], tokens=toks, evidence=e, special=sp, region=reg,
+                         n_tokens=int(reg.sum()), n_evidence=int(e[reg].sum()),
                          single_token=tid is not None and (task == "qa" or fid is not None)))
     return rows
 
 # %% ../../nbs/53a_agreement_run.ipynb #79ab2ed0
 def _pool_scores(ad, tokenizer, texts, ids, qa, batch_size):
-    "(n, 4) float array per input: logit of target, logit of foil (qa: of the best other token), top-1 id, best other id."
+    "(n, 4) array per input: logit of target, logit of foil (qa: of the best other token), top-1 id, best other id."
     order = np.argsort([len(t) for t in texts], kind="stable")
     lg = predict(ad, tokenizer, [texts[i] for i in order], batch_size=batch_size, truncation=False).double()
     out = np.empty((len(texts), 4))
-    for j, i in enumerate(order):
-        row, (t, f) = lg[j], ids[i]
-        other = row.clone(); other[t] = -np.inf
-        best_other = int(other.argmax())
-        out[i] = [float(row[t]), float(row[best_other if qa else f]), int(row.argmax()), best_other]
+    for row, i in zip(lg, order):
+        (t, f), other = ids[i], row.clone()
+        other[t] = -np.inf
+        b = int(other.argmax())
+        out[i] = [float(row[t]), float(row[b if qa else f]), int(row.argmax()), b]
     return out
-
-# %% ../../nbs/53a_agreement_run.ipynb #9af1f16c
-def _correct(scores, target_ids, qa) -> np.ndarray:
-    "Correct predictions of a chunk of pool scores: the target is the top token (qa), or its logit is above the foil's."
-    return scores[:, 2].astype(int) == np.asarray(target_ids, int) if qa else scores[:, 0] > scores[:, 1]
 
 # %% ../../nbs/53a_agreement_run.ipynb #d7b5080c
 def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), coref="auto", cache=None,
                     pool_chunk=64, batch_size=16):
-    """The items of `task` for `model` (or its adapter): `(items, counts)`, a row per pool item (the first `n_pool` of the
-    data, minus `exclude`): input, target / foil ids, token-level `evidence`, `special` and `region` masks (`region`: what
-    the default evaluation keeps; qa: the context), flags `single_token`, `fits` (not too long), `annotated` (both, and
-    evidence in the region), `examined`, `correct` (target logit above the foil's; qa: the target is the top token, the
-    foil the best other one) and `used` (the first `n` correct). The pool is scored in data order, `pool_chunk` items at
-    a time, until `n` are correct (a nested selection); `cache` (a folder, or True: `cache_dir()/agreement`) stores the
-    chunks of logits with their CPU time (`items.attrs['selection_cost']`). `counts['accuracy']`: correct / examined."""
-    if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
+    """The items of `task` for `model` (or its adapter): `(items, counts)`, a row per pool item (the first `n_pool` of
+    the data, minus `exclude`): input, target / foil ids, token-level `evidence`, `special` and `region` masks
+    (`region`: what the default evaluation keeps; qa: the context), flags `single_token`, `fits` (not too long),
+    `annotated` (both, and evidence in the region), `examined`, `correct` (target logit above the foil's; qa: the target
+    is the top token, the foil the best other one), `used` (the first `n` correct). The pool is scored in data order,
+    `pool_chunk` items at a time, until `n` are correct (a nested selection); `cache` (a folder, or True:
+    `cache_dir()/agreement`) keeps the chunks of logits and their CPU time (`items.attrs['selection_cost']`).
+    `counts['accuracy']`: correct / examined."""
     ad = get_adapter(model)
     ev = task_evidence(task, n_pool, coref=coref)
     items = pd.DataFrame(_item_rows(ev, task, ad.kind, tokenizer, set(exclude)))
-    if items.empty: raise ValueError(f"no {task} items left in a pool of {len(ev)} after excluding {len(set(exclude))} ids")
+    if items.empty:
+        raise ValueError(f"no {task} items left in a pool of {len(ev)} after excluding {len(set(exclude))} ids")
     items["fits"] = items.tokens.map(len) <= max_length(ad, tokenizer)      # longer inputs cannot be encoded whole
     items["annotated"] = items.single_token & (items.n_evidence > 0) & items.fits
-    for c in ("logit_target", "logit_foil"): items[c] = np.nan
-    items["top_id"] = -1
-    items["examined"] = items["correct"] = False
+    items = items.assign(logit_target=np.nan, logit_foil=np.nan, top_id=-1, examined=False, correct=False)
     ok = np.flatnonzero(items.annotated.to_numpy())
-    qa, starts = task == "qa", list(range(0, len(ok), pool_chunk))
-    store = None
+    qa, starts, store = task == "qa", range(0, len(ok), pool_chunk), None
     if cache_root(cache, "agreement") is not None:
-        foil = lambda i: -1 if items.foil_id[i] is None or pd.isna(items.foil_id[i]) else int(items.foil_id[i])
+        foil = lambda i: -1 if pd.isna(items.foil_id[i]) else int(items.foil_id[i])
         key = chunk_key("agreement-pool", fingerprint=model_fingerprint(ad.model), task=task, pool_chunk=pool_chunk,
                         items=[[items.id[i], _text_hash(items.input[i]), int(items.target_id[i]), foil(i)] for i in ok])
         store = open_store(cache, "agreement", f"pool-{task}", key)
@@ -225,28 +208,24 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
         return dict(scores=_pool_scores(ad, tokenizer, [items.input[i] for i in idx], ids, qa, batch_size)), {}
     # chunks in data order until n are correct: in rounds of the fewest chunks that could get there, so no chunk is
     # scored that the rule "stop once n are correct" would not score
-    k, run, n_correct = 0, None, 0
-    while k < len(starts) and (n is None or n_correct < n):
-        k = len(starts) if n is None else min(len(starts), k + math.ceil((n - n_correct) / pool_chunk))
+    k, run = 0, ChunkRun([])
+    while k < len(starts) and (n is None or items.correct.sum() < n):
+        k = len(starts) if n is None else min(len(starts), k + math.ceil((n - items.correct.sum()) / pool_chunk))
         run = run_chunks(store, k, score, desc=f"pool {task}", progress=False)
-        n_correct = sum(int(_correct(c.arrays["scores"], items.target_id[ok[s:s + pool_chunk]], qa).sum())
-                        for c, s in zip(run.chunks, starts))
-    for c, s in zip(run.chunks if run else [], starts):
-        idx, sc = ok[s:s + pool_chunk], c.arrays["scores"]
-        items.loc[idx, "logit_target"], items.loc[idx, "logit_foil"] = sc[:, 0], sc[:, 1]
-        items.loc[idx, "top_id"] = sc[:, 2].astype(int)
+        sc = np.concatenate([c.arrays["scores"] for c in run.chunks])      # the first len(sc) annotated items
+        idx, top = ok[:len(sc)], sc[:, 2].astype(int)
+        items.loc[idx, ["logit_target", "logit_foil"]] = sc[:, :2]
+        items.loc[idx, "top_id"], items.loc[idx, "examined"] = top, True
         if qa: items.loc[idx, "foil_id"] = sc[:, 3].astype(int)
-        items.loc[idx, "examined"] = True
-        items.loc[idx, "correct"] = _correct(sc, items.target_id[idx], qa)
-    if qa: items["foil"] = [None if f is None or pd.isna(f) else tokenizer.decode([int(f)]) for f in items.foil_id]
+        items.loc[idx, "correct"] = top == np.asarray(items.target_id[idx], int) if qa else sc[:, 0] > sc[:, 1]
+    if qa: items["foil"] = [None if pd.isna(f) else tokenizer.decode([int(f)]) for f in items.foil_id]
     items["used"] = items.correct & (items.correct.cumsum() <= (n if n is not None else len(items)))
-    ex = items.examined & items.annotated
+    ex, right = int(items.examined.sum()), int(items.correct.sum())
     counts = dict(task=task, pool=len(ev), excluded=len(ev) - len(items), single_token=int(items.single_token.sum()),
-                  too_long=int((~items.fits).sum()),
-                  annotated=int(items.annotated.sum()), examined=int(ex.sum()), correct=int(items.correct.sum()),
-                  used=int(items.used.sum()), accuracy=round(float(items.correct.sum() / max(ex.sum(), 1)), 4))
+                  too_long=int((~items.fits).sum()), annotated=int(items.annotated.sum()), examined=ex, correct=right,
+                  used=int(items.used.sum()), accuracy=round(float(right / max(ex, 1)), 4))
     if task == "ra": counts["coref"] = ev.attrs.get("coref", "")
-    items.attrs["selection_cost"] = dict(cpu_s=run.cpu_s_stored if run else 0.0, untimed_chunks=run.untimed if run else 0)
+    items.attrs["selection_cost"] = dict(cpu_s=run.cpu_s_stored, untimed_chunks=run.untimed)
     return items, counts
 
 # %% ../../nbs/53a_agreement_run.ipynb #786479de
@@ -261,46 +240,43 @@ def method_options(method, variant="base", ig_steps=32) -> dict:
 # %% ../../nbs/53a_agreement_run.ipynb #40d8de49
 IG_TOKENS_PER_PASS = 2048       # IG: at most this many tokens (path points x items x tokens) per forward pass
 
-def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None, budget=ATTENTION_BUDGET):
-    """`(scores, gaps)`: a 1-D array per item (`Explanation.vector`) of `method` for the item's target (minus its foil when
-    `contrastive`), and IG's relative completeness gap per item (else None; it replaces IG's warning). Batches by length
-    (`random`: seed `seed + batch`), over `budget` bytes of attention in parts (`memory_split`; IG: `IG_TOKENS_PER_PASS`)."""
-    ad = get_adapter(model)
-    texts = items.input.tolist()
-    n_tok = [len(t) for t in items.tokens]
+def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None,
+                  budget=ATTENTION_BUDGET):
+    """`(scores, gaps)`: a 1-D array per item (`Explanation.vector`) of `method` for the item's target (minus its foil
+    when `contrastive`), and IG's relative completeness gap per item (else None; it replaces IG's warning). Batches by
+    length (`random`: seed `seed + batch`), over `budget` bytes of attention in parts (`memory_split`; IG: at most
+    `IG_TOKENS_PER_PASS`)."""
+    ad, ig, texts, n_tok = get_adapter(model), method == "ig", items.input.tolist(), [len(t) for t in items.tokens]
     order = np.argsort(n_tok, kind="stable")
     out, gaps = [None] * len(items), [None] * len(items)
     for c, s in enumerate(range(0, len(items), batch_size)):
         batch = order[s:s + batch_size]
         opts = dict(options or {}) | (dict(seed=seed + c) if method == "random" else {})
-        lens = [n_tok[i] for i in batch]
         parts = ([list(range(len(batch)))] if method == "random" else
-                 memory_split(ad.model, lens, budget, IG_TOKENS_PER_PASS if method == "ig" else None))
-        for part in parts:
-            idx = batch[part]
-            tg = [int(items.target_id.iloc[i]) for i in idx]
+                 memory_split(ad.model, [n_tok[i] for i in batch], budget, IG_TOKENS_PER_PASS if ig else None))
+        for idx in (batch[p] for p in parts):
+            bt, tg = [texts[i] for i in idx], [int(items.target_id.iloc[i]) for i in idx]
             fl = [int(items.foil_id.iloc[i]) for i in idx] if contrastive else None
-            bt = [texts[i] for i in idx]
-            if method == "ig":                                 # IG's path points run in forward passes within the budget too
-                t = max(n_tok[i] for i in idx)                 # rows per pass: attention and token count bounded
-                fit = min(budget // attention_bytes(ad.model, 1, t), IG_TOKENS_PER_PASS // t)
-                io = {"internal_batch_size": max(len(idx), int(fit))} | opts
+            kw = dict(method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx))
+            if not ig: ex = explain(ad.model, tokenizer, bt, **kw, **opts)
+            else:                   # IG's path points run in passes within the budget too: attention and tokens bounded
+                t = max(n_tok[i] for i in idx)
+                fit = int(min(budget // attention_bytes(ad.model, 1, t), IG_TOKENS_PER_PASS // t))
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
-                    ex = explain(ad.model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **io)
+                    ex = explain(ad.model, tokenizer, bt, **kw, **({"internal_batch_size": max(len(idx), fit)} | opts))
                 pass_on_warnings(caught)                       # the completeness gap is measured below, item by item
+                if opts.get("baseline", "zero") != "zero":
+                    raise NotImplementedError("the IG gap is measured for the zero baseline only")
                 b = make_batch(ad, tokenizer, bt, target=tg, foil=fl, per_text=True)
                 with torch.no_grad():
                     x = b.word_embeddings()
-                    base = torch.zeros_like(x) if opts.get("baseline", "zero") == "zero" else None
-                    if base is None: raise NotImplementedError("the IG gap is measured for the zero baseline only")
-                    diff = (scores_from_embeddings(b, x) - scores_from_embeddings(b, base))[:, 0].double().cpu().numpy()
-            else:
-                ex = explain(ad.model, tokenizer, bt, method=method, target=tg, foil=fl, per_text=True, batch_size=len(idx), **opts)
+                    diff = (scores_from_embeddings(b, x) - scores_from_embeddings(b, torch.zeros_like(x)))[:, 0]
+                diff = diff.double().cpu().numpy()
             for k, (i, e) in enumerate(zip(idx, ex)):
                 if e.tokens != items.tokens.iloc[i]: raise RuntimeError(f"token mismatch on item {items.id.iloc[i]}")
                 out[i] = np.asarray(e.vector, dtype=np.float64)
-                if method == "ig": gaps[i] = float(abs(out[i].sum() - diff[k]) / max(abs(diff[k]), 1e-12))
+                if ig: gaps[i] = float(abs(out[i].sum() - diff[k]) / max(abs(diff[k]), 1e-12))
     return out, gaps
 
 # %% ../../nbs/53a_agreement_run.ipynb #f2ff5e6d
@@ -308,46 +284,37 @@ def _g6(x):
     "6 significant digits (what the results CSV stores), so rows computed now and rows read back from a CSV are equal."
     return float(f"{x:.6g}")
 
-# %% ../../nbs/53a_agreement_run.ipynb #d157f5ee
-def _setting_rows(sub, scores, settings, task):
-    "(setting, keep mask) pairs per item and the rows' metric dicts."
-    out = []
-    for r, s in zip(sub.itertuples(), scores):
-        sp, reg = np.asarray(r.special, bool), np.asarray(r.region, bool)
-        keeps = dict(default=reg & ~sp, special_tokens_in=reg | sp, full_input=~sp)
-        for name, mask_name in settings:
-            if name == "full_input" and task != "qa": continue
-            k = keeps[mask_name]
-            out.append((r, name, k, item_metrics(s, r.evidence, k)))
-    return out
-
 # %% ../../nbs/53a_agreement_run.ipynb #3153b1fe
 def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, seed, ig_steps) -> list:
-    "JSON-safe rows of `sub` for `method` in `variant`: 'base' gives default, non_contrastive, special_tokens_in, (qa) full_input."
+    """JSON-safe rows of `sub` for `method` in `variant`, one per item and setting: 'base' gives default,
+    special_tokens_in, (qa) full_input and non_contrastive; another variant its own setting (evaluated as default)."""
     opts = method_options(method, variant, ig_steps)
-    contr, gaps = explain_items(ad, tokenizer, sub, method, True, batch_size, seed, opts)
-    groups = [(contr, gaps, [("default", "default")] if variant == "base" else [(variant, "default")])]
-    if variant == "base":
-        groups[0][2].extend([("special_tokens_in", "special_tokens_in"), ("full_input", "full_input")])
-        plain, pg = (contr, gaps) if method in TARGET_FREE else explain_items(ad, tokenizer, sub, method, False, batch_size, seed, opts)
-        groups.append((plain, pg, [("non_contrastive", "default")]))
+    scored = lambda contrastive: explain_items(ad, tokenizer, sub, method, contrastive, batch_size, seed, opts)
+    contr = scored(True)
+    groups = [(contr, [variant])] if variant != "base" else [
+        (contr, ["default", "special_tokens_in", "full_input"][:3 if task == "qa" else 2]),
+        (contr if method in TARGET_FREE else scored(False), ["non_contrastive"])]
     rows = []
-    for sc, gp, settings in groups:
-        gap_of = dict(zip(sub.id, gp))
-        for r, name, k, met in _setting_rows(sub, sc, settings, task):
-            row = dict(model=model_name, task=task, id=str(r.id), method=method, variant=variant, setting=name,
-                       n_tokens=int(k.sum()), n_evidence=int(np.asarray(r.evidence)[k].sum()), **{m: _g6(v) for m, v in met.items()})
-            if method == "ig": row["ig_gap"] = _g6(gap_of[r.id])
-            rows.append(row)
+    for (scores, gaps), settings in groups:
+        for r, s, gap in zip(sub.itertuples(), scores, gaps):
+            sp, reg = np.asarray(r.special, bool), np.asarray(r.region, bool)
+            keeps = dict(special_tokens_in=reg | sp, full_input=~sp)
+            for name in settings:
+                k = keeps.get(name, reg & ~sp)
+                rows.append(dict(model=model_name, task=task, id=str(r.id), method=method, variant=variant,
+                                 setting=name, n_tokens=int(k.sum()), n_evidence=int(np.asarray(r.evidence)[k].sum()),
+                                 **{m: _g6(v) for m, v in item_metrics(s, r.evidence, k).items()},
+                                 **({"ig_gap": _g6(gap)} if method == "ig" else {})))
     return rows
 
 # %% ../../nbs/53a_agreement_run.ipynb #03e3c7d7
 def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True, batch_size=8) -> pd.DataFrame:
-    """IG's relative completeness gap $|\\sum_i \\mathrm{IG}_i - (f(x) - f(\\bar x))| / |f(x) - f(\\bar x)|$ from the zero
-    baseline per item and number of Gauss-Legendre steps, for the contrastive score (or the logit): `id`, `n_steps`, `rel_gap`."""
+    """IG's relative completeness gap $|\\sum_i \\mathrm{IG}_i - (f(x) - f(\\bar x))| / |f(x) - f(\\bar x)|$ from the
+    zero baseline per item and number of Gauss-Legendre steps, for the contrastive score (or the logit): `id`,
+    `n_steps`, `rel_gap`."""
     ad, rows = get_adapter(model), []
     for k in n_steps:
-        _, gaps = explain_items(ad, tokenizer, items, "ig", contrastive, batch_size, options=dict(n_steps=k, baseline="zero"))
+        gaps = explain_items(ad, tokenizer, items, "ig", contrastive, batch_size, 0, method_options("ig", "base", k))[1]
         rows += [dict(id=str(i), n_steps=k, rel_gap=g) for i, g in zip(items.id, gaps)]
     return pd.DataFrame(rows)
 
@@ -365,19 +332,20 @@ SCALE_RUNS = {   # one run per model and task: `n` correct items (None: all of t
 BOOK_N = {r.task: r.n for r in SCALE_RUNS["book"]}               # the book's scale per task: items
 FULL_POOL = {r.task: r.get("pool") for r in SCALE_RUNS["book"]}  # and pools
 SEGMENT_ENDS = {"sva": (300, 1000), "ra": (300, 1000), "qa": (200, 1000)}
-IG_GAP = dict(items=8, steps=(16, 64), tasks=AGREEMENT_TASKS)   # where IG is left out: its completeness gap on a few items
+IG_GAP = dict(items=8, steps=(16, 64), tasks=AGREEMENT_TASKS)   # where IG is left out: its gap on a few items
 
 # %% ../../nbs/53a_agreement_run.ipynb #aeec27f1
 def item_segments(task, n_used) -> list:
-    "The (start, stop) ranges of used items chunked under one key, cut at `SEGMENT_ENDS[task]`: a larger run reuses a smaller one's."
+    "(start, stop) ranges of the used items, each chunked under one key, cut at `SEGMENT_ENDS[task]` (kept as n grows)."
     ends = [e for e in SEGMENT_ENDS[task] if e < n_used] + [n_used]
     return [(a, b) for a, b in zip([0] + ends[:-1], ends) if b > a]
 
 # %% ../../nbs/53a_agreement_run.ipynb #6ee785af
 @dataclasses.dataclass
 class AgreementRun:
-    """One model and task: `frame` (a row per item x method x setting), `counts` (the selection), `items` (the used ones),
-    `excluded` ({method: reason}), `info` (each (method, variant)'s source, the chunks computed, their CPU and wall s)."""
+    """One model and task: `frame` (a row per item x method x setting), `counts` (the selection), `items` (the used
+    ones), `excluded` ({method: reason}), `info` (each (method, variant)'s source, the chunks computed, their CPU and
+    wall s)."""
     frame: pd.DataFrame
     counts: dict
     items: pd.DataFrame
@@ -385,54 +353,61 @@ class AgreementRun:
     info: dict
 
 # %% ../../nbs/53a_agreement_run.ipynb #82aa3ee0
-def results_file(model_name, task, n, results=True) -> Path:
-    "The per-item rows of a run: `results/agreement/items/<model>_<task>_<n>.csv.gz` (`n` None: 'all'; or under the folder `results`)."
-    return results_path("agreement", "items", f"{model_name}_{task}_{'all' if n is None else n}.csv.gz", results=results)
+def results_file(model_name, task, n, results=True, suffix=".csv.gz") -> Path:
+    """A run's file `results/agreement/items/<model>_<task>_<n><suffix>` (`n` None: 'all'; or in the folder `results`):
+    its rows (`.csv.gz`), its run record (`.json`) or its IG gaps (`.ig_gap.csv`)."""
+    return results_path("agreement", "items", f"{model_name}_{task}_{'all' if n is None else n}{suffix}",
+                        results=results)
 
 # %% ../../nbs/53a_agreement_run.ipynb #70ac8983
 def item_key(used) -> list:
-    return [[r.id, _text_hash(r.input), int(r.target_id), int(r.foil_id), "".join(map(str, r.evidence)),
-             "".join(map(str, np.asarray(r.special, int))), "".join(map(str, np.asarray(r.region, int)))] for r in used.itertuples()]
+    "What chunks of the `used` items are keyed by: id, input hash, target and foil ids, evidence, special and region."
+    bits = lambda a: "".join(map(str, np.asarray(a, int)))
+    return [[r.id, _text_hash(r.input), int(r.target_id), int(r.foil_id), bits(r.evidence), bits(r.special),
+             bits(r.region)] for r in used.itertuples()]
 
 # %% ../../nbs/53a_agreement_run.ipynb #agr0e1d2
 def _from_results(csv, used, jobs, recompute):
     "The rows stored for the same items (else None), and the (method, variant) pairs read there (none if `recompute`)."
     old = pd.read_csv(csv, dtype={"id": str}) if csv is not None and csv.exists() else None
-    if old is not None and (len(used) == 0 or set(old.id.astype(str)) != set(used.id.astype(str))): old = None   # other items
+    if old is not None and (len(used) == 0 or set(old.id.astype(str)) != set(used.id.astype(str))): old = None
     have = set() if old is None else set(zip(old.method, old.variant))
     return old, set() if recompute else {j for j in jobs if j in have}
 
 def _in_order(frame):
     "The rows in `ROW_COLUMNS`, by method (`AGREEMENT_METHODS`' order) and setting (`SETTINGS`' order), stably."
+    rank = {c: {x: i for i, x in enumerate(o)} for c, o in (("method", AGREEMENT_METHODS), ("setting", SETTINGS))}
     frame = frame.reindex(columns=ROW_COLUMNS)
-    if not len(frame): return frame
-    m, s = frame.method.map({m: i for i, m in enumerate(AGREEMENT_METHODS)}), frame.setting.map({s: i for i, s in enumerate(SETTINGS)})
-    return frame.assign(_m=m, _s=s).sort_values(["_m", "_s"], kind="stable").drop(columns=["_m", "_s"]).reset_index(drop=True)
+    return frame.sort_values(["method", "setting"], key=lambda c: c.map(rank[c.name])).reset_index(drop=True)
 
-def _method_chunks(run, mod, m, v, bs):
-    "Every chunk of one (method, variant), by segment, into `run.rows`; its cost and what was computed into `run.info`."
-    info, spent, c0 = run.info, [], time.process_time()
-    for (a, b), ik in zip(run.segs, run.keys):
-        g0 = next(g for g, c in enumerate(run.chunks) if c[0] == a)     # the segment's first chunk (its seeds go on)
-        mine = [c for c in run.chunks if a <= c[0] < b]
-        parts = dict(model=run.name, fingerprint=run.fp, task=run.task, method=m, variant=v, options=method_options(m, v, run.ig_steps),
-                     seed=run.seed, batch_size=bs, chunk_size=run.chunk_size, items=ik) | (dict(first_chunk=g0) if g0 else {})
-        store = open_store(run.cache, "agreement", f"{run.name}-{run.task}-{m}-{v}", chunk_key("agreement", **parts)) if run.fp else None
+def _method_chunks(run, mod, m, v) -> list:
+    """The rows of one (method, variant), chunk by chunk (`chunk_size` items) in each segment of `run.segs`, each
+    segment under its own key; the chunks computed and their cost into `run.info`."""
+    p, info, rows, spent, c0, g0 = run.plan, run.info, [], [], time.process_time(), 0
+    bs = method_batch_size(m, run.task, p.batch_size)
+    for a, b in run.segs:                              # g0: the segment's first chunk (the seeds go on)
+        mine = [(s, min(s + p.chunk_size, b)) for s in range(a, b, p.chunk_size)]
+        store = open_store(run.cache, "agreement", f"{run.name}-{run.task}-{m}-{v}", chunk_key(
+            "agreement", model=run.name, fingerprint=run.fp, task=run.task, method=m, variant=v,
+            options=method_options(m, v, p.ig_steps), seed=p.seed, batch_size=bs, chunk_size=p.chunk_size,
+            items=item_key(run.used.iloc[a:b]), **(dict(first_chunk=g0) if g0 else {}))) if run.fp else None
         if store is not None: info["chunks_found_done"] += sum(store.has(j) for j in range(len(mine)))
-        compute = lambda j, mine=mine, g0=g0: ({}, dict(rows=_rows(
-            mod, run.tokenizer, run.name, run.task, run.used.iloc[mine[j][0]:mine[j][1]], m, v, bs, run.seed + 1000 * (g0 + j), run.ig_steps)))
-        done = run_chunks(store, len(mine), compute, desc=f"{run.name} {run.task} {m} {v}", progress=run.verbose)
+        done = run_chunks(store, len(mine), lambda j: ({}, dict(rows=_rows(
+            mod, run.tokenizer, run.name, run.task, run.used.iloc[slice(*mine[j])], m, v, bs, p.seed + 1000 * (g0 + j),
+            p.ig_steps))), desc=f"{run.name} {run.task} {m} {v}", progress=run.verbose)
         info["cpu_s_now"] += done.cpu_s
         for j, ch in enumerate(done.chunks):
-            run.rows[m, v, g0 + j] = ch.meta["rows"]
+            rows += ch.meta["rows"]
             if ch.computed: info["computed"].append((m, v, g0 + j))
-            if ch.cpu_s is not None: spent.append((mine[j][1] - mine[j][0], ch.cpu_s, ch.wall_s))   # a chunk keeps its cost
+            if ch.cpu_s is not None: spent.append((mine[j][1] - mine[j][0], ch.cpu_s, ch.wall_s))    # stored with it
+        g0 += len(mine)
     if spent:                                          # the cost of every chunk that has one, whichever run computed it
         ni, ci, wi = map(sum, zip(*spent))
         info["timing"].append(dict(model=run.name, task=run.task, method=m, variant=v, items=ni, cpu_s=round(ci, 2),
                                    wall_s=round(wi, 2), cpu_s_per_item=round(ci / ni, 3)))
-    if run.verbose: print(f"  {run.name} {run.task} {m} {v}: {sum(c[:2] == (m, v) for c in info['computed'])} chunks computed, "
-                          f"{time.process_time() - c0:.1f} CPU s", flush=True)
+    if run.verbose: print(f"  {run.name} {run.task} {m} {v}: {sum(c[:2] == (m, v) for c in info['computed'])} chunks "
+                          f"computed, {time.process_time() - c0:.1f} CPU s", flush=True)
+    return rows
 
 # %% ../../nbs/53a_agreement_run.ipynb #e0da99b2
 @dataclasses.dataclass
@@ -464,78 +439,66 @@ def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | N
     or a larger `n` reuses every finished chunk. Rows go to `results_file(...)` (`results` False: nowhere), whose
     (method, variant) pairs for the same items are read unless `recompute`. `exclude`: ids left out."""
     p = plan_from(AgreementPlan, plan, fields)
-    variants, seed, ig_steps, batch_size, chunk_size = p.variants, p.seed, p.ig_steps, p.batch_size, p.chunk_size
     ad = get_adapter(model)                                  # the one resolution of this run
     methods, excluded = methods_for(ad, p.methods)
     if not methods: raise ValueError("no methods left to run")
-    exclude = training_item_ids(model_name, task) if p.exclude is None else p.exclude
-    cache = cache if cache is not False else None
-    items, counts = agreement_items(ad, tokenizer, task, n, p.n_pool, exclude=exclude, coref=p.coref, cache=cache)
-    sel = items.attrs["selection_cost"]
-    counts = dict(model=model_name, **counts)
+    cache = None if cache is False else cache
+    items, counts = agreement_items(ad, tokenizer, task, n, p.n_pool, coref=p.coref, cache=cache,
+                                    exclude=training_item_ids(model_name, task) if p.exclude is None else p.exclude)
+    sel, counts = items.attrs["selection_cost"], dict(model=model_name, **counts)
     used = items[items.used].reset_index(drop=True)
     if verbose and n is not None and counts["used"] < n:
         print(f"normxlogit: {model_name}/{task}: only {counts['used']} usable items of {n} requested "
               f"(pool {counts['pool']}, accuracy {counts['accuracy']}); enlarge n_pool")
-    jobs = [(m, v) for v in variants for m in variant_methods(ad, methods, v, task)]
+    jobs = [(m, v) for v in p.variants for m in variant_methods(ad, methods, v, task)]
     csv = results_file(model_name, task, n, results) if results else None
     old, done = _from_results(csv, used, jobs, recompute)
     todo = [j for j in jobs if j not in done] if len(used) else []          # no items: nothing to explain
     segs = item_segments(task, len(used))
-    chunks = [(s, min(s + chunk_size, b)) for a, b in segs for s in range(a, b, chunk_size)]   # (start, stop) of every chunk
-    info = dict(model=model_name, task=task, from_results=sorted(done), chunks=len(todo) * len(chunks), chunks_found_done=0,
+    info = dict(model=model_name, task=task, from_results=sorted(done),
+                chunks=len(todo) * sum(math.ceil((b - a) / p.chunk_size) for a, b in segs), chunks_found_done=0,
                 computed=[], cpu_s_now=0.0, timing=[], selection_cpu_s=round(sel["cpu_s"], 2),
                 selection_untimed_chunks=sel["untimed_chunks"])
-    fp = model_fingerprint(ad.model) if todo and len(used) and cache_root(cache, "agreement") is not None else None
-    run = types.SimpleNamespace(tokenizer=tokenizer, name=model_name, task=task, used=used, segs=segs, chunks=chunks,
-                          keys=[item_key(used.iloc[a:b]) for a, b in segs] if fp else [None] * len(segs), cache=cache, fp=fp,
-                          seed=seed, ig_steps=ig_steps, chunk_size=chunk_size, verbose=verbose, info=info, rows={}, m64=None)
+    fp = model_fingerprint(ad.model) if todo and cache_root(cache, "agreement") is not None else None
+    run = types.SimpleNamespace(tokenizer=tokenizer, name=model_name, task=task, used=used, segs=segs, cache=cache,
+                                fp=fp, plan=p, verbose=verbose, info=info)
+    parts, m64 = [old[[j in done for j in zip(old.method, old.variant)]]] if done else [], None
     for m, v in todo:
-        if v == "float64" and run.m64 is None: run.m64 = get_adapter(copy.deepcopy(ad.model).to(torch.float64).eval())
-        _method_chunks(run, run.m64 if v == "float64" else ad, m, v, method_batch_size(m, task, batch_size))
-    parts = [old[[(a, b) in done for a, b in zip(old.method, old.variant)]]] if done else []
-    parts += [pd.DataFrame([r for j in range(len(chunks)) for r in run.rows[m, v, j]]) for m, v in todo if chunks]
+        if v == "float64" and m64 is None: m64 = get_adapter(copy.deepcopy(ad.model).to(torch.float64).eval())
+        parts.append(pd.DataFrame(_method_chunks(run, m64 if v == "float64" else ad, m, v)))
     frame = _in_order(pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ROW_COLUMNS))
     if csv is not None and (todo or not csv.exists()):
-        keep = [] if old is None else [old[[(a, b) not in set(jobs) for a, b in zip(old.method, old.variant)]]]
-        write_csv(csv, pd.concat([frame, *keep], ignore_index=True) if keep else frame, float_format="%.6g", compression="gzip")
+        keep = [] if old is None else [old[[j not in jobs for j in zip(old.method, old.variant)]]]
+        write_csv(csv, pd.concat([frame, *keep], ignore_index=True), float_format="%.6g", compression="gzip")
         info["written"] = str(csv.relative_to(csv.parents[2]))
     return AgreementRun(frame, counts, used, excluded, info)
 
 # %% ../../nbs/53a_agreement_run.ipynb #cceee827
 def summarize(frames, counts, ig_gaps=None) -> pd.DataFrame:
-    """`table1.csv`: mean (`value`) and `n` per model, task, method, setting and metric; accuracies as method 'model', metric
-    'accuracy' (`n`: examined); IG's median gaps as 'ig_gap_median@<steps>' (`ig_gaps`) or 'ig_gap_median' (its rows)."""
-    cols = ["model", "task", "method", "setting", "metric", "value", "n"]
-    parts = []
-    fr = [f for f in frames if len(f)]
+    """`table1.csv`: mean (`value`) and `n` per model, task, method, setting and metric; accuracies as method 'model',
+    metric 'accuracy' (`n`: examined); IG's median gaps as 'ig_gap_median@<steps>' (`ig_gaps`) or 'ig_gap_median' (its
+    rows)."""
+    cols, by = ["model", "task", "method", "setting", "metric", "value", "n"], ["model", "task", "method", "setting"]
+    median = lambda d, keys, col: d.groupby(keys, sort=False)[col].agg(["median", "size"]).reset_index().rename(
+        columns={"median": "value", "size": "n"})
+    parts, fr = [], [f for f in frames if len(f)]
     if fr:
         df = pd.concat(fr, ignore_index=True)
-        g = df.groupby(["model", "task", "method", "setting"], sort=False)
-        m = g[METRICS].mean().reset_index().melt(id_vars=["model", "task", "method", "setting"], var_name="metric")
-        parts.append(m.merge(g.size().rename("n").reset_index(), on=["model", "task", "method", "setting"]))
+        g = df.groupby(by, sort=False)
+        parts.append(g[METRICS].mean().reset_index().melt(id_vars=by, var_name="metric").merge(
+            g.size().rename("n").reset_index(), on=by))
         if "ig_gap" in df and df.ig_gap.notna().any():
             ig = df[(df.method == "ig") & df.setting.isin(["default", "non_contrastive"]) & df.ig_gap.notna()]
-            ig = ig.groupby(["model", "task", "setting"], sort=False).ig_gap.agg(["median", "size"]).reset_index()
-            parts.append(pd.DataFrame(dict(model=ig.model, task=ig.task, method="ig", setting=ig.setting,
-                                           metric="ig_gap_median", value=ig["median"], n=ig["size"])))
-    if counts:
-        c = pd.DataFrame(counts)
-        parts.append(pd.DataFrame(dict(model=c.model, task=c.task, method="model", setting="default", metric="accuracy",
-                                       value=c.accuracy, n=c.examined)))
+            parts.append(median(ig, by, "ig_gap").assign(metric="ig_gap_median"))
+    if counts: parts.append(pd.DataFrame(counts).assign(method="model", setting="default", metric="accuracy").rename(
+        columns={"accuracy": "value", "examined": "n"}))
     if ig_gaps is not None and len(ig_gaps):
-        gg = ig_gaps.groupby(["model", "task", "n_steps"], sort=False).rel_gap.agg(["median", "size"]).reset_index()
-        parts.append(pd.DataFrame(dict(model=gg.model, task=gg.task, method="ig", setting="default",
-                                       metric=[f"ig_gap_median@{k}" for k in gg.n_steps], value=gg["median"], n=gg["size"])))
+        gg = median(ig_gaps, ["model", "task", "n_steps"], "rel_gap")
+        parts.append(gg.assign(method="ig", setting="default", metric=[f"ig_gap_median@{k}" for k in gg.n_steps]))
     out = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
     out["value"] = out.value.astype(float).map(_g6)
     out["n"] = out.n.astype(int)
     return out
-
-# %% ../../nbs/53a_agreement_run.ipynb #946f2c18
-def _meta_file(model_name, task, n, results=True, kind="json") -> Path:
-    f = results_file(model_name, task, n, results)
-    return f.with_name(f.name.replace(".csv.gz", ".json" if kind == "json" else ".ig_gap.csv"))
 
 # %% ../../nbs/53a_agreement_run.ipynb #af9748a1
 def _record(r, prev) -> dict:
@@ -545,7 +508,8 @@ def _record(r, prev) -> dict:
     now = {(t["method"], t["variant"]) for t in info["timing"]}
     info["timing"] = [t for t in pi.get("timing", []) if (t["method"], t["variant"]) not in now] + info["timing"]
     if prev and prev.get("counts") == r.counts and info.get("selection_untimed_chunks") and "selection_cpu_s" in pi:
-        info["selection_cpu_s"], info["selection_untimed_chunks"] = pi["selection_cpu_s"], pi.get("selection_untimed_chunks", 0)
+        info.update(selection_cpu_s=pi["selection_cpu_s"],
+                    selection_untimed_chunks=pi.get("selection_untimed_chunks", 0))
     return run_record("agreement", cpu_s=r.info["cpu_s_now"], counts=r.counts, excluded=r.excluded, info=info)
 
 # %% ../../nbs/53a_agreement_run.ipynb #89d8c3e5
@@ -572,65 +536,63 @@ def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GA
     (`.ig_gap.csv`; a stored file on the same items is reused). Then `table1.csv` from every stored run
     (`read_benchmark`: parallel runs leave a complete table). Returns the runs, `table1` and the IG gaps."""
     out, gaps, ig_gap, runs = [], [], {**IG_GAP, **ig_gap}, benchmark_runs() if runs is None else runs
+    same = lambda c: {k: v for k, v in (c or {}).items() if k != "coref"}      # coref: a wording, not a count
     for name in dict.fromkeys(r.model for r in runs):
         model, tok = (loaded or {}).get(name) or load_model(name, device=device)
         ad = get_adapter(model)                            # resolved once per model, handed to every task
         for run in (r for r in runs if r.model == name):
-            task, n = run.task, run.n
             plan = AgreementPlan(run.methods, run.get("variants", VARIANTS), n_pool=run.get("pool"),
                                  batch_size=run.get("batch_size", 8))
-            out.append(r := run_agreement(ad, tok, name, task, n, plan, cache, results, recompute, verbose))
+            out.append(r := run_agreement(ad, tok, name, run.task, run.n, plan, cache, results, recompute, verbose))
+            file = lambda suffix: results_file(name, run.task, run.n, results, suffix)
             if results:
-                jf = _meta_file(name, task, n, results)
-                prev = json.loads(jf.read_text()) if jf.exists() else None
-                same = lambda c: {k: v for k, v in (c or {}).items() if k != "coref"}      # coref: a wording, not a count
-                if prev is None or r.info["computed"] or same(prev.get("counts")) != same(r.counts): write_json(jf, _record(r, prev))
-            if "ig" in r.excluded and ig_gap["items"] and len(r.items) and task in ig_gap["tasks"]:
+                prev = json.loads(file(".json").read_text()) if file(".json").exists() else None
+                if prev is None or r.info["computed"] or same(prev.get("counts")) != same(r.counts):
+                    write_json(file(".json"), _record(r, prev))
+            if "ig" in r.excluded and ig_gap["items"] and len(r.items) and run.task in ig_gap["tasks"]:
                 head = r.items.head(ig_gap["items"])
-                gf = _meta_file(name, task, n, results, "ig") if results else None
-                g = _gap_file_for(name, task, head.id.astype(str), ig_gap["steps"], results) if results else None
-                if g is None: g = ig_completeness(ad, tok, head, ig_gap["steps"]).assign(model=name, task=task)
-                if gf is not None and not gf.exists(): write_csv(gf, g, float_format="%.6g")
+                g = _gap_file_for(name, run.task, head.id.astype(str), ig_gap["steps"], results) if results else None
+                if g is None: g = ig_completeness(ad, tok, head, ig_gap["steps"]).assign(model=name, task=run.task)
+                if results and not file(".ig_gap.csv").exists(): write_csv(file(".ig_gap.csv"), g, float_format="%.6g")
                 gaps.append(g)
         del model, ad
     ig = pd.concat(gaps, ignore_index=True) if gaps else None
-    t1 = summarize([r.frame for r in out], [r.counts for r in out], ig)
     if results and write_table:
         names = list(dict.fromkeys([*BENCH_MODELS, *(r.counts["model"] for r in out)]))
-        write_csv(results_path("agreement", "table1.csv", results=results), read_benchmark(names, results=results)["table1"])
-    return dict(runs=out, table1=t1, ig_gaps=ig)
+        write_csv(results_path("agreement", "table1.csv", results=results),
+                  read_benchmark(names, results=results)["table1"])
+    return dict(runs=out, table1=summarize([r.frame for r in out], [r.counts for r in out], ig), ig_gaps=ig)
 
 # %% ../../nbs/53a_agreement_run.ipynb #f8e852d4
 def stored_n(model_name, task, results=True):
     "The largest n of a stored run of `model_name` on `task` (None: a run on every item; 0: none stored)."
-    ns = []
-    for f in results_file(model_name, task, 0, results).parent.glob(f"{model_name}_{task}_*.csv.gz"):
-        s = f.name[len(f"{model_name}_{task}_"):-len(".csv.gz")]
-        if (s == "all" or s.isdigit()) and _meta_file(model_name, task, None if s == "all" else int(s), results).exists():
-            ns.append(math.inf if s == "all" else int(s))
-    if not ns: return 0
+    pre, ns = f"{model_name}_{task}_", [0]
+    for f in results_file(model_name, task, 0, results).parent.glob(f"{pre}*.csv.gz"):
+        s = f.name[len(pre):-len(".csv.gz")]
+        n = None if s == "all" else int(s) if s.isdigit() else -1
+        if n != -1 and results_file(model_name, task, n, results, ".json").exists():
+            ns.append(math.inf if n is None else n)
     return None if max(ns) == math.inf else max(ns)
 
 # %% ../../nbs/53a_agreement_run.ipynb #1fa8df94
 def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=True) -> dict:
-    """The stored results of `run_benchmark` (no model loaded): `frame`, `counts`, `excluded`, `ig_gaps`, `timing`, `records`,
-    `table1` (from the item files), `n` ({(model, task): n}), `missing`. `n`: task -> n (default: the largest stored)."""
-    frames, counts, excluded, gaps, missing, timing, records, got_n = [], [], {}, [], [], [], {}, {}
+    """The stored results of `run_benchmark` (no model loaded): `frame`, `counts`, `excluded`, `ig_gaps`, `timing`,
+    `records`, `table1` (from the item files), `n` ({(model, task): n}), `missing`. `n`: task -> n (default: the
+    largest stored)."""
+    frames, counts, gaps, missing, timing, records, got_n = [], [], [], [], [], {}, {}
     for name in sorted(models, key=lambda m: (BENCH_MODELS + tuple(models)).index(m)):     # the book's order first
         for task in tasks:
             k = n[task] if n and task in n else stored_n(name, task, results)
-            f, j = results_file(name, task, k, results), _meta_file(name, task, k, results)
+            f, j, g = (results_file(name, task, k, results, s) for s in (".csv.gz", ".json", ".ig_gap.csv"))
             if k == 0 or not (f.exists() and j.exists()): missing.append((name, task)); continue
             frames.append(pd.read_csv(f, dtype={"id": str}))
-            meta = json.loads(j.read_text())
-            counts.append(meta["counts"]); excluded[name, task] = meta["excluded"]; timing += meta["info"].get("timing", [])
-            records[name, task], got_n[name, task] = meta, k
-            g = _meta_file(name, task, k, results, "ig")
+            records[name, task], got_n[name, task] = (meta := json.loads(j.read_text())), k
+            counts.append(meta["counts"]); timing += meta["info"].get("timing", [])
             if g.exists(): gaps.append(pd.read_csv(g, dtype={"id": str}))
     ig = pd.concat(gaps, ignore_index=True) if gaps else None
-    return dict(frame=pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=ROW_COLUMNS), counts=counts,
-                excluded=excluded, ig_gaps=ig, missing=missing, timing=pd.DataFrame(timing), records=records, n=got_n,
-                table1=summarize(frames, counts, ig))
+    return dict(frame=pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=ROW_COLUMNS),
+                counts=counts, excluded={mt: r["excluded"] for mt, r in records.items()}, ig_gaps=ig, missing=missing,
+                timing=pd.DataFrame(timing), records=records, n=got_n, table1=summarize(frames, counts, ig))
 
 # %% ../../nbs/53a_agreement_run.ipynb #e1f59afe
 def fold_chunks(results=True, cache=None) -> pd.DataFrame:
@@ -642,10 +604,10 @@ def fold_chunks(results=True, cache=None) -> pd.DataFrame:
         if k.get("experiment") != "agreement" or "method" not in k: return False
         mt = k["model"], k["task"]
         if mt not in held:
-            n = stored_n(*mt, results=results)
-            f = results_file(*mt, n, results)
-            d = pd.read_csv(f, dtype={"id": str}, usecols=["id", "method", "variant"]) if n != 0 else None
-            held[mt] = {} if d is None else {mv: set(g.id) for mv, g in d.groupby(["method", "variant"])}
+            held[mt], n = {}, stored_n(*mt, results=results)
+            if n != 0:
+                d = pd.read_csv(results_file(*mt, n, results), dtype={"id": str}, usecols=["id", "method", "variant"])
+                held[mt] = {mv: set(g.id) for mv, g in d.groupby(["method", "variant"])}
         its = ast.literal_eval(k["items"]) if isinstance(k["items"], str) else k["items"]
         return {str(i[0]) for i in its} <= held[mt].get((k["method"], k["variant"]), set())
     root = results_path("agreement", "chunks", results=results) if cache is None else Path(cache)
@@ -660,7 +622,8 @@ def _task_ints(pairs, what):
     for p in pairs or []:
         k, _, v = p.partition("=")
         if k not in AGREEMENT_TASKS or not (v == "all" or v.isascii() and v.isdigit() and int(v) > 0):
-            raise CommandError(f"--{what}: {p!r} is not task=<whole number> or task=all with a task of {AGREEMENT_TASKS}")
+            raise CommandError(f"--{what}: {p!r} is not task=<whole number> or task=all with a task of "
+                               f"{AGREEMENT_TASKS}")
         out[k] = None if v == "all" else int(v)
     return out
 
@@ -671,7 +634,8 @@ def _run(a):
     runs = benchmark_runs(a.models, a.tasks, _task_ints(a.n, "n"), _task_ints(a.pool, "pool"), a.methods,
                           variants=a.variants, batch_size=a.batch_size)
     out = run_benchmark(runs, results=a.results, cache=cache, write_table=not a.no_table, device=a.device)
-    print(f"{sum(len(r.info['computed']) for r in out['runs'])} chunks computed; {'table1.csv left to `table`' if a.no_table else 'wrote table1.csv'}")
+    done = sum(len(r.info["computed"]) for r in out["runs"])
+    print(f"{done} chunks computed; {'table1.csv left to `table`' if a.no_table else 'wrote table1.csv'}")
 
 # %% ../../nbs/53a_agreement_run.ipynb #a501b3b6
 def _table(a):
@@ -683,25 +647,27 @@ def _table(a):
     print(f"wrote table1.csv ({len(got['table1'])} rows) from n = {sorted(set(got['n'].values()), key=str)}")
 
 # %% ../../nbs/53a_agreement_run.ipynb #d31f0ecf
-WHICH = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True), Opt("tasks", list(AGREEMENT_TASKS), "tasks", AGREEMENT_TASKS, str, True),
+WHICH = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True),
+         Opt("tasks", list(AGREEMENT_TASKS), "tasks", AGREEMENT_TASKS, str, True),
          Opt("n", [], "task=items or task=all, e.g. sva=1000 (default: BOOK_N)", kind=str, many=True))
 RUN_OPTS = (Opt("pool", [], "task=items or task=all (default: FULL_POOL)", kind=str, many=True),
-            Opt("methods", None, "methods", kind=str, many=True), Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True),
-            Opt("batch_size", 8, "items per batch"),
+            Opt("methods", None, "methods", kind=str, many=True),
+            Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True), Opt("batch_size", 8, "items per batch"),
             Opt("no_table", False, "leave table1.csv alone (for parallel runs; `table` writes it once at the end)"))
 SHARED = ("results", "cache", "device", "threads")
 main = command_line("agreement", "The decomposition-attribution benchmark (sva, ra, qa); resumable.", {
     "run": Command("run (or resume) the benchmark; then results/agreement/table1.csv from every stored run", _run,
                    (*WHICH, *RUN_OPTS), SHARED),
-    "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each); the options of "
-                     "`run` are accepted and ignored, so one argument list serves both", _table, (*WHICH, *RUN_OPTS), SHARED)})
+    "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each); the options "
+                     "of `run` are accepted and ignored, so one argument list serves both", _table, (*WHICH, *RUN_OPTS),
+                     SHARED)})
 
 @scratch_unless_book("agreement")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per task),
-    'book' (`BOOK_N` of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correct item of the data; `SCALE_RUNS`). Results go
-    to `results` (True: `results/agreement`), chunks to `cache` (True: `chunks` beside the results, the committed ones).
-    Returns the chunks computed and the rows of `table1`."""
+    """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per
+    task), 'book' (`BOOK_N` of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correct item of the data;
+    `SCALE_RUNS`). Results go to `results` (True: `results/agreement`), chunks to `cache` (True: `chunks` beside the
+    results, the committed ones). Returns the chunks computed and the rows of `table1`."""
     runs = scale_runs(SCALE_RUNS, scale)
     if cache is True: cache = results_path("agreement", "chunks", results=results)
     if scale == "tiny":
@@ -712,18 +678,23 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 
 # %% ../../nbs/53a_agreement_run.ipynb #964a8fb6
 def estimate(scale: str = "book", results=True) -> pd.DataFrame:
-    """The CPU cost of `reproduce(scale)` (`cost_table`) from the stored run records: per model and task, the items still
-    to explain times the measured CPU seconds per item (summed over the (method, variant) pairs with a stored cost), and
-    the pool items still to score times theirs. 'paper' counts every correct item of the data at the stored accuracy."""
-    if scale == "tiny": return cost_table([dict(step="tiny run (2 random models, 1-2 items per task)", units=1, cpu_s_per_unit=TINY_CPU_S)])
+    """The CPU cost of `reproduce(scale)` (`cost_table`) from the stored run records: per model and task, the items
+    still to explain times the measured CPU seconds per item (summed over the (method, variant) pairs with a stored
+    cost), and the pool items still to score times theirs. 'paper' counts every correct item of the data at the stored
+    accuracy."""
+    if scale == "tiny":
+        return cost_table([dict(step="tiny run (2 random models, 1-2 items per task)", units=1,
+                                cpu_s_per_unit=TINY_CPU_S)])
     rows = []
     for name, task, want in ((r.model, r.task, r.n) for r in scale_runs(SCALE_RUNS, scale)):
         k = stored_n(name, task, results)
-        if k == 0: rows.append(dict(step=f"explain {name} {task} (no stored run: rate unknown)", units=0, cpu_s_per_unit=np.nan)); continue
-        rec = json.loads(_meta_file(name, task, k, results).read_text())
-        c, info = rec["counts"], rec["info"]
-        avail = (DATA_SIZES[task] - len(training_item_ids(name, task))) if scale == "paper" else c["pool"] - c["excluded"]
-        reachable = round(c["accuracy"] * avail * c["annotated"] / max(c["pool"] - c["excluded"], 1))
+        if k == 0:
+            rows.append(dict(step=f"explain {name} {task} (no stored run: rate unknown)", units=0,
+                             cpu_s_per_unit=np.nan)); continue
+        rec = json.loads(results_file(name, task, k, results, ".json").read_text())
+        c, info, pool = rec["counts"], rec["info"], rec["counts"]["pool"] - rec["counts"]["excluded"]
+        avail = DATA_SIZES[task] - len(training_item_ids(name, task)) if scale == "paper" else pool
+        reachable = round(c["accuracy"] * avail * c["annotated"] / max(pool, 1))
         todo = max(0, min(reachable, want if want is not None else reachable) - c["used"])
         timed = info.get("timing", [])
         rows.append(dict(step=f"explain {name} {task} ({len(timed)} timed method-variant pairs)", units=todo,
@@ -738,6 +709,7 @@ def _claims(results=True):
     return pd.read_csv(f) if f.exists() else None
 CLAIM_TABLE = Claims("Agreement benchmark: findings per model and task", "the decomposition paper",
                      "53_agreement_benchmark.ipynb", "agreement/findings.csv", _claims)
-EXPERIMENT = register_experiment("agreement", "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
-                    chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce,
-                    estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
+EXPERIMENT = register_experiment("agreement",
+    "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
+    chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce, estimate=estimate,
+    claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

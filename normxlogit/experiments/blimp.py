@@ -16,16 +16,16 @@ from ..model.batch import make_batch, predict, single_token_id
 from ..model.heads import get_adapter
 from ..model.zoo import load_model, load_finetuned, model_fingerprint
 from ..attribution.logit_attribution import head_scores, embedding_norms
-from ..attribution import alti_logit, lrp, gradients, alti, globenc, value_zeroing   # register the methods explained here  # noqa: F401 (registers them)
+from ..attribution import alti_logit, lrp, gradients, alti, globenc, value_zeroing  # noqa: F401 (registers)
 from ..paths import models_dir
 from ..testing import small_run
 from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
-from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_json,
-                                           run_record, cost_table, verdict, register_experiment, pick_device,
-                                           command_line, Command, Opt, Claims, ScaleRun, scale_runs)
+from .common import (scratch_unless_book, chunk_key, open_store, run_chunks, results_path,
+    write_csv, write_json, run_record, cost_table, verdict, register_experiment, pick_device, command_line, Command,
+    Opt, Claims, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KNOWN', 'CONTROL_WORDS', 'LENS_ROWS', 'ORDER',
@@ -33,11 +33,11 @@ __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KN
            'ABLATED', 'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'BEATS',
            'CLAIM_COLUMNS', 'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods',
            'run_sizes', 'have_finetuned', 'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids',
-           'prefix_input', 'mask_item', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores',
-           'score_key', 'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores',
-           'method_scores', 'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table',
-           'finish_claims', 'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread',
-           'run_alignment', 'estimate', 'reproduce', 'read_claims']
+           'prefix_input', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_key',
+           'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
+           'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims',
+           'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread', 'run_alignment',
+           'estimate', 'reproduce', 'read_claims']
 
 # %% ../../nbs/52a_blimp_run.ipynb #ac7a6607
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -51,19 +51,21 @@ CONTROL_WORDS = ("plural", "noun", "apple")
 LENS_ROWS = ("target", "foil") + CONTROL_WORDS        # the words read through the head at every token (LogAt rows)
 ORDER = ("random", "nearest", "l2norm", "globenc", "alti", "value_zeroing", "alti_logit", "attnlrp", "grad_l1", "gxi",
          "logat_foil", "logat_target", "normxlogit", "logat_noun", "logat_apple", "logat_plural")    # display order
-LABELS = {"nearest": "Nearest first", "logat_foil": "LogAt(Foil)", "logat_target": "LogAt(Target)",
-          "logat_noun": 'LogAt("noun")', "logat_apple": 'LogAt("apple")', "logat_plural": 'LogAt("plural")'}   # not registered methods
+LABELS = {"nearest": "Nearest first", "logat_foil": "LogAt(Foil)", "logat_target": "LogAt(Target)",   # not registered
+          **{f"logat_{w}": f'LogAt("{w}")' for w in ("noun", "apple", "plural")}}
 LENS = ("logat_target", "logat_foil", "logat_plural", "logat_noun", "logat_apple", "normxlogit")
-EXPLAINED = {"causal_lm": ("alti_logit", "attnlrp", "grad_l1", "gxi"), "masked_lm": ("globenc", "alti", "value_zeroing")}
-LAYERWISE = ("alti_logit", "globenc", "alti", "value_zeroing")   # explained with layer='all'; the others once (the output)
-_MLMS = ("bert-tiny-mlm", FT_NAME)     # FT_NAME stands for the random-head MiniLM while it is not trained (`model_names`)
-SCALE_RUNS = {   # one run per model; task: its head kind, which sets the sizes: up to `n` used items per paradigm from the
-                 # first `pool` pairs (masked LMs: pairs held out from the fine-tuning)
-    "tiny": [ScaleRun("bert-tiny-mlm", "masked_lm", 1, options=dict(pool=16))],                 # seconds: the tests
-    "book": [ScaleRun(m, "causal_lm", 200, options=dict(pool=1000)) for m in CLM_MODELS]         # the committed results
-            + [ScaleRun(m, "masked_lm", 100, options=dict(pool=200)) for m in _MLMS],
-    "paper": [ScaleRun(m, "causal_lm", 1000, options=dict(pool=1000)) for m in CLM_MODELS]       # every item of the pools
-             + [ScaleRun(m, "masked_lm", 200, options=dict(pool=200)) for m in _MLMS]}
+EXPLAINED = {"causal_lm": ("alti_logit", "attnlrp", "grad_l1", "gxi"),    # the contribution methods, per head kind
+             "masked_lm": ("globenc", "alti", "value_zeroing")}
+LAYERWISE = ("alti_logit", "globenc", "alti", "value_zeroing")   # explained with layer='all'; the others at the output
+_MLMS = ("bert-tiny-mlm", FT_NAME)     # FT_NAME: the random-head MiniLM while it is not trained (`model_names`)
+# one run per model; task: its head kind, which sets the sizes: up to `n` used items per paradigm from the first `pool`
+# pairs (masked LMs: pairs held out from the fine-tuning). tiny: seconds, the tests; book: the committed results; paper:
+# every item of the pools
+SCALE_RUNS = {"tiny": [ScaleRun("bert-tiny-mlm", "masked_lm", 1, options=dict(pool=16))],
+              "book": [ScaleRun(m, "causal_lm", 200, options=dict(pool=1000)) for m in CLM_MODELS]
+                      + [ScaleRun(m, "masked_lm", 100, options=dict(pool=200)) for m in _MLMS],
+              "paper": [ScaleRun(m, "causal_lm", 1000, options=dict(pool=1000)) for m in CLM_MODELS]
+                       + [ScaleRun(m, "masked_lm", 200, options=dict(pool=200)) for m in _MLMS]}
 
 # %% ../../nbs/52a_blimp_run.ipynb #768e9983
 def label(method: str) -> str:
@@ -110,12 +112,12 @@ def load_blimp_model(name: str, device: str = "cpu", dtype=torch.float32):
 # %% ../../nbs/52a_blimp_run.ipynb #3d79d048
 @functools.lru_cache(maxsize=1)
 def blimp_items_evidence() -> dict:
-    "Evidence rows (dependency rule for antecedents) of every paradigm, indexed by id (parsed once per process: do not modify)."
+    "Every paradigm's evidence rows (dependency rule for antecedents) by id, parsed once per process: do not modify."
     return {p: blimp_evidence(p, coref="dependency").set_index("id") for p in PARADIGMS}
 
 # %% ../../nbs/52a_blimp_run.ipynb #a425f56c
 def held_out_ids() -> dict:
-    "Ids (`<paradigm>-<pairID>`) of the BLiMP pairs held out from the masked-LM fine-tuning, per paradigm, in their stored order."
+    "Per paradigm, ids (`<paradigm>-<pairID>`) of the BLiMP pairs held out from the masked-LM fine-tuning, in order."
     dev = task_data("blimp").dev
     return {p: [f"{p}-{i}" for i in dev.pairID[dev.paradigm == p]] for p in PARADIGMS}
 
@@ -126,27 +128,23 @@ def prefix_input(row):
     prefix, spans = text_before(row["text"], row["target_span"][0], row["evidence_spans"])
     return prefix, spans, len(spans) > 0 and len(spans) == len(row["evidence_spans"])
 
-# %% ../../nbs/52a_blimp_run.ipynb #fc6ed8b2
-def mask_item(row, mask_token: str):
-    "The masked-LM input: the good sentence with its target word replaced by `mask_token`, and the evidence spans moved along."
-    return replace_span(row["text"], row["target_span"], mask_token, row["evidence_spans"])
-
 # %% ../../nbs/52a_blimp_run.ipynb #a4a2980d
 def prefix_fit(evidence: dict) -> pd.DataFrame:
-    "Per paradigm: how many items have evidence, and the share of those whose evidence lies entirely before the target word."
+    "Per paradigm: how many items have evidence, and the share of those whose evidence lies wholly before the target."
     rows = {}
     for p, ev in evidence.items():
         has = ev.evidence_spans.map(len) > 0
         fits = ev[has].apply(lambda r: prefix_input(r)[2], axis=1)
-        rows[SHORT[p]] = dict(paradigm=p, items=len(ev), with_evidence=int(has.sum()), evidence_before_target=float(fits.mean()))
+        rows[SHORT[p]] = dict(paradigm=p, items=len(ev), with_evidence=int(has.sum()),
+                              evidence_before_target=float(fits.mean()))
     return pd.DataFrame(rows).T
 
 # %% ../../nbs/52a_blimp_run.ipynb #0e1d8cd1
 def lens_words(tok, kind: str) -> list:
-    "The vocabulary ids of the control words (with a leading space for a causal LM: the next word); each must be one token."
+    "The vocabulary ids of the control words (a causal LM's with a leading space: the next word); each one token."
     words = [(" " if kind == "causal_lm" else "") + w for w in CONTROL_WORDS]
     ids = [single_token_id(tok, w) for w in words]
-    if None in ids: raise ValueError(f"control words {words} must each be one token for {type(tok).__name__}; got {ids}")
+    if None in ids: raise ValueError(f"control words {words} must each be one token for {type(tok).__name__}: {ids}")
     return ids
 
 # %% ../../nbs/52a_blimp_run.ipynb #ef3a297b
@@ -168,6 +166,27 @@ def token_mask(item, tokens: str = "words") -> np.ndarray:
     if item.masked: keep[item.pos] = False
     return keep
 
+# %% ../../nbs/52a_blimp_run.ipynb #4b1e7a20
+def _item_row(r, i: str, p: str, tok, masked: bool) -> dict:
+    """One candidate item of `alignment_items` from the evidence row `r`: a masked LM's input is the good sentence with
+    the target word masked, a causal LM's the prefix before it (`prefix_input`), whose next word (leading space) is the
+    target / foil. An unfit row has int / bool columns too, never NaN."""
+    space = "" if masked else " "
+    if not masked: text, spans, fits = prefix_input(r)
+    else: text, spans = replace_span(r.text, r.target_span, tok.mask_token, r.evidence_spans); fits = len(spans) > 0
+    tid, fid = single_token_id(tok, space + r.target), single_token_id(tok, space + r.foil)
+    row = dict(id=i, paradigm=p, input=text, target=space + r.target, foil=space + r.foil, target_id=tid, foil_id=fid,
+               fits=bool(fits), single_token=tid is not None and fid is not None, pos=-1, origin=-1, masked=masked)
+    if not fits: return row
+    toks, e, sp = evidence_to_tokens(text, spans, tok)
+    if masked:
+        at = [k for k, t in enumerate(toks) if t == tok.mask_token]
+        if len(at) != 1: raise ValueError(f"{i}: the masked input must hold one mask token")
+        pos = origin = at[0]
+    else: pos, origin = len(toks) - 1, len(toks)          # the next word sits after the last token
+    return dict(row, tokens=list(toks), evidence=np.asarray(e, np.int64),
+                evidence_first=_first_subtokens(text, spans, tok), special=np.asarray(sp, bool), pos=pos, origin=origin)
+
 # %% ../../nbs/52a_blimp_run.ipynb #065a35e6
 def alignment_items(adapter, tok, evidence: dict, n: int, pool: int, held_out: dict | None = None):
     """The items of one model (`adapter`: its `HeadAdapter`): returns `(items, counts)`.
@@ -180,49 +199,27 @@ def alignment_items(adapter, tok, evidence: dict, n: int, pool: int, held_out: d
     paradigm, with `accuracy` = preferred / eligible."""
     kind = adapter.kind
     if kind not in EXPLAINED: raise ValueError(f"the experiment needs a causal_lm or masked_lm head, got {kind!r}")
-    if kind == "masked_lm" and held_out is None: raise ValueError("masked LMs draw from the held-out pairs: pass held_out")
-    space = " " if kind == "causal_lm" else ""
-    rows = []
-    for p in PARADIGMS:
-        ev = evidence[p]
-        for i in (list(ev.index[:pool]) if kind == "causal_lm" else held_out[p][:pool]):
-            r = ev.loc[i]
-            if kind == "causal_lm": text, spans, fits = prefix_input(r)
-            else:
-                text, spans = mask_item(r, tok.mask_token); fits = len(spans) > 0
-            tid, fid = single_token_id(tok, space + r.target), single_token_id(tok, space + r.foil)
-            row = dict(id=i, paradigm=p, input=text, target=space + r.target, foil=space + r.foil, target_id=tid, foil_id=fid,
-                       fits=bool(fits), single_token=tid is not None and fid is not None,
-                       pos=-1, origin=-1, masked=kind == "masked_lm")     # unfit rows too: int / bool columns, never NaN
-            if fits:
-                toks, e, sp = evidence_to_tokens(text, spans, tok)
-                if kind == "masked_lm":
-                    is_mask = np.array([t == tok.mask_token for t in toks])
-                    if is_mask.sum() != 1: raise ValueError(f"{i}: the masked input must hold one mask token")
-                    pos, origin = int(is_mask.argmax()), int(is_mask.argmax())
-                else: pos, origin = len(toks) - 1, len(toks)          # the next word sits after the last token
-                row.update(tokens=list(toks), evidence=np.asarray(e, np.int64), evidence_first=_first_subtokens(text, spans, tok),
-                           special=np.asarray(sp, bool), pos=pos, origin=origin)
-            rows.append(row)
-    items = pd.DataFrame(rows)
+    if kind == "masked_lm" and held_out is None: raise ValueError("masked LMs draw from held-out pairs: pass held_out")
+    items = pd.DataFrame([_item_row(evidence[p].loc[i], i, p, tok, kind == "masked_lm") for p in PARADIGMS
+                          for i in (list(evidence[p].index[:pool]) if kind == "causal_lm" else held_out[p][:pool])])
     items["eligible"] = items.fits & items.single_token
     items["logit_target"] = np.nan; items["logit_foil"] = np.nan
     el = items[items.eligible]
-    if len(el):
+    if len(el):          # shortest inputs first, in batches of 32
         order = np.argsort([len(t) for t in el.tokens], kind="stable")
         out = predict(adapter, tok, [el.input.iloc[k] for k in order], batch_size=32, truncation=False).numpy()
         lg = np.empty((len(el), 2))
-        lg[order] = np.take_along_axis(out, np.stack([el.target_id.astype(int).to_numpy()[order],
-                                                      el.foil_id.astype(int).to_numpy()[order]], 1), 1)
+        lg[order] = np.take_along_axis(out, el[["target_id", "foil_id"]].astype(int).to_numpy()[order], 1)
         items.loc[items.eligible, "logit_target"], items.loc[items.eligible, "logit_foil"] = lg[:, 0], lg[:, 1]
     items["preferred"] = items.eligible & (items.logit_target > items.logit_foil)
-    items["trivial"] = [bool(r.eligible) and not (token_mask(r, "words") & (np.asarray(r.evidence) == 0)).any() for r in items.itertuples()]
+    items["trivial"] = [bool(r.eligible) and not (token_mask(r, "words") & (np.asarray(r.evidence) == 0)).any()
+                        for r in items.itertuples()]
     ok = items.preferred & ~items.trivial
     items["used"] = ok & (ok.groupby(items.paradigm).cumsum() <= n)
-    counts = items.groupby("paradigm", sort=False).agg(pool=("id", "size"), fits=("fits", "sum"), single_token=("single_token", "sum"),
-                                                       eligible=("eligible", "sum"), preferred=("preferred", "sum"),
-                                                       trivial=("trivial", "sum"), used=("used", "sum"))
-    counts.insert(counts.columns.get_loc("preferred") + 1, "accuracy", (counts.preferred / counts.eligible.where(counts.eligible > 0)).round(4))
+    counts = items.groupby("paradigm", sort=False).agg(pool=("id", "size"), **{c: (c, "sum") for c in (
+        "fits", "single_token", "eligible", "preferred", "trivial", "used")})
+    counts.insert(counts.columns.get_loc("preferred") + 1, "accuracy",
+                  (counts.preferred / counts.eligible.where(counts.eligible > 0)).round(4))
     return items[items.used].reset_index(drop=True), counts
 
 # %% ../../nbs/52a_blimp_run.ipynb #05b3bc32
@@ -238,24 +235,23 @@ def batch_scores(adapter, tok, items: pd.DataFrame, methods=None) -> list:
       (`layer='all'`), `(1, s)` for the others."""
     kind = adapter.kind
     methods = kind_methods(kind) if methods is None else list(methods)
-    texts = items.input.tolist()
-    targets = items.target_id.astype(int).tolist()
-    ctrl = lens_words(tok, kind)
-    b = make_batch(adapter, tok, texts, target=[[t, f, *ctrl] for t, f in zip(targets, items.foil_id.astype(int))], per_text=True, layer="all")
+    texts, targets, ctrl = items.input.tolist(), items.target_id.astype(int).tolist(), lens_words(tok, kind)
+    b = make_batch(adapter, tok, texts, target=[[t, f, *ctrl] for t, f in zip(targets, items.foil_id.astype(int))],
+                   per_text=True, layer="all")
     with torch.no_grad():
         lens = head_scores(b).float().cpu().numpy()                                           # (b, 5, L, s)
-        lse = torch.stack([torch.logsumexp(adapter.head(b.hidden_states[l], layer=l).float(), -1) for l in b.layers()], 1).cpu().numpy()
+        lse = torch.stack([torch.logsumexp(adapter.head(b.hidden_states[l], layer=l).float(), -1)
+                           for l in b.layers()], 1).cpu().numpy()
         norms = {k: embedding_norms(b, k).float().cpu().numpy() for k in ("word", "output")}
     ex = {m: explain(adapter.model, tok, texts, method=m, target=targets, per_text=True, batch_size=len(texts),
                      layer="all" if m in LAYERWISE else None) for m in EXPLAINED[kind] if m in methods}
     out = []
     for k, it in enumerate(items.itertuples()):
         s = int(b.attention_mask[k].sum())
-        if tok.convert_ids_to_tokens(b.input_ids[k, :s].tolist()) != list(it.tokens): raise RuntimeError(f"tokenisation mismatch for {it.id}")
-        d = dict(lens=lens[k, :, :, :s], lse=lse[k, :, :s], norm_word=norms["word"][k, :s], norm_output=norms["output"][k, :s])
-        for m, e in ex.items():
-            if e[k].tokens != list(it.tokens): raise RuntimeError(f"{m}: tokenisation mismatch for {it.id}")
-            d[m] = np.asarray(e[k].scores)[0]
+        seen = [tok.convert_ids_to_tokens(b.input_ids[k, :s].tolist())] + [e[k].tokens for e in ex.values()]
+        if any(list(t) != list(it.tokens) for t in seen): raise RuntimeError(f"tokenisation mismatch for {it.id}")
+        d = dict(lens=lens[k, :, :, :s], lse=lse[k, :, :s], **{f"norm_{n}": v[k, :s] for n, v in norms.items()},
+                 **{m: np.asarray(e[k].scores)[0] for m, e in ex.items()})
         out.append({key: np.asarray(v, np.float32) for key, v in d.items()})
     return out
 
@@ -289,13 +285,15 @@ def score_items(adapter, tok, items: pd.DataFrame, name: str, cache=True, chunk_
     reuses the finished chunks and returns identical arrays. Returns `(scores, info)`, info = `store` (the chunk
     folder's name), `chunks`, `computed` (chunks computed now), `cpu_s` (the CPU seconds every chunk took when it was
     computed, as stored), `cpu_s_now` and `items`."""
-    if not isinstance(chunk_size, int) or chunk_size < 1: raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    if not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
     methods = kind_methods(adapter.kind) if methods is None else list(methods)
-    store = None if cache_root(cache, "blimp") is None else open_store(
-        cache, "blimp", f"blimp-{name}", score_key(adapter, name, items, methods, batch_size, chunk_size))
+    key = score_key(adapter, name, items, methods, batch_size, chunk_size)
+    store = open_store(cache, "blimp", f"blimp-{name}", key)
     def compute(j):
         sub = items.iloc[j * chunk_size:(j + 1) * chunk_size]
-        arrays, lengths = _pack([d for q in range(0, len(sub), batch_size) for d in batch_scores(adapter, tok, sub.iloc[q:q + batch_size], methods)])
+        arrays, lengths = _pack([d for q in range(0, len(sub), batch_size)
+                                 for d in batch_scores(adapter, tok, sub.iloc[q:q + batch_size], methods)])
         return arrays, dict(lengths=lengths, ids=sub.id.tolist())
     n = -(-len(items) // chunk_size)
     run = run_chunks(store, n, compute, desc=f"blimp {name}", progress=progress)
@@ -312,23 +310,24 @@ class Protocol:
     output); `tokens`: 'words' (no special token) or 'all' (every position but the masked target); `evidence`: 'word'
     (every sub-token of an evidence word) or 'first' (its first sub-token); `scale`: LogAt read as 'prob' (the
     probability of the word, softmax over the vocabulary) or 'logit'; `dp`: 'share' (|S| / Σ|S| over the tokens) for
-    every method, or 'softmax' (softmax over the tokens for the head-read scores: LogAt, NormXLogit, ℓ2 norm; share for
-    the contribution methods)."""
+    every method, or 'softmax' (softmax over the tokens for the head-read scores: LogAt, NormXLogit, ℓ2 norm; share
+    for the contribution methods)."""
     norm: str = "word"
     tokens: str = "words"
     evidence: str = "word"
     scale: str = "prob"
     dp: str = "share"
     def __post_init__(self):
-        allowed = dict(norm=("word", "output"), tokens=("words", "all"), evidence=("word", "first"), scale=("prob", "logit"),
-                       dp=("share", "softmax"))
-        for k, v in allowed.items():
+        for k, v in dict(norm=("word", "output"), tokens=("words", "all"), evidence=("word", "first"),
+                         scale=("prob", "logit"), dp=("share", "softmax")).items():
             if getattr(self, k) not in v: raise ValueError(f"Protocol.{k} must be one of {v}, got {getattr(self, k)!r}")
 
 # %% ../../nbs/52a_blimp_run.ipynb #ea8a253d
-PROTOCOLS = {"ours": Protocol(), "authors": Protocol(norm="output", tokens="all", evidence="first", scale="logit", dp="softmax")}
-HEAD_READ = LENS + ("l2norm",)          # scores read off the head (or the norm): softmax-normalised in the authors' dot product
-SWITCH_AFFECTS = {"norm": ("normxlogit", "l2norm"), "scale": LENS, "dp": HEAD_READ, "tokens": None, "evidence": None}   # None: all
+PROTOCOLS = {"ours": Protocol(),
+             "authors": Protocol(norm="output", tokens="all", evidence="first", scale="logit", dp="softmax")}
+HEAD_READ = LENS + ("l2norm",)          # scores read off the head (or the norm): softmax-normalised in the authors' DP
+# the methods each switch to the authors' choice changes (None: all)
+SWITCH_AFFECTS = {"norm": ("normxlogit", "l2norm"), "scale": LENS, "dp": HEAD_READ, "tokens": None, "evidence": None}
 ABLATED = ("logat_target", "normxlogit")   # the methods whose one-switch variants are recorded
 
 def ablations() -> dict:
@@ -346,7 +345,8 @@ def ap_rows(S, e) -> np.ndarray:
 
 # %% ../../nbs/52a_blimp_run.ipynb #c012b543
 def dp_rows(S, e, how: str = "share") -> np.ndarray:
-    "Dot product of every row of `S` `(m, n)`, normalised by 'share' (|S| / Σ|S|; uniform when all are 0) or 'softmax', with `e`."
+    """Dot product with `e` of every row of `S` `(m, n)` normalised by 'share' (|S| / Σ|S|; uniform when all are 0) or
+    'softmax'."""
     S, e = np.atleast_2d(np.asarray(S, float)), np.asarray(e, bool)
     if how == "softmax":
         z = np.exp(S - S.max(1, keepdims=True)); P = z / z.sum(1, keepdims=True)
@@ -364,7 +364,8 @@ def random_ap(n: int, r: int) -> float:
 
 # %% ../../nbs/52a_blimp_run.ipynb #846f4f5e
 def nearest_scores(item) -> np.ndarray:
-    "Position-only baseline: minus the distance to the predicted word (the mask, or the word after a causal LM's prefix); ties: the left neighbour first."
+    """Position-only baseline: minus the distance to the predicted word (the mask, or the word after a causal LM's
+    prefix); ties: the left neighbour first."""
     return -np.abs(np.arange(len(item.tokens)) - item.origin).astype(float)
 
 # %% ../../nbs/52a_blimp_run.ipynb #b0261d6b
@@ -402,14 +403,13 @@ def item_alignment(item, sc: dict, methods, protocol: Protocol) -> dict:
 def alignment_frame(items: pd.DataFrame, scores: list, name: str, methods=None, per_item: bool = False):
     """The mean alignment per paradigm, method and layer under our protocol (`dp`, `ap`), the authors' (`dp_authors`,
     `ap_authors`) and ours with one field switched to the authors' (`dp:<field>`, `ap:<field>`, only for the methods the
-    switch changes, among `ABLATED`): columns `model, paradigm, method, layer, metric, value, n` (n = items averaged).
-    With `per_item=True` returns `(frame, per_item)`: per item, method and metric of the two protocols, the `mean` over
-    the method's layers and over its `bottom` (layers 1..L//2) and `top` half (all three the one value of a method with
-    one value)."""
+    switch changes, among `ABLATED`): columns `COLUMNS` (n = items averaged). With `per_item=True` returns
+    `(frame, per_item)`: per item, method and metric of the two protocols, the `mean` over the method's layers and over
+    its `bottom` (layers 1..L//2) and `top` half (all three the one value of a method with one value)."""
     if len(items) != len(scores): raise ValueError(f"{len(items)} items but {len(scores)} score dicts")
     if methods is None: methods = kind_methods("masked_lm" if len(items) and items.masked.iloc[0] else "causal_lm")
     variants = [("", PROTOCOLS["ours"], methods), ("_authors", PROTOCOLS["authors"], methods)]
-    variants += [(f":{f}", p, [m for m in methods if m in ABLATED and (SWITCH_AFFECTS[f] is None or m in SWITCH_AFFECTS[f])])
+    variants += [(f":{f}", p, [m for m in methods if m in ABLATED and m in (SWITCH_AFFECTS[f] or methods)])
                  for f, p in ablations().items()]
     acc, rows = {}, []
     for it, sc in zip(items.itertuples(), scores):
@@ -417,23 +417,21 @@ def alignment_frame(items: pd.DataFrame, scores: list, name: str, methods=None, 
         for suffix, proto, ms in variants:
             for (m, metric), (layers, v) in item_alignment(it, sc, ms, proto).items():
                 if suffix == ":dp" and metric == "ap": continue          # the dp switch does not change AP
-                k = (it.paradigm, m, metric + suffix)
-                if k not in acc: acc[k] = [layers, np.zeros(len(layers)), 0]
-                acc[k][1] += v; acc[k][2] += 1
+                a = acc.setdefault((it.paradigm, m, metric + suffix), [layers, 0, 0])
+                a[1] += v; a[2] += 1
                 if per_item and suffix in ("", "_authors"):
                     top = np.asarray(layers) > L // 2
-                    split = top.any() and not top.all()
-                    rows.append((name, it.id, it.paradigm, m, metric + suffix, float(v.mean()),
-                                 float(v[~top].mean()) if split else float(v.mean()), float(v[top].mean()) if split else float(v.mean())))
-    frame = pd.DataFrame([dict(model=name, paradigm=p, method=m, layer=l, metric=metric, value=round(float(s / c), 5), n=c)
-                          for (p, m, metric), (layers, sums, c) in acc.items() for l, s in zip(layers, sums)],
-                         columns=["model", "paradigm", "method", "layer", "metric", "value", "n"])
+                    halves = (v[~top], v[top]) if top.any() and not top.all() else (v, v)
+                    rows.append((name, it.id, it.paradigm, m, metric + suffix,
+                                 *(float(h.mean()) for h in (v, *halves))))
+    frame = pd.DataFrame([(name, p, m, l, metric, round(float(s / c), 5), c) for (p, m, metric), (layers, sums, c)
+                          in acc.items() for l, s in zip(layers, sums)], columns=COLUMNS)
     if not per_item: return frame
     return frame, pd.DataFrame(rows, columns=["model", "id", "paradigm", "method", "metric", "mean", "bottom", "top"])
 
 # %% ../../nbs/52a_blimp_run.ipynb #0530bdf0
-PAPER_SET = ("random", "l2norm", "globenc", "alti", "value_zeroing", "logat_foil", "logat_target")   # the paper's methods
-WORD_LENS = ("logat_plural", "logat_noun", "logat_apple")     # LogAt of vocabulary words: compared apart, as in the paper's A.3
+PAPER_SET = ("random", "l2norm", "globenc", "alti", "value_zeroing", "logat_foil", "logat_target")  # the paper's set
+WORD_LENS = ("logat_plural", "logat_noun", "logat_apple")     # LogAt of vocabulary words: compared apart, as in A.3
 MIN_LAYERS = 4          # claims about depth and halves need at least this many layers
 CLAIMS = {
     "nxl_best_paper": "NormXLogit beats the paper's other methods at almost every layer (§5.2, Fig. 4)",
@@ -442,15 +440,18 @@ CLAIMS = {
     "depth_trend": "Going up the layers, LogAt(Target) rises and LogAt(Foil) falls (§5.2)",
     "plural_best": 'LogAt("plural") beats all other methods (§5.2)',
     "plural_vs_controls": 'LogAt("plural") beats the control words "noun" and "apple" (A.3, pre-trained RoBERTa)',
-    "plural_top": 'The lead of LogAt("plural") over the control words is larger in the top half of the layers (A.3, pre-trained RoBERTa)',
-    "l2_informative": "The ℓ2 norm of the input embeddings aligns better than random (§5.2 and the captions of Fig. 4-5, 13-16)",
+    "plural_top": 'The lead of LogAt("plural") over the control words is larger in the top half of the layers '
+                  '(A.3, pre-trained RoBERTa)',
+    "l2_informative": "The ℓ2 norm of the input embeddings aligns better than random (§5.2 and the captions of "
+                      "Fig. 4-5, 13-16)",
 }
 CLAIM_STAT = {   # the difference each claim's interval is about (layer means per item unless said)
     "nxl_best_paper": "NormXLogit − deciding method", "nxl_best_all": "NormXLogit − deciding method",
     "target_above_foil": "Target − Foil", "depth_trend": "top − bottom half (Target ↑, Foil ↓)",
     "plural_best": '"plural" − deciding method', "plural_vs_controls": '"plural" − deciding control',
     "plural_top": "lead over controls, top − bottom half", "l2_informative": "ℓ2 − random"}
-PAPER_VALUES = {   # the paper's own difference, where its text and figures give both sides (RoBERTa; the figures' random baseline)
+# the paper's own difference, where its text and figures give both sides (RoBERTa; the figures' random baseline)
+PAPER_VALUES = {
     ("l2_informative", "dp"): "+0.03 (ℓ2 0.14 − random 0.11, Fig. 4, 13)",
     ("l2_informative", "ap"): "+0.05 to +0.07 (ℓ2 0.35 − random 0.28 to 0.30, Fig. 5)"}
 BEATS = {"nxl_best_paper": "normxlogit", "nxl_best_all": "normxlogit", "target_above_foil": "logat_target",
@@ -458,7 +459,7 @@ BEATS = {"nxl_best_paper": "normxlogit", "nxl_best_all": "normxlogit", "target_a
 
 # %% ../../nbs/52a_blimp_run.ipynb #c4112de2
 def pooled(frame: pd.DataFrame) -> pd.DataFrame:
-    "The alignment table pooled over paradigms: per model, method, layer and metric, the mean weighted by `n` (and the total `n`)."
+    "The table pooled over paradigms: per model, method, layer and metric, the mean weighted by `n` (and total `n`)."
     f = frame.assign(w=frame.value * frame.n)
     g = f.groupby(["model", "method", "layer", "metric"], sort=False).agg(w=("w", "sum"), n=("n", "sum")).reset_index()
     return g.assign(value=g.w / g.n).drop(columns="w")
@@ -478,7 +479,7 @@ def layer_grid(frame: pd.DataFrame, model: str, metric: str) -> pd.DataFrame:
 
 # %% ../../nbs/52a_blimp_run.ipynb #7fc79e40
 def _contrasts(w: pd.DataFrame, claim: str, L: int) -> dict:
-    "`{versus: per-item differences oriented as claimed}` of one claim, from the per-item table `w` (columns `(method, stat)`)."
+    "`{versus: per-item differences oriented as claimed}` of one claim, from the per-item table `w` ((method, stat))."
     have = set(w.columns.get_level_values(0))
     def vs(a, others): return {o: w[(a, "mean")] - w[(o, "mean")] for o in others if o in have and o != a}
     def rise(m): return w[(m, "top")] - w[(m, "bottom")]
@@ -495,12 +496,14 @@ def _contrasts(w: pd.DataFrame, claim: str, L: int) -> dict:
 
 # %% ../../nbs/52a_blimp_run.ipynb #a2cbca29
 def _deciding(tests: dict) -> str:
-    "The comparison that decides 'beats every one': the lowest upper bound when one lies below zero, else the lowest lower bound."
+    """The comparison that decides 'beats every one': the lowest upper bound when one lies below zero, else the lowest
+    lower bound."""
     below = [k for k, t in tests.items() if t["hi"] < 0]
     return min(below, key=lambda k: tests[k]["hi"]) if below else min(tests, key=lambda k: tests[k]["lo"])
 
 # %% ../../nbs/52a_blimp_run.ipynb #54b8ea3b
-def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric: str, protocol: str = "ours") -> pd.DataFrame:
+def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric: str,
+                 protocol: str = "ours") -> pd.DataFrame:
     """The claims (`CLAIMS`) on one model, metric ('dp' or 'ap') and protocol ('ours' or 'authors'): per claim the
     deciding comparison (`versus`), its mean difference over items (`value`), 95% interval (`lo`, `hi`), p-value and
     `n`, how many comparisons the claim needs, and `layers_ahead` (see above)."""
@@ -514,14 +517,12 @@ def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric
     for claim in CLAIMS:
         tests = {k: paired_t(v.to_numpy()) for k, v in _contrasts(w, claim, len(g)).items()}
         if not tests: continue
-        k = _deciding(tests)
-        ahead = np.nan
-        if claim in BEATS:
-            others = [o for o in tests if o in g.columns]
-            ahead = float((g[BEATS[claim]] > g[others].max(axis=1)).mean())
-        rows.append(dict(model=model, metric=metric, protocol=protocol, claim=claim, versus=label(k) if k in ORDER else k,
-                         value=tests[k]["diff"], lo=tests[k]["lo"], hi=tests[k]["hi"], p=tests[k]["p"], n=tests[k]["n"],
-                         compared=len(tests), layers_ahead=ahead, layers=len(g)))
+        t = tests[k := _deciding(tests)]
+        ahead = (float((g[BEATS[claim]] > g[[o for o in tests if o in g.columns]].max(axis=1)).mean())
+                 if claim in BEATS else np.nan)
+        rows.append(dict(model=model, metric=metric, protocol=protocol, claim=claim, versus=label(k) if k in ORDER
+                         else k, value=t["diff"], lo=t["lo"], hi=t["hi"], p=t["p"], n=t["n"], compared=len(tests),
+                         layers_ahead=ahead, layers=len(g)))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/52a_blimp_run.ipynb #3c6ce2ab
@@ -529,21 +530,20 @@ CLAIM_COLUMNS = ["model", "metric", "protocol", "claim", "versus", "value", "lo"
                  "compared", "layers_ahead", "layers", "paper"]
 
 def claims_table(per_item: pd.DataFrame, frame: pd.DataFrame, models=None) -> pd.DataFrame:
-    """Every claim for every model (or `models`), on DP and AP, under both protocols, with `p_holm` (Holm over the rows of
-    one protocol), the `verdict` and the paper's difference where it gives one: the table `alignment_claims.csv` stores."""
+    """Every claim (`model_claims`) for every model (or `models`), on DP and AP, under both protocols, completed by
+    `finish_claims`: the table `alignment_claims.csv` stores."""
     models = list(dict.fromkeys(per_item.model)) if models is None else list(models)
-    t = pd.concat([model_claims(per_item, frame, m, k, p) for m in models for p in ("ours", "authors") for k in ("dp", "ap")],
-                  ignore_index=True)
-    return finish_claims(t)
+    return finish_claims(pd.concat([model_claims(per_item, frame, m, k, p) for m in models for p in ("ours", "authors")
+                                    for k in ("dp", "ap")], ignore_index=True))
 
 # %% ../../nbs/52a_blimp_run.ipynb #ddf245cb
 def finish_claims(t: pd.DataFrame) -> pd.DataFrame:
-    """The columns of the claims table that follow from its statistics (`value`, `lo`, `hi`, `p` per row): `p_holm` (Holm
-    over the rows of one protocol), the `verdict` (`common.verdict`) and the paper's difference (`PAPER_VALUES`). Applied to
-    the committed `alignment_claims.csv` it refreshes these columns when only their rules change, without any model run."""
+    """The columns of the claims table that follow from its statistics (`value`, `lo`, `hi`, `p` per row): `p_holm`
+    (Holm over the rows of one protocol), the `verdict` (`common.verdict`) and the paper's difference (`PAPER_VALUES`).
+    Applied to the committed `alignment_claims.csv` it refreshes these columns when only their rules change, without
+    any model run."""
     t = t.copy()
-    t["p_holm"] = np.nan
-    for _, idx in t.groupby("protocol").groups.items(): t.loc[idx, "p_holm"] = holm(t.loc[idx, "p"].to_numpy())
+    t["p_holm"] = t.groupby("protocol").p.transform(lambda p: holm(p.to_numpy()))
     t["verdict"] = [verdict(lo, hi, ph) for lo, hi, ph in zip(t.lo, t.hi, t.p_holm)]
     t["paper"] = [PAPER_VALUES.get((c, k), "") for c, k in zip(t.claim, t.metric)]
     t["layers_ahead"] = t.layers_ahead.round(5)
@@ -569,8 +569,8 @@ class AlignmentRun:
 
 # %% ../../nbs/52a_blimp_run.ipynb #d5f7528f
 def results_files(sizes: dict, results=True) -> dict:
-    """The results files of a run of `sizes` in `results_path('blimp', results=results)`: stem `alignment` for the book's
-    sizes, `alignment_<scale>` for another scale's, `alignment_<n>of<pool>_<n>of<pool>` otherwise."""
+    """The results files of a run of `sizes` in `results_path('blimp', results=results)`: stem `alignment` for the
+    book's sizes, `alignment_<scale>` for another scale's, `alignment_<n>of<pool>_<n>of<pool>` otherwise."""
     sizes = {k: tuple(v) for k, v in sizes.items()}
     scale = next((s for s in SCALE_RUNS if run_sizes(s) == sizes), None)
     stem = ("alignment" if scale == "book" else f"alignment_{scale}" if scale
@@ -581,12 +581,14 @@ def results_files(sizes: dict, results=True) -> dict:
 # %% ../../nbs/52a_blimp_run.ipynb #bb815fe2
 def run_config(sizes: dict, names: list) -> dict:
     "What the results files must have been computed with to be reused."
-    return dict(format=FORMAT, sizes={k: list(v) for k, v in sizes.items()}, models=list(names), control=list(CONTROL_WORDS),
-                methods={k: kind_methods(k) for k in EXPLAINED}, ablated=list(ABLATED), protocols={k: asdict(v) for k, v in PROTOCOLS.items()})
+    return dict(format=FORMAT, sizes={k: list(v) for k, v in sizes.items()}, models=list(names),
+                control=list(CONTROL_WORDS), methods={k: kind_methods(k) for k in EXPLAINED}, ablated=list(ABLATED),
+                protocols={k: asdict(v) for k, v in PROTOCOLS.items()})
 
 # %% ../../nbs/52a_blimp_run.ipynb #ca6da0b5
 def read_results(files: dict, config: dict | None = None):
-    "`(frame, counts, claims, record)` from the results files, or None when one is missing or (given `config`) was made with another configuration."
+    """`(frame, counts, claims, record)` from the results files, or None when one is missing or (given `config`) was
+    made with another configuration."""
     if not all(Path(f).exists() for f in files.values()): return None
     doc = json.loads(Path(files["json"]).read_text())
     if config is not None and doc.get("config") != json.loads(json.dumps(config)): return None
@@ -594,7 +596,7 @@ def read_results(files: dict, config: dict | None = None):
 
 # %% ../../nbs/52a_blimp_run.ipynb #61ee8088
 def embedding_spread(adapter) -> dict:
-    "The spread of the input word-embedding norms over the whole vocabulary: size, mean, coefficient of variation, 5th and 95th percentiles."
+    "The input word-embedding norms over the vocabulary: size, mean, coefficient of variation, 5th and 95th percentile."
     n = adapter.m.get_input_embeddings().weight.detach().float().norm(dim=-1).cpu()
     return dict(vocabulary=len(n), mean=round(float(n.mean()), 5), cv=round(float(n.std() / n.mean()), 6),
                 p05=round(float(n.quantile(0.05)), 5), p95=round(float(n.quantile(0.95)), 5))
@@ -603,14 +605,15 @@ def embedding_spread(adapter) -> dict:
 def _rel(files: dict) -> dict: return {k: f"{Path(f).parent.name}/{Path(f).name}" for k, f in files.items()}
 
 # %% ../../nbs/52a_blimp_run.ipynb #2ed6b28c
-def run_alignment(names=None, sizes: dict | None = None, results=True, cache=True, device: str = "cpu", dtype=torch.float32,
-                  recompute: bool = False, chunk_size: int = 16, batch_size: int = 8, verbose: bool = False) -> AlignmentRun:
-    """The whole experiment for the models `names` (default `model_names()`) at `sizes` (default `run_sizes()`) on `device`.
+def run_alignment(names=None, sizes: dict | None = None, results=True, cache=True, device: str = "cpu",
+                  dtype=torch.float32, recompute: bool = False, chunk_size: int = 16, batch_size: int = 8,
+                  verbose: bool = False) -> AlignmentRun:
+    """The whole experiment: models `names` (default `model_names()`) at `sizes` (default `run_sizes()`) on `device`.
 
     When the results files (`results_files`) exist for the same configuration (and `recompute` is False) they are only
-    read. Otherwise, per model: load it and resolve its adapter once, select the items (`alignment_items`), compute their
-    scores in resumable chunks (`score_items`; `cache=True`: `<results>/chunks`), reduce them (`alignment_frame`); then
-    the claims (`claims_table`) and the four files, the run record last. A killed run loses at most the chunk in
+    read. Otherwise, per model: load it and resolve its adapter once, select the items (`alignment_items`), compute
+    their scores in resumable chunks (`score_items`; `cache=True`: `<results>/chunks`), reduce them (`alignment_frame`);
+    then the claims (`claims_table`) and the four files, the run record last. A killed run loses at most the chunk in
     progress. `verbose` prints a line per model and a progress bar per chunk loop."""
     names = model_names() if names is None else list(names)
     sizes = run_sizes() if sizes is None else {k: tuple(v) for k, v in sizes.items()}
@@ -626,24 +629,24 @@ def run_alignment(names=None, sizes: dict | None = None, results=True, cache=Tru
         model, tok = load_blimp_model(name, device, dtype)
         ad = get_adapter(model)
         if ad.kind not in sizes: raise ValueError(f"{name}: these sizes have none for a {ad.kind} model: {sizes}")
-        n, pool = sizes[ad.kind]
-        it, c = alignment_items(ad, tok, evidence, n, pool, held)
+        it, c = alignment_items(ad, tok, evidence, *sizes[ad.kind], held)
         t1 = time.process_time()
-        sc, inf = score_items(ad, tok, it, name, cache=cache, chunk_size=chunk_size, batch_size=batch_size, progress=verbose)
+        sc, inf = score_items(ad, tok, it, name, cache, chunk_size, batch_size, progress=verbose)
         f, pi = alignment_frame(it, sc, name, kind_methods(ad.kind), per_item=True)
         frames.append(f); per_item.append(pi); items[name] = it
         counts.append(c.reset_index().assign(model=name, kind=ad.kind))
-        info[name] = dict(inf, kind=ad.kind, layers=ad.num_layers, items_cpu_s=round(t1 - t0, 1), spread=embedding_spread(ad))
+        info[name] = dict(inf, kind=ad.kind, layers=ad.num_layers, items_cpu_s=round(t1 - t0, 1),
+                          spread=embedding_spread(ad))
         if verbose: print(f"{name}: {len(it)} items, {inf['computed']} of {inf['chunks']} chunks computed now, "
                           f"{time.process_time() - t0:.0f} s CPU in this call", flush=True)
         del model, ad
     frame = pd.concat(frames, ignore_index=True)[COLUMNS]
-    counts = pd.concat(counts, ignore_index=True)
-    counts = counts[["model", "kind", "paradigm"] + [c for c in counts.columns if c not in ("model", "kind", "paradigm")]]
+    counts = pd.concat(counts, ignore_index=True).set_index(["model", "kind"]).reset_index()   # model, kind first
     claims = claims_table(pd.concat(per_item, ignore_index=True), frame)
     computed = sum(v["computed"] for v in info.values())
-    record = run_record("blimp", cpu_s=sum(v["cpu_s"] + v["items_cpu_s"] for v in info.values()), wall_s=time.time() - wall,
-                        device=device, config=config, info=info, computed=computed, dtype=str(dtype).replace("torch.", ""))
+    record = run_record("blimp", cpu_s=sum(v["cpu_s"] + v["items_cpu_s"] for v in info.values()),
+                        wall_s=time.time() - wall, device=device, config=config, info=info, computed=computed,
+                        dtype=str(dtype).replace("torch.", ""))
     write_csv(files["csv"], frame); write_csv(files["items"], counts); write_csv(files["claims"], claims)
     write_json(files["json"], record)
     return AlignmentRun(frame, counts, claims, record, computed, items, _rel(files))
@@ -651,25 +654,27 @@ def run_alignment(names=None, sizes: dict | None = None, results=True, cache=Tru
 # %% ../../nbs/52a_blimp_run.ipynb #6120c4c9
 def estimate(scale: str = "book", record: dict | None = None, counts: pd.DataFrame | None = None) -> pd.DataFrame:
     """The `cost_table` of a run at `scale`: per model the item selection (pool pairs x CPU seconds per pair) and the
-    scoring (items x CPU seconds per item), rates from the book's run record (`record`, default `results/blimp/alignment.json`)
-    and the item counts from its selection (`counts`, default `alignment_items.csv`: the preferred, non-trivial share of a
-    pool, scaled to the scale's pool, capped at n). A model the record does not have shows '–'."""
-    sizes = run_sizes(scale)
-    book = results_files(run_sizes("book"))
+    scoring (items x CPU seconds per item), rates from the book's run record (`record`, default
+    `results/blimp/alignment.json`) and the item counts from its selection (`counts`, default `alignment_items.csv`:
+    the preferred, non-trivial share of a pool, scaled to the scale's pool, capped at n). A model the record does not
+    have shows '–'."""
+    sizes, book_sizes = run_sizes(scale), run_sizes("book")
+    book = results_files(book_sizes)
     if record is None: record = json.loads(book["json"].read_text()) if book["json"].exists() else {}
-    if counts is None: counts = pd.read_csv(book["items"]) if book["items"].exists() else pd.DataFrame(columns=["model"])
+    if counts is None:
+        counts = pd.read_csv(book["items"]) if book["items"].exists() else pd.DataFrame(columns=["model"])
     rows = []
     for name in model_names(scale):
         inf = record.get("info", {}).get(name, {})
         kind = inf.get("kind", "causal_lm" if name in CLM_MODELS else "masked_lm")
-        (n, pool), (_, book_pool) = sizes[kind], run_sizes("book")[kind]
-        c = counts[counts.model == name]
-        ok = c.preferred * (1 - c.trivial / c.eligible.where(c.eligible > 0)).fillna(0)     # preferred and not trivial, if independent
+        (n, pool), book_pool, c = sizes[kind], book_sizes[kind][1], counts[counts.model == name]
+        # preferred and not trivial, if independent
+        ok = c.preferred * (1 - c.trivial / c.eligible.where(c.eligible > 0)).fillna(0)
         usable = (ok * pool / book_pool).clip(upper=n) if len(c) else pd.Series([n] * len(PARADIGMS))
-        rows.append(dict(step=f"{name}: select items", units=pool * len(PARADIGMS),
-                         cpu_s_per_unit=inf["items_cpu_s"] / (book_pool * len(PARADIGMS)) if "items_cpu_s" in inf else np.nan))
-        rows.append(dict(step=f"{name}: score", units=int(usable.round().sum()),
-                         cpu_s_per_unit=inf["cpu_s"] / inf["items"] if inf.get("items") else np.nan))
+        per_pair = inf["items_cpu_s"] / (book_pool * len(PARADIGMS)) if "items_cpu_s" in inf else np.nan
+        rows += [dict(step=f"{name}: select items", units=pool * len(PARADIGMS), cpu_s_per_unit=per_pair),
+                 dict(step=f"{name}: score", units=int(usable.round().sum()),
+                      cpu_s_per_unit=inf["cpu_s"] / inf["items"] if inf.get("items") else np.nan)]
     return cost_table(rows)
 
 # %% ../../nbs/52a_blimp_run.ipynb #954ed034
@@ -678,7 +683,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     """Run the experiment from scratch (resumably) at `scale` on `device` ('auto': a GPU when there is one): 'tiny'
     (bert-tiny on a few items, seconds), 'book' (the committed results; their chunks make a re-run compute nothing) or
     'paper'. Returns the chunks computed in this call and the files."""
-    run = run_alignment(model_names(scale), run_sizes(scale), results=results, cache=cache, device=pick_device(device),
+    run = run_alignment(model_names(scale), run_sizes(scale), results, cache, pick_device(device),
                         verbose=scale != "tiny")
     return dict(computed=run.computed, files=run.files)
 
@@ -687,19 +692,20 @@ def _run(a):
     for name in a.models or []:
         if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {', '.join(KNOWN)}")
         if name == FT_NAME and not have_finetuned():
-            raise ValueError(f"{FT_NAME} is not trained yet (no {FT_NAME}/result.json in the models folder): python tools/finetune.py {FT_NAME}")
+            raise ValueError(f"{FT_NAME} is not trained yet (no {FT_NAME}/result.json in the models folder): "
+                             f"python tools/finetune.py {FT_NAME}")
     if a.chunk_size < 1 or a.batch_size < 1: raise ValueError("--chunk-size and --batch-size must be at least 1")
-    run = run_alignment(a.models or model_names(a.scale), run_sizes(a.scale), results=a.results, cache=a.cache, device=a.device,
-                        dtype=a.dtype, chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
+    run = run_alignment(a.models or model_names(a.scale), run_sizes(a.scale), a.results, a.cache, a.device, a.dtype,
+                        chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
     print("wrote", ", ".join(run.files.values()))
 
 # %% ../../nbs/52a_blimp_run.ipynb #29c61128
-main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {
-    "run": Command("run or resume the experiment and write the results files", _run,
-                   (Opt("models", None, f"default: the scale's ({', '.join(model_names())} for book and paper)", many=True),
-                    Opt("dtype", "float32", "the models' dtype", ("float32", "bfloat16", "float16")),
-                    Opt("chunk_size", 16, "items per stored chunk"), Opt("batch_size", 8, "items per forward pass")),
-                   ("scale", "results", "cache", "device", "threads"))})
+main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {"run": Command(
+    "run or resume the experiment and write the results files", _run,
+    (Opt("models", None, f"default: the scale's ({', '.join(model_names())} for book and paper)", many=True),
+     Opt("dtype", "float32", "the models' dtype", ("float32", "bfloat16", "float16")),
+     Opt("chunk_size", 16, "items per stored chunk"), Opt("batch_size", 8, "items per forward pass")),
+    ("scale", "results", "cache", "device", "threads"))})
 
 def read_claims(results=True):
     "Our protocol's claims (bert-tiny left out; a claim against the same rival once), as `Claims` reads them."
@@ -712,7 +718,7 @@ def read_claims(results=True):
     return b.assign(source="paper", population=f"our protocol, bert-tiny left out; {models}")
 
 CLAIM_TABLE = Claims("BLiMP evidence alignment per layer", "the NormXLogit paper", "52_blimp_alignment.ipynb",
-                "blimp/alignment_claims.csv", read_claims)
+                     "blimp/alignment_claims.csv", read_claims)
 EXPERIMENT = register_experiment("blimp", "BLiMP evidence alignment per layer (the NormXLogit paper's Experiment 2)",
                                  chapters=["52_blimp_alignment"], cli=main, reproduce=reproduce, estimate=estimate,
                                  claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

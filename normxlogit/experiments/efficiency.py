@@ -16,9 +16,9 @@ from ..model.heads import get_adapter
 from ..model.zoo import load_model
 from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
-from .common import (scratch_unless_book, results_path, cost_table, register_experiment, quiet, verdict, others_load, wait_until_quiet,
-                                           command_line, Command, Opt, merge_rows, dashed, plan_from, ScaleRun,
-                                           scale_runs)
+from .common import (scratch_unless_book, results_path, cost_table, register_experiment, quiet,
+                                           verdict, others_load, wait_until_quiet, command_line, Command, Opt,
+                                           merge_rows, dashed, plan_from, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
@@ -78,33 +78,32 @@ def make_runner(model, tokenizer, method: str, texts, options=None):
     on inputs tokenised beforehand, without autograd. `model`: a model or its adapter."""
     from normxlogit.core import explain
     ad = get_adapter(model); model = ad.model
-    if method in BASELINES:
-        if method == "forward_last" and not keeps_last_logits(ad):
-            raise ValueError("'forward_last' needs a causal LM whose forward takes `logits_to_keep`")
-        dev = next(model.parameters()).device
-        enc = {k: v.to(dev) for k, v in encode(model, tokenizer, list(texts)).items()}
-        kw = dict(logits_to_keep=1) if method == "forward_last" else {}
+    if method not in BASELINES:
+        options = dict(options or {})
         def run():
-            with torch.no_grad(): return model(**enc, **kw)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")                 # e.g. IG's convergence warning: not what is measured
+                return explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
         return run
-    options = dict(options or {})
+    if method == "forward_last" and not keeps_last_logits(ad):
+        raise ValueError("'forward_last' needs a causal LM whose forward takes `logits_to_keep`")
+    dev, kw = next(model.parameters()).device, dict(logits_to_keep=1) if method == "forward_last" else {}
+    enc = {k: v.to(dev) for k, v in encode(model, tokenizer, list(texts)).items()}
     def run():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")                 # e.g. IG's convergence warning: not what is measured
-            return explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
+        with torch.no_grad(): return model(**enc, **kw)
     return run
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ded2e704
 def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats: int = 5, warmup: int = 1,
                  options=None, progress: bool = False, desc: str = "") -> pd.DataFrame:
-    """Wall time of one call of each of `methods` (registry names, 'forward', 'forward_last') on `batch` different texts
-    of exactly `length` tokens. `warmup` untimed rounds, then `repeats` timed rounds; in every round each method runs
-    once, in an order rotated by one per round (round-robin: the methods share the machine's state, and none is always
-    first). One row per method: its times, their median / mean / min / max, `seconds_per_instance` = median / batch,
-    and `ratio_to_forward` (`ratio_to_forward_last`) = its median over the median of 'forward' ('forward_last') of this
-    same run. `options`: {method: extra options} on top of `method_options`. Every row also records the run: the 1-minute
-    load average at its end (`load_avg_end`), and the CPU and wall seconds of the whole run (`run_cpu_s`, `run_wall_s`:
-    CPU above wall x threads, or a load above the cores, means other work shared the machine)."""
+    """Wall time of one call of each of `methods` (registry names, 'forward', 'forward_last') on `batch` different
+    texts of exactly `length` tokens: `warmup` untimed rounds, then `repeats` timed ones, each method once per round
+    in an order rotated by one per round (round-robin: the methods share the machine's state; none is always first).
+    `options`: {method: extra options} on top of `method_options`. One row per method: its times, their median / mean
+    / min / max, `seconds_per_instance` (median / batch), `ratio_to_forward` (`ratio_to_forward_last`): its median
+    over that of 'forward' ('forward_last') in this run; and the run's 1-minute load average at its end
+    (`load_avg_end`), CPU and wall seconds (`run_cpu_s`, `run_wall_s`: CPU above wall x threads, or a load above the
+    cores, means other work shared the machine)."""
     if repeats < 1 or warmup < 0: raise ValueError(f"repeats must be >= 1 and warmup >= 0, got {repeats}, {warmup}")
     methods = list(methods)
     if not methods: raise ValueError("no methods to time")
@@ -114,45 +113,40 @@ def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats
     if not bool((got == length).all()): raise ValueError(f"inputs are {got.tolist()} tokens, not {length}")
     opts = {m: {**method_options(m, ad), **(options or {}).get(m, {})} for m in methods}
     runners = {m: make_runner(ad, tokenizer, m, texts, opts[m]) for m in methods}
-    dev = next(model.parameters()).device
-    times = {m: [] for m in methods}
+    dev, times = next(model.parameters()).device, {m: [] for m in methods}
     c0, w0 = time.process_time(), time.perf_counter()
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=(warmup + repeats) * len(methods), desc=desc or f"{length} tokens", leave=False)
+    from tqdm.auto import tqdm
+    bar = tqdm(total=(warmup + repeats) * len(methods), desc=desc or f"{length} tokens", leave=False,
+               disable=not progress)
     for r in range(warmup + repeats):
         for m in methods[r % len(methods):] + methods[:r % len(methods)]:
-            if bar is not None: bar.set_postfix_str(m)
+            bar.set_postfix_str(m)
             _sync(dev); t0 = time.perf_counter()
             runners[m]()
             _sync(dev); dt = time.perf_counter() - t0
             if r >= warmup: times[m].append(dt)
-            if bar is not None: bar.update()
-    if bar is not None: bar.close()
+            bar.update()
+    bar.close()
     run = dict(load_avg_end=round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else np.nan,
                run_cpu_s=round(time.process_time() - c0, 2), run_wall_s=round(time.perf_counter() - w0, 2))
-    med = {m: float(np.median(t)) for m, t in times.items()}
-    rows = []
-    for m in methods:
-        t = np.array(times[m])
-        rows.append(dict(method=m, length=length, batch=batch, repeats=repeats, warmup=warmup, median_s=med[m],
-                         mean_s=t.mean(), min_s=t.min(), max_s=t.max(), times_s=json.dumps([round(x, 6) for x in t]),
-                         seconds_per_instance=med[m] / batch,
-                         ratio_to_forward=med[m] / med["forward"] if "forward" in med else np.nan,
-                         ratio_to_forward_last=med[m] / med["forward_last"] if "forward_last" in med else np.nan,
-                         options=json.dumps(opts[m], sort_keys=True), **run))
-    return pd.DataFrame(rows)
+    t = {m: np.array(v) for m, v in times.items()}
+    med = {m: float(np.median(v)) for m, v in t.items()}
+    fwd, last = med.get("forward", np.nan), med.get("forward_last", np.nan)
+    return pd.DataFrame([dict(method=m, length=length, batch=batch, repeats=repeats, warmup=warmup, median_s=med[m],
+                              mean_s=t[m].mean(), min_s=t[m].min(), max_s=t[m].max(),
+                              times_s=json.dumps([round(x, 6) for x in t[m]]), seconds_per_instance=med[m] / batch,
+                              ratio_to_forward=med[m] / fwd, ratio_to_forward_last=med[m] / last,
+                              options=json.dumps(opts[m], sort_keys=True), **run) for m in methods])
 
 # %% ../../nbs/56a_efficiency_run.ipynb #5578143c
-TIME_COLUMNS = ["model", "method", "length", "batch", "repeats", "warmup", "median_s", "mean_s", "min_s", "max_s", "times_s",
-                "seconds_per_instance", "ratio_to_forward", "ratio_to_forward_last", "options", "run_id", "started",
-                "device", "gpu", "torch_threads", "cpu_model", "n_cpus", "load_avg", "matmul_gmacs", "torch",
+TIME_COLUMNS = ["model", "method", "length", "batch", "repeats", "warmup", "median_s", "mean_s", "min_s", "max_s",
+                "times_s", "seconds_per_instance", "ratio_to_forward", "ratio_to_forward_last", "options", "run_id",
+                "started", "device", "gpu", "torch_threads", "cpu_model", "n_cpus", "load_avg", "matmul_gmacs", "torch",
                 "transformers", "normxlogit", "load_avg_end", "run_cpu_s", "run_wall_s"]
-MEMORY_COLUMNS = ["model", "method", "length", "batch", "complete", "stopped", "budget_gib", "memory_kind", "memory_gib",
-                  "rss_after_load_gib", "peak_rss_gib", "peak_cuda_gib", "peak_reset", "seconds", "seconds_per_instance",
-                  "wall_s", "time_limit_s", "options", "started", "device", "gpu", "torch_threads", "cpu_model", "n_cpus",
-                  "load_avg", "torch", "transformers", "normxlogit"]
+MEMORY_COLUMNS = ["model", "method", "length", "batch", "complete", "stopped", "budget_gib", "memory_kind",
+                  "memory_gib", "rss_after_load_gib", "peak_rss_gib", "peak_cuda_gib", "peak_reset", "seconds",
+                  "seconds_per_instance", "wall_s", "time_limit_s", "options", "started", "device", "gpu",
+                  "torch_threads", "cpu_model", "n_cpus", "load_avg", "torch", "transformers", "normxlogit"]
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ff82d5d3
 def time_csv(results=None) -> Path:
@@ -166,10 +160,15 @@ def memory_csv(results=None) -> Path:
 
 # %% ../../nbs/56a_efficiency_run.ipynb #1fc3d36e
 def read_rows(path, columns) -> pd.DataFrame:
-    "The rows of a results CSV with at least `columns` (missing ones, e.g. added after older rows were written, are empty)."
+    "The rows of a results CSV with at least `columns` (missing ones, e.g. newer than the rows, are empty)."
     path = Path(path)
     df = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=columns)
     return df.reindex(columns=list(df.columns) + [c for c in columns if c not in df.columns])
+
+def _where(rows: pd.DataFrame, **eq) -> pd.DataFrame:
+    "The rows of `rows` whose columns equal `eq`."
+    for k, v in eq.items(): rows = rows[rows[k] == v]
+    return rows
 
 # %% ../../nbs/56a_efficiency_run.ipynb #5d1c1bb8
 def append_rows(path, rows, columns) -> pd.DataFrame:
@@ -177,17 +176,19 @@ def append_rows(path, rows, columns) -> pd.DataFrame:
     return merge_rows(path, pd.DataFrame(rows).reindex(columns=columns))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #fa84b3b0
-def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted, after=None) -> str | None:
+def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted,
+                 after=None) -> str | None:
     """The latest `run_id` of `rows` that timed every `(method, options JSON)` of `wanted` for this model, length, batch
     and repeats in one run (None if there is none): what Table 4 may use, since only times of one run share its load.
     `after` (an ISO time, e.g. '2026-11-27T01:24' or '2026-11-27 01:24'): only runs started at or after it count."""
     if after is not None:                     # `started` is written as YYYY-MM-DDTHH:MM:SS; a bad time is an error
         try: after = datetime.datetime.fromisoformat(str(after)).isoformat(timespec="seconds")
-        except ValueError: raise ValueError(f"after must be an ISO time such as 2026-11-27T01:24, got {after!r}") from None
-    d = rows[(rows.model == model_name) & (rows.length == length) & (rows.batch == batch) & (rows.repeats == repeats)
-             & (rows.started.astype(str) >= str(after or ""))]
-    wanted = set(wanted)
-    runs = [(g.started.max(), rid) for rid, g in d.groupby("run_id") if wanted <= set(zip(g.method, g.options.astype(str)))]
+        except ValueError:
+            raise ValueError(f"after must be an ISO time such as 2026-11-27T01:24, got {after!r}") from None
+    d = _where(rows, model=model_name, length=length, batch=batch, repeats=repeats)
+    d, wanted = d[d.started.astype(str) >= str(after or "")], set(wanted)
+    runs = [(g.started.max(), rid) for rid, g in d.groupby("run_id")
+            if wanted <= set(zip(g.method, g.options.astype(str)))]
     return max(runs)[1] if runs else None
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ca1fb121
@@ -207,32 +208,25 @@ class TimePlan:
 
 def run_time(model, tokenizer, model_name: str, plan: TimePlan | None = None, results=None, progress: bool = True,
              **fields) -> pd.DataFrame:
-    """Table 4 for one model with the protocol `plan` (a `TimePlan` or its fields as keywords): at each of
-    `lengths`, one run of `time_methods` over every method and the forward baselines (round-robin, one `run_id`),
-    appended to `time.csv` with the machine's description as soon as it is measured. `wait_quiet` > 0: before each
-    run, wait up to that many seconds for the machine to be quiet (`wait_until_quiet`). Resumable: a length with a
-    `complete_run` of these methods is not measured again; a length without one (for example a run that timed only
-    some methods) is timed again *in full*, so that every ratio of Table 4 comes from one run. `after` (an ISO time)
-    times again every length whose complete run started before it: to re-time a table on one machine, and resumable
-    with the same `after`. Returns the file's rows for this model."""
+    """Table 4 for one model with the protocol `plan` (a `TimePlan` or its fields as keywords): at each of `lengths`,
+    one run of `time_methods` over every method and the forward baselines (round-robin, one `run_id`), appended to
+    `time.csv` with the machine's description as soon as it is measured; with `wait_quiet` > 0, after waiting up to
+    that many seconds for a quiet machine (`wait_until_quiet`). Resumable: a length with a `complete_run` of these
+    methods is skipped; one without (e.g. a run that timed only some methods) is timed again *in full*, so that every
+    ratio of Table 4 comes from one run. `after` (an ISO time): lengths whose complete run started before it are
+    timed again (to re-time a table on one machine; resumable with the same `after`). Returns the file's rows for
+    this model."""
     p = plan_from(TimePlan, plan, fields)
-    lengths, methods, batch, repeats, warmup, options = p.lengths, p.methods, p.batch, p.repeats, p.warmup, p.options
-    wait_quiet, after = p.wait_quiet, p.after
-    path = time_csv(results)
-    ad = get_adapter(model)                                          # resolved once, handed down
-    methods = supported_methods(ad, TABLE_METHODS if methods is None else methods)
-    wanted = [(m, options_json(ad, m, options)) for m in methods]
-    it = list(lengths)
-    if progress:
-        from tqdm.auto import tqdm
-        it = tqdm(it, desc=f"{model_name} time", unit="length")
-    for n in it:
-        if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, batch, repeats, wanted, after): continue
-        if wait_quiet > 0: wait_until_quiet(wait_quiet, per_core=QUIET_LOAD_PER_CORE)
+    path, ad = time_csv(results), get_adapter(model)                  # the adapter: resolved once, handed down
+    methods = supported_methods(ad, TABLE_METHODS if p.methods is None else p.methods)
+    wanted = [(m, options_json(ad, m, p.options)) for m in methods]
+    from tqdm.auto import tqdm
+    for n in tqdm(list(p.lengths), desc=f"{model_name} time", unit="length", disable=not progress):
+        if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, p.batch, p.repeats, wanted, p.after): continue
+        if p.wait_quiet > 0: wait_until_quiet(p.wait_quiet, per_core=QUIET_LOAD_PER_CORE)
         info = machine_info(next(model.parameters()).device)
-        rows = time_methods(ad, tokenizer, methods, n, batch, repeats, warmup, options, progress, f"{n} tokens")
-        rows.insert(0, "model", model_name)
-        append_rows(path, rows.assign(run_id=uuid.uuid4().hex[:8], **info), TIME_COLUMNS)
+        rows = time_methods(ad, tokenizer, methods, n, p.batch, p.repeats, p.warmup, p.options, progress, f"{n} tokens")
+        append_rows(path, rows.assign(model=model_name, run_id=uuid.uuid4().hex[:8], **info), TIME_COLUMNS)
     out = read_rows(path, TIME_COLUMNS)
     return out[out.model == model_name].reset_index(drop=True)
 
@@ -253,7 +247,7 @@ def round_ratios(time_rows: pd.DataFrame, model_name: str, method: str, baseline
     """The per-round ratios time(`method`) / time(`baseline`) of one run of `time.csv`: round k of the one over round
     k of the other (`times_s` lists a method's rounds in order, and both ran in the same round of the round-robin).
     Empty when either is not in the run."""
-    d = time_rows[(time_rows.model == model_name) & (time_rows.run_id == run_id)]
+    d = _where(time_rows, model=model_name, run_id=run_id)
     a, b = d[d.method == method], d[d.method == baseline]
     if a.empty or b.empty: return np.array([])
     a, b = (np.asarray(json.loads(x.times_s.iloc[0]), float) for x in (a, b))
@@ -283,41 +277,34 @@ def goal_verdict(lo: float, hi: float, goal: float) -> str:
 # %% ../../nbs/56a_efficiency_run.ipynb #12e802c3
 def probe(model_name: str, method: str, length: int, batch: int, options=None, device=None, threads=None,
           ready=None) -> dict:
-    """Run `method` once on `batch` texts of exactly `length` tokens and measure its peak memory; meant to run in a
-    fresh process (`probe_command`). Loads the model, builds the inputs, runs
-    the method once on one short input (warm-up: lazy imports, first-call set-up), records the RSS, resets the peak
-    RSS (so the model's loading does not count), calls `ready(info)` (the parent's cue that set-up is over), runs the
-    method on the batch and returns the RSS after set-up, the peak RSS during the run and the seconds it took. On a
-    GPU the measure is `torch.cuda.max_memory_allocated` over the run (CUDA out-of-memory is caught and reported)."""
+    """Run `method` once on `batch` texts of exactly `length` tokens and measure its peak memory, in a fresh process
+    (`probe_command`): load the model, build the inputs, run the method once on one short input (warm-up: lazy
+    imports, first-call set-up), record the RSS, reset the peak RSS (the model's loading does not count), call
+    `ready(info)` (the parent's cue that set-up is over), run the method on the batch. Returns the RSS after set-up,
+    the peak RSS during the run and its seconds; on a GPU the measure is `torch.cuda.max_memory_allocated` over the
+    run (a CUDA out-of-memory error is caught and reported)."""
     if threads: torch.set_num_threads(int(threads))
     t_load = time.perf_counter()
     model, tok = load_model(model_name, device=device)
-    dev = next(model.parameters()).device
-    opts = {**method_options(method, model), **(options or {})}
-    texts = fixed_length_texts(tok, length, batch)
-    run = make_runner(model, tok, method, texts, opts)
+    dev, opts = next(model.parameters()).device, {**method_options(method, model), **(options or {})}
+    run = make_runner(model, tok, method, fixed_length_texts(tok, length, batch), opts)
     make_runner(model, tok, method, [fixed_length_text(tok, min(length, 16))], opts)()
     gc.collect()
-    info = dict(model=model_name, method=method, length=length, batch=batch, options=json.dumps(opts, sort_keys=True), device=str(dev),
-                rss_after_load_gib=rss_gib(), load_s=time.perf_counter() - t_load)
+    info = dict(model=model_name, method=method, length=length, batch=batch, options=json.dumps(opts, sort_keys=True),
+                device=str(dev), rss_after_load_gib=rss_gib(), load_s=time.perf_counter() - t_load)
     cuda = dev.type == "cuda"
     if cuda:
         torch.cuda.synchronize(dev); torch.cuda.reset_peak_memory_stats(dev)
         info["cuda_after_load_gib"] = torch.cuda.memory_allocated(dev) / 2 ** 30
     info["peak_reset"] = reset_peak_rss()
     if ready is not None: ready(info)
-    oom = False
-    t0 = time.perf_counter()
-    try:
-        run(); _sync(dev)
-    except torch.cuda.OutOfMemoryError:
-        oom = True
-    seconds = time.perf_counter() - t0
-    res = dict(info, peak_rss_gib=peak_rss_gib(), seconds=seconds, oom=oom,
-               peak_cuda_gib=torch.cuda.max_memory_allocated(dev) / 2 ** 30 if cuda else None,
-               memory_kind="cuda_allocated" if cuda else "rss")
-    res["memory_gib"] = res["peak_cuda_gib"] if cuda else res["peak_rss_gib"]
-    return res
+    oom, t0 = False, time.perf_counter()
+    try: run(); _sync(dev)
+    except torch.cuda.OutOfMemoryError: oom = True
+    seconds, rss = time.perf_counter() - t0, peak_rss_gib()
+    gpu = torch.cuda.max_memory_allocated(dev) / 2 ** 30 if cuda else None
+    return dict(info, peak_rss_gib=rss, seconds=seconds, oom=oom, peak_cuda_gib=gpu,
+                memory_kind="cuda_allocated" if cuda else "rss", memory_gib=gpu if cuda else rss)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #03b01110
 def watch_child(cmd, budget_gib=None, time_limit=None, load_limit: float = 900, poll: float = 0.05, env=None) -> dict:
@@ -359,12 +346,11 @@ def watch_child(cmd, budget_gib=None, time_limit=None, load_limit: float = 900, 
 PROBE_MAIN = "import sys; from normxlogit.experiments.efficiency import main; sys.exit(main(sys.argv[1:]))"
 
 def probe_command(model_name, method, length, batch, options=None, device=None, threads=None) -> list:
-    "The command line of one fresh-process probe: this Python running `main(['probe', ...])` (only this module imported)."
+    "The command line of a fresh-process probe: this Python running `main(['probe', ...])` (only this module imported)."
     cmd = [sys.executable, "-c", PROBE_MAIN, "probe", "--model", model_name, "--method", method,
            "--length", str(length), "--batch", str(batch)]
-    if options: cmd += ["--options", json.dumps(options)]
-    if device: cmd += ["--device", str(device)]
-    if threads: cmd += ["--threads", str(threads)]
+    for k, v in dict(options=options and json.dumps(options), device=device, threads=threads).items():
+        if v: cmd += [f"--{k}", str(v)]                                     # only those given
     return cmd
 
 # %% ../../nbs/56a_efficiency_run.ipynb #76cd2fc5
@@ -404,10 +390,8 @@ def _fits(row, budget_gib):
     "True: fits; False: does not fit (its peak, even a partial one, is over the budget); None: unknown."
     if row.get("stopped") == "oom": return False                          # CUDA out of memory
     mem = row.get("memory_gib")
-    mem = None if mem is None or (isinstance(mem, float) and np.isnan(mem)) else float(mem)
-    if mem is not None and mem > budget_gib: return False
-    if bool(row.get("complete")) and mem is not None: return True
-    return None
+    if mem is None or (isinstance(mem, float) and np.isnan(mem)): return None
+    return False if float(mem) > budget_gib else True if bool(row.get("complete")) else None
 
 # %% ../../nbs/56a_efficiency_run.ipynb #06260fb6
 def largest_batch(probe_fn, budget_gib: float, start: int = 1, max_batch: int = 4096, refine: int = 1) -> dict:
@@ -440,25 +424,22 @@ def largest_batch(probe_fn, budget_gib: float, start: int = 1, max_batch: int = 
 
 # %% ../../nbs/56a_efficiency_run.ipynb #e13a512a
 def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
-    """Table 5 from the rows of `memory.csv`: per (model, method, length, options) the largest probed batch that fits `budget_gib`
-    below every batch that did not (or whose probe stopped undecided), its peak memory and time per instance, and what
-    limits it, and `load_avg` of that probe (recorded when it ended)."""
-    out = []
-    if "options" not in rows: rows = rows.assign(options="{}")
-    rows = rows.assign(options=rows.options.fillna("{}").astype(str))
+    """Table 5 from the rows of `memory.csv`: per (model, method, length, options) the largest probed batch that fits
+    `budget_gib` below every batch that did not (or whose probe stopped undecided), its peak memory and time per
+    instance, what limits it, and `load_avg` of that probe (recorded when it ended)."""
+    out, rows = [], rows.assign(options=rows.reindex(columns=["options"]).options.fillna("{}").astype(str))
     for (mo, me, n, op), d in rows.groupby(["model", "method", "length", "options"], sort=False):
         d = d.sort_values(["batch", "started"]).drop_duplicates("batch", keep="last")
         v = {int(r.batch): _fits(r._asdict(), budget_gib) for r in d.itertuples()}
-        bad = [b for b, f in v.items() if f is not True]
-        first_bad = min(bad) if bad else None
-        good = [b for b, f in v.items() if f and (first_bad is None or b < first_bad)]
-        best = max(good) if good else 0
-        r = d[d.batch == best].iloc[0] if best else None
-        why = "" if first_bad is None else ("budget" if v[first_bad] is False else (d[d.batch == first_bad].stopped.iloc[0] or "unknown"))
-        out.append(dict(model=mo, method=me, options=op, length=n, budget_gib=budget_gib, largest_batch=best, first_failing=first_bad,
-                        limited_by=why or "none up to the largest batch tried", memory_gib=None if r is None else r.memory_gib,
-                        seconds_per_instance=None if r is None else r.seconds_per_instance, probes=len(d),
-                        load_avg=np.nan if r is None else r.get("load_avg", np.nan)))
+        bad = min((b for b, f in v.items() if f is not True), default=None)
+        best = max((b for b, f in v.items() if f and (bad is None or b < bad)), default=0)
+        r = d[d.batch == best].iloc[0] if best else pd.Series(dtype=object)          # no batch fits: an empty row
+        why = ("none up to the largest batch tried" if bad is None else "budget" if v[bad] is False
+               else d[d.batch == bad].stopped.iloc[0] or "unknown")
+        out.append(dict(model=mo, method=me, options=op, length=n, budget_gib=budget_gib, largest_batch=best,
+                        first_failing=bad, limited_by=why, memory_gib=r.get("memory_gib"),
+                        seconds_per_instance=r.get("seconds_per_instance"), probes=len(d),
+                        load_avg=r.get("load_avg", np.nan)))
     return pd.DataFrame(out)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ddd21a77
@@ -484,52 +465,39 @@ def run_memory(model_name: str, plan: MemoryPlan | None = None, device=None, thr
     taken; a rerun reuses rows already there (a complete probe, or one whose partial peak is over this budget) with
     the same options, and probes only the rest. Returns `memory_summary` of this model's rows."""
     p = plan_from(MemoryPlan, plan, fields)
-    methods, length, budget_gib, time_limit, options = p.methods, p.length, p.budget_gib, p.time_limit, p.options
+    length, budget = p.length, p.budget_gib
     model, _ = load_model(model_name, device="cpu")
-    methods = supported_methods(model, TABLE_METHODS if methods is None else methods)
-    methods = [m for m in methods if m != "forward_last"]
-    opts = {m: options_json(model, m, options) for m in methods}
+    methods = [m for m in supported_methods(model, TABLE_METHODS if p.methods is None else p.methods)
+               if m != "forward_last"]
+    opts = {m: options_json(model, m, p.options) for m in methods}
     del model; gc.collect()
     path = memory_csv(results)
-    it = methods
-    if progress:
-        from tqdm.auto import tqdm
-        it = tqdm(methods, desc=f"{model_name} memory at {length} tokens", unit="method")
-    for m in it:
-        def probe_fn(b, m=m):
-            old = read_rows(path, MEMORY_COLUMNS)
-            old = old[(old.model == model_name) & (old.method == m) & (old.length == length) & (old.batch == b)
-                      & (old.options.astype(str) == opts[m])]
-            for r in old[::-1].itertuples():
-                if r.complete or _fits(r._asdict(), budget_gib) is False: return r._asdict()
-            row = run_probe(model_name, m, length, b, budget_gib, time_limit, (options or {}).get(m), device, threads, isolate)
-            row["options"] = opts[m]
-            append_rows(path, [row], MEMORY_COLUMNS)
-            msg = (f"{m:>12} batch {b:5d}: {row['memory_gib'] or float('nan'):6.2f} GiB"
-                   + (f", {row['seconds_per_instance']:.4f} s/instance" if row["complete"] else f" (stopped: {row['stopped']})"))
-            if progress: it.write(msg)
-            return row
-        largest_batch(probe_fn, budget_gib, p.start, p.max_batch, p.refine)
-    rows = read_rows(path, MEMORY_COLUMNS)
-    rows = rows[(rows.model == model_name) & (rows.length == length) & rows.method.isin(methods)
-                & (rows.options.astype(str) == rows.method.map(opts))]
-    return memory_summary(rows, budget_gib)
+    from tqdm.auto import tqdm
+    def probe_fn(m, b):
+        old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length, batch=b)
+        for r in old[old.options.astype(str) == opts[m]][::-1].itertuples():
+            if r.complete or _fits(r._asdict(), budget) is False: return r._asdict()
+        row = dict(run_probe(model_name, m, length, b, budget, p.time_limit, (p.options or {}).get(m), device, threads,
+                             isolate), options=opts[m])
+        append_rows(path, [row], MEMORY_COLUMNS)
+        if progress: tqdm.write(f"{m:>12} batch {b:5d}: {row['memory_gib'] or float('nan'):6.2f} GiB" + (
+            f", {row['seconds_per_instance']:.4f} s/instance" if row["complete"] else f" (stopped: {row['stopped']})"))
+        return row
+    for m in tqdm(methods, desc=f"{model_name} memory at {length} tokens", unit="method", disable=not progress):
+        largest_batch(lambda b: probe_fn(m, b), budget, p.start, p.max_batch, p.refine)
+    rows = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, length=length)
+    return memory_summary(rows[rows.method.isin(methods) & (rows.options.astype(str) == rows.method.map(opts))], budget)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #d69ef3fb
 def latest_row(rows, **eq):
     "The latest (by `started`) row of `rows` whose columns equal `eq`, None if there is none."
-    for k, v in eq.items(): rows = rows[rows[k] == v]
+    rows = _where(rows, **eq)
     return None if rows.empty else rows.sort_values("started").iloc[-1]
 
 # %% ../../nbs/56a_efficiency_run.ipynb #75c07f2d
 def _num(x) -> float:
     try: return float(x)
     except (TypeError, ValueError): return np.nan
-
-# %% ../../nbs/56a_efficiency_run.ipynb #789b9b6d
-def _max(*v) -> float:
-    v = [x for x in v if not np.isnan(x)]
-    return max(v) if v else np.nan
 
 # %% ../../nbs/56a_efficiency_run.ipynb #1434cf85
 def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str = "smollm2-135m",
@@ -543,37 +511,37 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
     `ratio`; a time is the median per-round ratio of one run, `lo`/`hi` the smallest and largest (`ratio_interval`).
     `verdict`: `goal_verdict` ('met' / 'not met' / 'inconclusive'; None while a measurement is missing). `load`: the
     highest 1-minute load average recorded with the measurements (a time run: at its start, and end where recorded; a
-    probe: at its end), `quiet`: `run_quiet` of it; `measured`: the CPU and the day of NormXLogit's measurement. Printed, never asserted."""
-    out = []
-    done = memory_rows[memory_rows.complete.astype(bool)]
-    def row(kind, model, what, batch, value="pending", ci=(np.nan,) * 3, goal=np.nan, load=(np.nan, np.nan), at=None):
-        (ratio, lo, hi), (load, n_cpus), ok = ci, load, not np.isnan(ci[1])
+    probe: at its end), `quiet`: `run_quiet` of it; `measured`: the CPU and the day of NormXLogit's measurement.
+    Printed, never asserted."""
+    out, done = [], memory_rows[memory_rows.complete.astype(bool)]
+    def row(kind, model, what, batch, goal, value="pending", ci=(np.nan,) * 3, load=np.nan, at=None):
+        (ratio, lo, hi), ok = ci, not np.isnan(ci[1])
+        measured = "–" if at is None else f"{at.get('cpu_model', '?')}, {str(at.get('started', '?'))[:10]}"
         out.append(dict(kind=kind, model=model, what=what, length=length, batch=batch, value=value, ratio=ratio, lo=lo,
                         hi=hi, goal=goal, verdict=goal_verdict(lo, hi, goal) if ok else None, load=load,
-                        quiet=run_quiet(load, n_cpus) if ok else None, measured="–" if at is None else f"{at.get('cpu_model', '?')}, {str(at.get('started', '?'))[:10]}"))
+                        quiet=run_quiet(load, _num(at.get("n_cpus"))) if ok else None, measured=measured))
     def mem(kind, model, batch, num, den, goal):
+        a, b = (latest_row(done, model=model, method=x, length=length, batch=batch) for x in (num, den))
         what = f"peak memory, {num} / {den}"
-        a = latest_row(done, model=model, method=num, length=length, batch=batch)
-        b = latest_row(done, model=model, method=den, length=length, batch=batch)
-        if a is None or b is None: return row(kind, model, what, batch, goal=goal)
+        if a is None or b is None: return row(kind, model, what, batch, goal)
         r = a.memory_gib / b.memory_gib
-        row(kind, model, what, batch, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB", (r, r, r), goal,
-            (_max(_num(a.get("load_avg")), _num(b.get("load_avg"))), _num(a.get("n_cpus"))), a)
+        row(kind, model, what, batch, goal, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB", (r, r, r),
+            np.fmax(_num(a.get("load_avg")), _num(b.get("load_avg"))), a)
     def tim(kind, model, num, den, goal):
-        what = f"time, {num} / {den}"
         a = latest_row(time_rows, model=model, method=num, length=length, batch=1, repeats=repeats)
-        b = None if a is None else latest_row(time_rows, model=model, method=den, length=length, batch=1, run_id=a.run_id)
-        if a is None or b is None: return row(kind, model, what, 1, goal=goal)
-        med, lo, hi, _ = ratio_interval(round_ratios(time_rows, model, num, den, a.run_id))
+        b = None if a is None else latest_row(time_rows, model=model, method=den, length=length, batch=1,
+                                              run_id=a.run_id)
+        what = f"time, {num} / {den}"
+        if a is None or b is None: return row(kind, model, what, 1, goal)
         load = others_load(a.get("load_avg"), a.get("load_avg_end"), a.get("run_cpu_s"), a.get("run_wall_s"))
-        row(kind, model, what, 1, f"{a.median_s:.3f} / {b.median_s:.3f} s", (med, lo, hi), goal,
-            (load, _num(a.get("n_cpus"))), a)
+        row(kind, model, what, 1, goal, f"{a.median_s:.3f} / {b.median_s:.3f} s",
+            ratio_interval(round_ratios(time_rows, model, num, den, a.run_id))[:3], load, a)
     mem("decoder", decoder, decoder_batch, "normxlogit", "forward", 0.5)
     tim("decoder", decoder, "normxlogit", "forward_last", 1.1)
     mem("encoder", encoder, encoder_batch, "normxlogit", "forward", 1.1)
     tim("encoder", encoder, "normxlogit", "forward", 1.1)
-    g = pd.DataFrame(out)
-    for c in ("verdict", "quiet"): g[c] = pd.Series([r[c] for r in out], index=g.index, dtype=object)   # None stays None
+    g = pd.DataFrame(out)                                              # verdict and quiet: None stays None, not NaN
+    for c in ("verdict", "quiet"): g[c] = pd.Series([r[c] for r in out], index=g.index, dtype=object)
     return g
 
 # %% ../../nbs/56a_efficiency_run.ipynb #d60f50a4
@@ -585,22 +553,19 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
     Returns this model's rows of `goals_table`."""
     model, tok = load_model(model_name, device=device)
     methods = [m for m in ("normxlogit", "forward", "forward_last") if m in supported_methods(model, ["normxlogit"])]
-    decoder = "forward_last" in methods
-    plan = TimePlan([length], ["normxlogit"], 1, repeats, 1)
-    run_time(model, tok, model_name, plan, results=results, progress=progress)
+    run_time(model, tok, model_name, TimePlan([length], ["normxlogit"], 1, repeats, 1), results, progress)
     del model; gc.collect()
     path = memory_csv(results)
     for m in methods:
-        old = read_rows(path, MEMORY_COLUMNS)
-        if ((old.model == model_name) & (old.method == m) & (old.length == length) & (old.batch == batch)
-                & old.complete.astype(bool)).any(): continue
+        old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length, batch=batch)
+        if old.complete.astype(bool).any(): continue
         row = run_probe(model_name, m, length, batch, cap_gib, time_limit, None, device, threads)
         append_rows(path, [row], MEMORY_COLUMNS)
         if progress: print(f"{m:>12} batch {batch}: {row['memory_gib'] or float('nan'):.2f} GiB, {row['seconds']:.2f} s"
                            + ("" if row["complete"] else f" (stopped: {row['stopped']})"), flush=True)
-    g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), read_rows(path, MEMORY_COLUMNS),
-                    decoder=model_name, encoder=model_name, length=length, decoder_batch=batch, encoder_batch=batch, repeats=repeats)
-    return g[g.kind == ("decoder" if decoder else "encoder")].reset_index(drop=True)
+    g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), read_rows(path, MEMORY_COLUMNS), model_name, model_name,
+                    length, batch, batch, repeats)
+    return g[g.kind == ("decoder" if "forward_last" in methods else "encoder")].reset_index(drop=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #8297b0d0
 def _ints(s): return [int(x) for x in str(s).split(",") if x.strip()]
@@ -629,7 +594,8 @@ def _time(a):
     rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
     with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
         print("runs (load average at start / end, CPU and wall seconds):")
-        _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s", "run_wall_s"]])
+        _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s",
+                                              "run_wall_s"]])
         print(rows.pivot_table(index=["length", "run_id"], columns="method", values="median_s"))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #36af14ad
@@ -640,31 +606,35 @@ def _probe(a):
     print(json.dumps(res), flush=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #0d0bcec6
-_main = command_line("efficiency", "Efficiency of the attribution methods (the NormXLogit paper's Tables 4-5); resumable.", {
-    "time": Command("time per instance vs length (Table 4)", _time, (*MODEL_OPTS, METHODS_OPT,
-                    Opt("lengths", "40,120,360,512", "comma-separated input lengths"), Opt("repeats", 5, "timed rounds"),
-                    Opt("warmup", 1, "untimed rounds first"), Opt("batch", 1, "inputs per call"),
-                    Opt("wait_quiet", 0.0, "before each length's run, wait up to this many seconds for a quiet machine"),
-                    Opt("timed_after", None, "time again each length whose complete run started before this ISO time", kind=str)),
-                    ("results", "device", "threads")),
+_SHARED = ("results", "device", "threads")                             # the shared options of time, memory and goals
+_main = command_line(
+    "efficiency", "Efficiency of the attribution methods (the NormXLogit paper's Tables 4-5); resumable.", {
+    "time": Command("time per instance vs length (Table 4)", _time, (
+        *MODEL_OPTS, METHODS_OPT, Opt("lengths", "40,120,360,512", "comma-separated input lengths"),
+        Opt("repeats", 5, "timed rounds"), Opt("warmup", 1, "untimed rounds first"), Opt("batch", 1, "inputs per call"),
+        Opt("wait_quiet", 0.0, "before each length's run, wait up to this many seconds for a quiet machine"),
+        Opt("timed_after", None, "time again each length whose complete run started before this ISO time", kind=str)),
+        _SHARED),
     "memory": Command("largest batch within a memory budget (Table 5)", lambda a: _show(run_memory(
-                          a.model, MemoryPlan(_names(a.methods), a.length, a.budget_gib, a.time_limit, a.refine,
-                                              a.start, a.max_batch, _options(a)), a.device, a.threads, a.results)),
-                      (*MODEL_OPTS, METHODS_OPT, Opt("budget_gib", 8.0, "memory budget"), Opt("length", 512, "input length"),
-                       Opt("time_limit", 900.0, "seconds per probe"), Opt("refine", 1, "bisection steps after doubling"),
-                       Opt("start", 1, "first batch"), Opt("max_batch", 4096, "largest batch tried")), ("results", "device", "threads")),
+        a.model, MemoryPlan(_names(a.methods), a.length, a.budget_gib, a.time_limit, a.refine, a.start, a.max_batch,
+                            _options(a)), a.device, a.threads, a.results)), (
+        *MODEL_OPTS, METHODS_OPT, Opt("budget_gib", 8.0, "memory budget"), Opt("length", 512, "input length"),
+        Opt("time_limit", 900.0, "seconds per probe"), Opt("refine", 1, "bisection steps after doubling"),
+        Opt("start", 1, "first batch"), Opt("max_batch", 4096, "largest batch tried")), _SHARED),
     "goals": Command("the project's memory/time goals (issue 13, item 1)", lambda a: _show(run_goals(
-                         a.model, a.length, a.batch, a.repeats, a.cap_gib, a.time_limit, a.device, a.threads, a.results)),
-                     (*MODEL_OPTS, Opt("length", 512, "input length"), Opt("batch", 16, "inputs per call"), Opt("repeats", 5, "timed rounds"),
-                      Opt("cap_gib", 16.0, "memory cap of a probe"), Opt("time_limit", 1800.0, "seconds per probe")), ("results", "device", "threads")),
-    "probe": Command("one fresh-process memory probe (used by `memory`)", _probe,
-                     (*MODEL_OPTS, Opt("method", kind=str, required=True), Opt("length", kind=int, required=True),
-                      Opt("batch", kind=int, required=True)), ("device", "threads"))})
+        a.model, a.length, a.batch, a.repeats, a.cap_gib, a.time_limit, a.device, a.threads, a.results)), (
+        *MODEL_OPTS, Opt("length", 512, "input length"), Opt("batch", 16, "inputs per call"),
+        Opt("repeats", 5, "timed rounds"), Opt("cap_gib", 16.0, "memory cap of a probe"),
+        Opt("time_limit", 1800.0, "seconds per probe")), _SHARED),
+    "probe": Command("one fresh-process memory probe (used by `memory`)", _probe, (
+        *MODEL_OPTS, Opt("method", kind=str, required=True), Opt("length", kind=int, required=True),
+        Opt("batch", kind=int, required=True)), ("device", "threads"))})
 
 def main(argv=None) -> int:
-    """`normxlogit experiment efficiency ...`: `time --model minilm-sst2 --lengths 40,120,360,512 --repeats 5` (Table 4),
-    `memory --model minilm-sst2 --budget-gib 8 --length 512` (Table 5), `goals --model smollm2-135m --length 512 --batch 16`
-    (the project's efficiency goals, issue 13, item 1) and `probe ...` (one fresh-process memory probe; prints `READY {json}` then `{json}`)."""
+    """`normxlogit experiment efficiency ...`: `time --model minilm-sst2 --lengths 40,120,360,512 --repeats 5`
+    (Table 4), `memory --model minilm-sst2 --budget-gib 8 --length 512` (Table 5), `goals --model smollm2-135m
+    --length 512 --batch 16` (the project's efficiency goals, issue 13, item 1) and `probe ...` (one fresh-process
+    memory probe; prints `READY {json}` then `{json}`)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     return _main(argv)
 main.parser = _main.parser
@@ -685,11 +655,11 @@ SCALE_RUNS = {   # what `reproduce` measures at each scale, in this order: task 
 # %% ../../nbs/56a_efficiency_run.ipynb #cd430514
 @scratch_unless_book("efficiency")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """Tables 4-5 from scratch, resumably (`SCALE_RUNS`): 'tiny' (tiny random models, seconds; in-process memory probes;
-    results in a scratch folder unless `results` names one: `scratch_unless_book`), 'book' (MiniLM and SmolLM2 as in the
-    committed CSVs, 8 GiB budget, and the project's efficiency goals) or 'paper' (a BERT-base fine-tuned on SST-2 from the hub, the
-    paper's 48 GB budget: for a GPU). Measures only what `time.csv` / `memory.csv` lack; run it on a quiet machine (book and
-    paper scales wait up to `wait_quiet` seconds for one before each Table 4 run).
+    """Tables 4-5 from scratch, resumably (`SCALE_RUNS`): 'tiny' (tiny random models, seconds; in-process memory
+    probes; results in a scratch folder unless `results` names one: `scratch_unless_book`), 'book' (MiniLM and SmolLM2
+    as in the committed CSVs, 8 GiB budget, and the project's efficiency goals) or 'paper' (a BERT-base fine-tuned on
+    SST-2 from the hub, the paper's 48 GB budget: for a GPU). Measures only what `time.csv` / `memory.csv` lack; run
+    it on a quiet machine (book and paper scales wait up to `wait_quiet` seconds for one before each Table 4 run).
     Returns the rows it added: `{'computed': ..., 'time rows': ..., 'memory rows': ...}` (`cache` is unused: the CSVs
     are the store)."""
     runs, tiny = scale_runs(SCALE_RUNS, scale), scale == "tiny"
@@ -715,31 +685,30 @@ def estimate(scale: str = "book") -> pd.DataFrame:
     method) at the medians and torch threads the committed `time.csv` recorded; per model, the memory search at the wall
     seconds x threads its committed probes took. 'paper' scales MiniLM's rates by 8, BERT-base's multiply-adds over
     MiniLM's (twice the layers, twice the width); its 48 GB search is unknown here (a GPU's)."""
-    if scale == "tiny": return cost_table([dict(step="tiny BERT and Llama: 2 methods, 1 round; 1 memory search", units=1, cpu_s_per_unit=10)])
+    if scale == "tiny":
+        return cost_table([dict(step="tiny BERT and Llama: 2 methods, 1 round; 1 memory search", units=1,
+                                cpu_s_per_unit=10)])
     runs = scale_runs(SCALE_RUNS, scale)
     t, m = read_rows(time_csv(), TIME_COLUMNS), read_rows(memory_csv(), MEMORY_COLUMNS)
     rows, budget = [], next(r.get("budget_gib") for r in runs if r.task == "memory")
-    cost = lambda x: round((x.wall_s * x.torch_threads).mean(), 1) if len(x) else np.nan
+    cost = lambda x: dict(units=max(len(x), 1),
+                          cpu_s_per_unit=round((x.wall_s * x.torch_threads).mean(), 1) if len(x) else np.nan)
     for r in runs:
         if r.task == "time":
-            name = r.model if scale == "book" else "minilm-sst2"             # 'paper': MiniLM's rates, scaled
-            d = t[(t.model == name) & (t.batch == 1)].sort_values("started")
-            d, f = d.drop_duplicates(["method", "length"], keep="last"), 8 if scale == "paper" else 1
-            for L in r.get("lengths"):
-                x = d[d.length == L]
-                rate = x.median_s.sum() * (1 + r.get("repeats")) * x.torch_threads.max() * f if len(x) else np.nan
-                rows.append(dict(step=f"Table 4, {r.model}, {L} tokens: one run", units=1, cpu_s_per_unit=round(rate, 1)))
+            name, f = (r.model, 1) if scale == "book" else ("minilm-sst2", 8)     # 'paper': MiniLM's rates, x 8
+            d = _where(t, model=name, batch=1).sort_values("started").drop_duplicates(["method", "length"], keep="last")
+            for L, x in ((L, d[d.length == L]) for L in r.get("lengths")):
+                rate = x.median_s.sum() * (1 + r.get("repeats")) * x.torch_threads.max() * f
+                rows.append(dict(step=f"Table 4, {r.model}, {L} tokens: one run", units=1,
+                                 cpu_s_per_unit=round(rate, 1) if len(x) else np.nan))
         elif r.task == "memory":
             x = m[(m.model == r.model) & np.isclose(m.budget_gib.astype(float), r.get("budget_gib"))]
-            step = f"Table 5, {r.model}: memory search within {r.get('budget_gib'):g} GiB"
-            rows.append(dict(step=step, units=max(len(x), 1), cpu_s_per_unit=cost(x)))
+            rows.append(dict(step=f"Table 5, {r.model}: memory search within {r.get('budget_gib'):g} GiB", **cost(x)))
         else:
             x = m[(m.model == r.model) & (m.batch == r.get("batch")) & (m.budget_gib.astype(float) > budget)]
-            step = f"efficiency goals, {r.model}, batch {r.get('batch')}"
-            rows.append(dict(step=step, units=max(len(x), 1), cpu_s_per_unit=cost(x)))
+            rows.append(dict(step=f"efficiency goals, {r.model}, batch {r.get('batch')}", **cost(x)))
     return cost_table(rows)
 
-EXPERIMENT = register_experiment("efficiency", "Time per instance against input length and the largest batch "
-                    "within a memory "
-                    "budget (the NormXLogit paper's Tables 4-5)", chapters=["56_efficiency"], cli=main,
-                    reproduce=reproduce, estimate=estimate, scales=SCALE_RUNS)
+EXPERIMENT = register_experiment("efficiency", "Time per instance against input length and the largest batch within a "
+                                 "memory budget (the NormXLogit paper's Tables 4-5)", chapters=["56_efficiency"],
+                                 cli=main, reproduce=reproduce, estimate=estimate, scales=SCALE_RUNS)

@@ -14,16 +14,18 @@ from .common import verdict, results_path, write_csv, dashed, paper_text
 
 TASK_LABELS = {"sst2": "SST-2", "mnli": "MNLI", "qnli": "QNLI", "stsb": "STS-B"}
 REGRESSION_TASKS = ("stsb",)
-ALL_METHODS = ("random", "grad_l1", "gxi", "ig", "decompx", "l2norm", "logat", "normxlogit", "attnlrp", "lrp", "alti_logit")  # table order
-PAPER_METHODS = ALL_METHODS[:8]                              # the rows of the paper's Tables 1 and 3
-AGNOSTIC = ("grad_l1", "gxi", "ig", "l2norm", "logat")     # the paper's architecture-agnostic baselines (NormXLogit's claimed class)
-MODEL_FAMILIES = {"minilm": dict(label="MiniLM-L6", paper="BERT", decoder=False),    # our model -> the paper's model it stands for
+ALL_METHODS = tuple("random grad_l1 gxi ig decompx l2norm logat normxlogit attnlrp lrp alti_logit".split())
+PAPER_METHODS = ALL_METHODS[:8]                # the rows of the paper's Tables 1 and 3 (ALL_METHODS: the tables' order)
+AGNOSTIC = ("grad_l1", "gxi", "ig", "l2norm", "logat")  # the paper's architecture-agnostic baselines (NXL's class)
+MODEL_FAMILIES = {"minilm": dict(label="MiniLM-L6", paper="BERT", decoder=False),    # the paper's model ours stands for
                   "smollm2": dict(label="SmolLM2-135M", paper="Llama 2", decoder=True)}
-ENCODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", "decompx", "attnlrp", "lrp", "ig")
-DECODER_METHODS = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi", "attnlrp", "lrp", "alti_logit", "ig")   # no DecompX (encoders only); ALTI-Logit (pre-LN decoders only)
+ENCODER_METHODS = tuple("random l2norm logat normxlogit grad_l1 gxi decompx attnlrp lrp ig".split())
+DECODER_METHODS = tuple("random l2norm logat normxlogit grad_l1 gxi attnlrp lrp alti_logit ig".split())
 ABLATIONS = {"correct_only": "only correctly predicted items",
-             "strict": "protocol 'strict' (special tokens never ranked nor perturbed, k = ceil(r n) of the non-special tokens)",
-             "embedding_output": "NormXLogit and the l2 norm with the embedding-layer output norm (the authors' code) instead of Eq. 9's word-embedding norm"}
+             "strict": "protocol 'strict' (special tokens never ranked nor perturbed, k = ceil(r n) of the non-special "
+                       "tokens)",
+             "embedding_output": "NormXLogit and the l2 norm with the embedding-layer output norm (the authors' code) "
+                                 "instead of Eq. 9's word-embedding norm"}
 
 # %% auto #0
 __all__ = ['TASK_LABELS', 'REGRESSION_TASKS', 'ALL_METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'MODEL_FAMILIES', 'ENCODER_METHODS',
@@ -44,17 +46,19 @@ def family_of(model: str) -> str:
 
 # %% ../../nbs/51_experiment1.ipynb #ff2dae32
 def methods_of(family: str) -> tuple:
-    "The methods run on a model family (DecompX on the encoder, ALTI-Logit on the decoder)."
+    "The methods run on a model family (DecompX on encoders only, ALTI-Logit on pre-LN decoders only)."
     return DECODER_METHODS if MODEL_FAMILIES[family]["decoder"] else ENCODER_METHODS
 
 # %% ../../nbs/51_experiment1.ipynb #13efd0ef
-BETTER = {"aopc": "higher", "accuracy": "lower", "sufficiency": "lower", "pearson_perturbed": "lower", "pearson_drop": "higher"}  # for a more faithful attribution
+BETTER = {"aopc": "higher", "accuracy": "lower", "sufficiency": "lower", "pearson_perturbed": "lower",
+          "pearson_drop": "higher"}                                       # for a more faithful attribution
 TABLE1_METRIC = {"sst2": "aopc", "mnli": "aopc", "qnli": "aopc", "stsb": "pearson_perturbed"}
-TABLE_METRICS = ("aopc", "accuracy", "pearson_perturbed", "pearson_drop")     # the metrics written to table1.csv
-ITEM_MEANS = ("aopc", "accuracy", "sufficiency")                                  # metrics that are means over items
-N_BOOT = 2000                                                                     # bootstrap resamples (intervals, Wald tests)
+TABLE_METRICS = ("aopc", "accuracy", "pearson_perturbed", "pearson_drop")  # the metrics written to table1.csv
+ITEM_MEANS = ("aopc", "accuracy", "sufficiency")                    # metrics that are means over items
+N_BOOT = 2000                                                       # bootstrap resamples (intervals, Wald tests)
 OUTCOMES = {"holds": "reproduced", "does not hold": "reversed", "inconclusive": "inconclusive"}
-METRIC_NAMES = {"aopc": "AOPC", "accuracy": "accuracy under perturbation", "pearson_perturbed": "Pearson under perturbation"}
+METRIC_NAMES = {"aopc": "AOPC", "accuracy": "accuracy under perturbation",
+                "pearson_perturbed": "Pearson under perturbation"}
 
 def show(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     "A frame for display: floats to `digits` decimals and every missing value as '–' (never NaN on the page)."
@@ -64,13 +68,16 @@ def show(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 def _label(model: str) -> str:
     return MODEL_FAMILIES.get(family_of(model), {}).get("label", model)
 
+def _column(model: str, task: str) -> str: return f"{_label(model)} · {TASK_LABELS[task]}"     # a column of the tables
+
 # %% ../../nbs/51_experiment1.ipynb #5abb63d0
-def _metric(table: int, task: str) -> str: return TABLE1_METRIC[task] if table == 1 else "accuracy"   # a column's metric
+def _metric(table: int, task: str) -> str: return TABLE1_METRIC[task] if table == 1 else "accuracy"  # a column's metric
 
 # %% ../../nbs/51_experiment1.ipynb #2a2afe4f
 def _paper_column(paper: pd.DataFrame, table: int, task: str, paper_model: str) -> pd.Series:
     "The paper's numbers of Table `table` for `task` and `paper_model`, by method."
-    return paper[(paper.table == table) & (paper.task == task) & (paper.paper_model == paper_model)].set_index("method").value
+    p = paper[(paper.table == table) & (paper.task == task) & (paper.paper_model == paper_model)]
+    return p.set_index("method").value
 
 # %% ../../nbs/51_experiment1.ipynb #724238d4
 def _in_order(methods) -> list:
@@ -78,12 +85,18 @@ def _in_order(methods) -> list:
     ms = list(dict.fromkeys(methods))
     return [m for m in ALL_METHODS if m in ms] + [m for m in ms if m not in ALL_METHODS]
 
+_ORDER = {k: i for i, k in enumerate([*MODEL_FAMILIES, *TASK_LABELS, *TABLE_METRICS, *ALL_METHODS])}
+
+def _table_order(c: pd.Series) -> pd.Series:
+    "A sort key: families, tasks, metrics and methods in the tables' order (any other after them), models as they are."
+    return c if c.name == "model" else c.map(_ORDER).fillna(99)
+
 # %% ../../nbs/51_experiment1.ipynb #0e85d403
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASK_LABELS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
 
 # %% ../../nbs/51_experiment1.ipynb #fed9a412
 def results_root(ablation: str | None = None, root=None) -> Path:
-    "Folder of the result files: `results_dir('faithfulness')` (or the folder `root`), or its `ablations/<ablation>` subfolder."
+    "The result files' folder: `results_dir('faithfulness')` (or the folder `root`), or its `ablations/<ablation>`."
     d = results_path("faithfulness", results=True if root is None else root)
     if ablation is None: return d
     if ablation not in ABLATIONS: raise ValueError(f"unknown ablation {ablation!r}; known: {sorted(ABLATIONS)}")
@@ -91,16 +104,13 @@ def results_root(ablation: str | None = None, root=None) -> Path:
 
 # %% ../../nbs/51_experiment1.ipynb #1187c3d8
 def result_files(ablation: str | None = None, root=None) -> pd.DataFrame:
-    """The result files `<model>_<task>_<method>.csv.gz` in `results_root(ablation, root)`, a row each (model, family, task,
-    method, path) in the tables' order (family, task, method); an empty frame when there are none."""
-    rows = []
+    """The result files `<model>_<task>_<method>.csv.gz` in `results_root(ablation, root)`, a row each (model, family,
+    task, method, path) in the tables' order (family, task, method); an empty frame when there are none."""
     d = results_root(ablation, root)
-    for p in sorted(d.glob("*.csv.gz")) if d.exists() else []:
-        m = _FILE.match(p.name)
-        if m: rows.append(dict(model=m["model"], family=family_of(m["model"]), task=m["task"], method=m["method"], path=p))
-    out = pd.DataFrame(rows, columns=["model", "family", "task", "method", "path"])
-    rank = lambda c: c.map({k: i for i, k in enumerate(list(MODEL_FAMILIES) + list(TASK_LABELS) + list(ALL_METHODS))}).fillna(99)
-    return out.sort_values(["family", "task", "model", "method"], key=lambda c: rank(c) if c.name != "model" else c, kind="stable").reset_index(drop=True)
+    found = [(_FILE.match(p.name), p) for p in (sorted(d.glob("*.csv.gz")) if d.exists() else [])]
+    out = pd.DataFrame([(m["model"], family_of(m["model"]), m["task"], m["method"], p) for m, p in found if m],
+                       columns=["model", "family", "task", "method", "path"])
+    return out.sort_values(["family", "task", "model", "method"], key=_table_order, kind="stable", ignore_index=True)
 
 # %% ../../nbs/51_experiment1.ipynb #12ec5dc4
 _COLUMNS = ["model", "row", "method", "ratio", "metric", "k", "n_tokens", "label", "p_full", "p_perturbed", "score",
@@ -115,7 +125,8 @@ def load_results(files: pd.DataFrame) -> pd.DataFrame:
         d = pd.read_csv(f.path, usecols=lambda c: c in _COLUMNS)
         if "gold" not in d: raise ValueError(f"{f.path.name} has no gold column")
         if set(d.model.astype(str)) != {f.model} or set(d.method.astype(str)) != {f.method}:
-            raise ValueError(f"{f.path.name}: rows name models {set(d.model)} / methods {set(d.method)}, not {f.model} / {f.method}")
+            raise ValueError(f"{f.path.name}: rows name models {set(d.model)} / methods {set(d.method)}, "
+                             f"not {f.model} / {f.method}")
         parts.append(d.assign(task=f.task, family=f.family))
     return pd.concat(parts, ignore_index=True)
 
@@ -126,51 +137,50 @@ def _span(v) -> str:
 
 # %% ../../nbs/51_experiment1.ipynb #6025a086
 def coverage(files: pd.DataFrame, data: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
-    """What is there against the plan `p` (`experiment1.plan`, no ablations): per model x task the planned items, the items
-    found (min–max over the methods; `n_ig` for IG), the methods found and planned, the missing and any extra ones."""
-    p = p[p.ablation == ""]
-    pl = {k: g for k, g in p.groupby(["model", "task"], sort=False)}
+    """What is there against the plan `p` (`experiment1.plan`, no ablations): per model x task the planned items, the
+    items found (min–max over the methods; `n_ig` for IG), the methods found and planned, missing, extra."""
+    pl = dict(list(p[p.ablation == ""].groupby(["model", "task"], sort=False)))
     keys = list(pl) + [k for k in files.groupby(["model", "task"], sort=False).groups if k not in pl]
     items = data.groupby(["model", "task", "method"]).row.nunique() if len(data) else pd.Series(dtype=int)
+    but = lambda a, b: ", ".join(m for m in a if m not in b) or "–"
     rows = []
-    for model, task in keys:
-        found = files[(files.model == model) & (files.task == task)].method.tolist()
-        planned = list(pl[(model, task)].method) if (model, task) in pl else []
-        n = {m: int(items[(model, task, m)]) for m in found if (model, task, m) in items}
-        rows.append(dict(model=model, task=task, n_planned=int(pl[(model, task)].n.max()) if planned else pd.NA,
-                         n_found=_span(n.values()), n_ig=n.get("ig", pd.NA), methods_found=len(found), methods_planned=len(planned),
-                         missing=("all" if planned and not found else ", ".join(m for m in planned if m not in found) or "–"),
-                         extra=", ".join(m for m in found if m not in planned) or "–"))
+    for key in keys:
+        found = files[(files.model == key[0]) & (files.task == key[1])].method.tolist()
+        planned = list(pl[key].method) if key in pl else []
+        n = {m: int(items[key + (m,)]) for m in found if key + (m,) in items}
+        rows.append(dict(model=key[0], task=key[1], n_planned=int(pl[key].n.max()) if planned else pd.NA,
+                         n_found=_span(n.values()), n_ig=n.get("ig", pd.NA), methods_found=len(found),
+                         methods_planned=len(planned), missing="all" if planned and not found else but(planned, found),
+                         extra=but(found, planned)))
     return pd.DataFrame(rows).astype({"n_planned": "Int64", "n_ig": "Int64"})
 
 # %% ../../nbs/51_experiment1.ipynb #1de4a050
 def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
-    """Integrated Gradients' completeness per model x task, from the `completeness_gap` and `converged` columns that the
-    runner writes for each item (the worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over the item's targets): items,
-    items with a record, share converged, median and 90th percentile of the gap (`n_recorded` 0: unknown, not assumed)."""
-    rows = []
+    """Integrated Gradients' completeness per model x task, from the `completeness_gap` and `converged` columns that
+    the runner writes for each item (the worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over the item's targets):
+    items, items with a record, share converged, median and 90th percentile of the gap (`n_recorded` 0: unknown)."""
+    cols, rows = ["row", "completeness_gap", "converged"], []
     for f in files[files.method == method].itertuples():
-        d = pd.read_csv(f.path, usecols=lambda c: c in ("row", "completeness_gap", "converged")).drop_duplicates("row")
-        g = d.completeness_gap.dropna() if "completeness_gap" in d else pd.Series(dtype=float)
-        ok = d.converged.dropna().astype(bool) if "converged" in d else pd.Series(dtype=bool)
-        rows.append(dict(model=f.model, task=f.task, n_items=len(d), n_recorded=len(g),
-                         converged=float(ok.mean()) if len(ok) else np.nan,
-                         median_gap=float(g.median()) if len(g) else np.nan, p90_gap=float(g.quantile(0.9)) if len(g) else np.nan))
+        d = pd.read_csv(f.path, usecols=lambda c: c in cols).drop_duplicates("row").reindex(columns=cols)
+        g, ok = d.completeness_gap.dropna(), d.converged.dropna().astype(bool)
+        rows.append(dict(model=f.model, task=f.task, n_items=len(d), n_recorded=len(g), converged=float(ok.mean()),
+                         median_gap=float(g.median()), p90_gap=float(g.quantile(0.9))))
     return pd.DataFrame(rows, columns=["model", "task", "n_items", "n_recorded", "converged", "median_gap", "p90_gap"])
 
 # %% ../../nbs/51_experiment1.ipynb #a7b305e1
 def runs_markdown(cov: pd.DataFrame, data: pd.DataFrame) -> str:
     """The items behind every column, as Markdown from the files: per model x task the items of each method (IG named
     when it has fewer: the costliest method) and the planned number when the files have fewer."""
-    items = data.groupby(["model", "task", "method"]).row.nunique()
-    lines = []
+    items, lines = data.groupby(["model", "task", "method"]).row.nunique(), []
     for r in cov[cov.methods_found > 0].itertuples():
-        n = items[(r.model, r.task)]
-        most = int(n.max()); small = n[n < most]
-        txt = f"- **{_label(r.model)} · {TASK_LABELS[r.task]}**: {most} items" + (f" for {len(n) - len(small)} methods" if len(small) else f", all {len(n)} methods")
-        if len(small): txt += "; " + ", ".join(f"{method_label(m)} {int(k)}" for m, k in small.items()) + " (fewer: " + (
-            "IG is the costliest method; its orderings use the items it shares with NormXLogit" if set(small.index) == {"ig"} else "a run not finished") + ")"
-        if not pd.isna(r.n_planned) and int(r.n_planned) > most: txt += f"; planned {int(r.n_planned)} (the larger run is in progress)"
+        n = items[(r.model, r.task)]; most = int(n.max()); small = n[n < most]
+        why = ("IG is the costliest method; its orderings use the items it shares with NormXLogit"
+               if set(small.index) == {"ig"} else "a run not finished")
+        fewer = ", ".join(f"{method_label(m)} {int(k)}" for m, k in small.items())
+        txt = f"- **{_column(r.model, r.task)}**: {most} items" + (
+            f" for {len(n) - len(small)} methods; {fewer} (fewer: {why})" if len(small) else f", all {len(n)} methods")
+        if not pd.isna(r.n_planned) and int(r.n_planned) > most:
+            txt += f"; planned {int(r.n_planned)} (the larger run is in progress)"
         lines.append(txt + ".")
     return "\n".join(lines)
 
@@ -178,20 +188,20 @@ def runs_markdown(cov: pd.DataFrame, data: pd.DataFrame) -> str:
 def cell_arrays(d: pd.DataFrame) -> dict:
     """The arrays of ONE model x task x method, items sorted by dataset row: `rows` (n,), `ratios` (R,), `comp` and
     `suff` (n, R) probability drops (comprehensiveness / sufficiency; NaN for regression), `pred` (n, R) the prediction
-    on the comprehensiveness-perturbed input (class id, or value), `pred_full`, `gold` (n,), `regression`; every ratio."""
-    if d[["model", "task", "method"]].drop_duplicates().shape[0] != 1: raise ValueError("cell_arrays needs the rows of one model x task x method")
+    on the comprehensiveness-perturbed input (class id, or value), `pred_full`, `gold` (n,), `regression`; every
+    ratio."""
+    if len(d[["model", "task", "method"]].drop_duplicates()) != 1:
+        raise ValueError("cell_arrays needs the rows of one model x task x method")
     c = d[d.metric == "comprehensiveness"]
     if c.empty: raise ValueError("no comprehensiveness rows")
     piv = lambda x, v: x.pivot(index="row", columns="ratio", values=v).sort_index()
     comp, pred = piv(c, "score"), piv(c, "pred_perturbed")
     if pred.isna().any().any(): raise ValueError(f"{int(pred.isna().any(axis=1).sum())} items lack some ratios")
+    suff = piv(d[d.metric == "sufficiency"], "score").reindex(index=comp.index, columns=comp.columns)
     first = c.drop_duplicates("row").set_index("row").sort_index()
-    s = d[d.metric == "sufficiency"]
-    suff = piv(s, "score").reindex(index=comp.index, columns=comp.columns).to_numpy(float) if len(s) else np.full(comp.shape, np.nan)
-    reg = d.task.iloc[0] in REGRESSION_TASKS
-    return dict(rows=comp.index.to_numpy(), ratios=comp.columns.to_numpy(float), comp=comp.to_numpy(float), suff=suff,
-                pred=pred.to_numpy(float), pred_full=first.pred_full.to_numpy(float), gold=first.gold.to_numpy(float),
-                regression=reg)
+    return dict(rows=comp.index.to_numpy(), ratios=comp.columns.to_numpy(float), comp=comp.to_numpy(float),
+                suff=suff.to_numpy(float), pred=pred.to_numpy(float), pred_full=first.pred_full.to_numpy(float),
+                gold=first.gold.to_numpy(float), regression=d.task.iloc[0] in REGRESSION_TASKS)
 
 # %% ../../nbs/51_experiment1.ipynb #767573ff
 def subset(a: dict, rows) -> dict:
@@ -217,9 +227,12 @@ def _wpearson(W, X, y):
 
 # %% ../../nbs/51_experiment1.ipynb #231b7b4d
 def _per_item(a: dict, metric: str) -> np.ndarray:
-    "(n, R) per-item values of a metric that is a mean over items (AOPC: comprehensiveness, sufficiency, accuracy: correct)."
-    if metric not in ITEM_MEANS: raise ValueError(f"{metric!r} is not a mean over items (a Pearson correlation): test it with bootstrap replicates")
-    return a["comp"] if metric == "aopc" else a["suff"] if metric == "sufficiency" else (a["pred"] == a["gold"][:, None]).astype(float)
+    "(n, R) per-item values of a mean over items: the drops (AOPC, sufficiency) or 1 if correct (accuracy)."
+    if metric not in ITEM_MEANS:
+        raise ValueError(f"{metric!r} is not a mean over items (a Pearson correlation): "
+                         "test it with bootstrap replicates")
+    if metric == "accuracy": return (a["pred"] == a["gold"][:, None]).astype(float)
+    return a["comp"] if metric == "aopc" else a["suff"]
 
 # %% ../../nbs/51_experiment1.ipynb #2b9f1039
 def metrics_for(task: str) -> tuple:
@@ -228,7 +241,7 @@ def metrics_for(task: str) -> tuple:
 
 # %% ../../nbs/51_experiment1.ipynb #c0d4773b
 def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray:
-    """Per-ratio values of `metric` for the cell arrays `a`: shape (R,), or (B, R) with bootstrap item weights `W` (B, n).
+    """Per-ratio values of `metric` for the cell arrays `a`: shape (R,), or (B, R) with bootstrap weights `W` (B, n).
     * `aopc`: mean comprehensiveness (drop of the predicted class's probability), Eq. 10 of the paper, per ratio;
     * `sufficiency`: mean sufficiency drop (top tokens kept, the rest perturbed);
     * `accuracy`: share of perturbed predictions equal to the gold label (Table 3);
@@ -239,11 +252,11 @@ def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray
     W = np.ones((1, len(a["rows"]))) if one else np.asarray(W, float)
     if W.shape[1] != len(a["rows"]): raise ValueError(f"weights for {W.shape[1]} items, cell has {len(a['rows'])}")
     if metric not in BETTER: raise ValueError(f"unknown metric {metric!r}; known: {sorted(BETTER)}")
-    if (metric in ITEM_MEANS) == a["regression"]: raise ValueError(f"{metric} is not a metric of {'regression (STS-B)' if a['regression'] else 'classification'}")
-    if metric in ITEM_MEANS:
-        out = _wmean(W, _per_item(a, metric))
-        z = {"aopc": np.zeros((len(W), 1)), "sufficiency": np.full((len(W), 1), np.nan)}.get(metric)
-        if z is None: z = _wmean(W, (a["pred_full"] == a["gold"]).astype(float)[:, None])      # accuracy unperturbed
+    if (metric in ITEM_MEANS) == a["regression"]:
+        raise ValueError(f"{metric} is not a metric of {'regression (STS-B)' if a['regression'] else 'classification'}")
+    if metric in ITEM_MEANS:         # at ratio 0: no drop (AOPC), no sufficiency, the unperturbed accuracy
+        out, acc = _wmean(W, _per_item(a, metric)), _wmean(W, (a["pred_full"] == a["gold"]).astype(float)[:, None])
+        z = {"aopc": 0 * acc, "sufficiency": np.nan * acc, "accuracy": acc}[metric]
     else:
         full, out = _wpearson(W, a["pred_full"][:, None], a["gold"]), _wpearson(W, a["pred"], a["gold"])
         out, z = (full - out, np.zeros_like(full)) if metric == "pearson_drop" else (out, full)
@@ -264,14 +277,16 @@ def cells(data: pd.DataFrame) -> dict:
 def bootstrap_cells(arrays: dict, n_boot: int = N_BOOT, seed: int = 0) -> dict:
     """For every cell and each metric of `metrics_for(task)`: `curve` (R+1,), the values at ratio 0 (unperturbed; NaN
     for sufficiency) and at the ratios 0.1..0.9, and `boot` (n_boot, R+1), the same on resampled items. Resamples are
-    seeded per model x task (`bootstrap_weights`, key 'model/task'): methods of a column share them (paired differences)."""
+    seeded per model x task (`bootstrap_weights`, key 'model/task'): methods of a column share them (paired
+    differences)."""
     out = {}
     for (model, task, method), a in arrays.items():
-        W = bootstrap_weights(len(a["rows"]), n_boot, seed, f"{model}/{task}")
+        n = len(a["rows"])
+        W = bootstrap_weights(n, n_boot, seed, f"{model}/{task}")
         for met in metrics_for(task):
             if met == "sufficiency" and np.isnan(a["suff"]).all(): continue
             c, b = metric_curve(a, met, zero=True), metric_curve(a, met, W, zero=True)
-            out[(model, task, method, met)] = dict(curve=c, boot=b, ratios=np.r_[0.0, a["ratios"]], n=len(a["rows"]), rows=a["rows"])
+            out[model, task, method, met] = dict(curve=c, boot=b, ratios=np.r_[0.0, a["ratios"]], n=n, rows=a["rows"])
     return out
 
 # %% ../../nbs/51_experiment1.ipynb #9d47dcbf
@@ -280,9 +295,8 @@ def summarise(boot: dict) -> pd.DataFrame:
     0.1..0.9 (the tables' number), `n` (items) and `lo`/`hi`, its 95% percentile bootstrap interval over items."""
     rows = []
     for (model, task, method, met), v in boot.items():
-        lo, hi = np.percentile(v["boot"][:, 1:].mean(1), [2.5, 97.5])
-        rows.append(dict(model=model, family=family_of(model), task=task, method=method, metric=met,
-                         value=float(v["curve"][1:].mean()), n=v["n"], lo=float(lo), hi=float(hi)))
+        lo, hi = map(float, np.percentile(v["boot"][:, 1:].mean(1), [2.5, 97.5]))
+        rows.append((model, family_of(model), task, method, met, float(v["curve"][1:].mean()), v["n"], lo, hi))
     return pd.DataFrame(rows, columns=["model", "family", "task", "method", "metric", "value", "n", "lo", "hi"])
 
 # %% ../../nbs/51_experiment1.ipynb #cf6c8542
@@ -293,10 +307,9 @@ def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) 
     for (model, task, method, met), v in boot.items():
         if met not in metrics: continue
         lo, hi = np.percentile(v["boot"], [2.5, 97.5], axis=0)
-        for r, x, l, h in zip(v["ratios"], v["curve"], lo, hi):
-            rows.append(dict(model=model, family=family_of(model), task=task, method=method, metric=met,
-                             ratio=round(float(r), 2), value=float(x), lo=float(l), hi=float(h), n=v["n"]))
-    return pd.DataFrame(rows, columns=["model", "family", "task", "method", "metric", "ratio", "value", "lo", "hi", "n"])
+        rows += [(model, family_of(model), task, method, met, round(float(r), 2), float(x), float(l), float(h), v["n"])
+                 for r, x, l, h in zip(v["ratios"], v["curve"], lo, hi)]
+    return pd.DataFrame(rows, columns="model family task method metric ratio value lo hi n".split())
 
 # %% ../../nbs/51_experiment1.ipynb #df510bd0
 def item_values(a: dict, metric: str) -> np.ndarray:
@@ -305,17 +318,16 @@ def item_values(a: dict, metric: str) -> np.ndarray:
 
 # %% ../../nbs/51_experiment1.ipynb #9534b55b
 def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int = 0, key: str = "") -> dict:
-    """metric(a) - metric(b) on the items common to cells `a` and `b` (paired by row): `diff`, 95% `lo`/`hi`, two-sided `p`,
-    `n`, `test`: a paired t-test on per-item values for a mean over items (AOPC, accuracy), else (Pearson) a Wald test on
-    paired bootstrap replicates seeded by `key` (`metrics.stats`). Neither p-value has a resampling floor."""
+    """metric(a) - metric(b) on the items common to cells `a` and `b` (paired by row): `diff`, 95% `lo`/`hi`, two-sided
+    `p`, `n`, `test`: a paired t-test on per-item values for a mean over items (AOPC, accuracy), else (Pearson) a Wald
+    test on paired bootstrap replicates seeded by `key` (`metrics.stats`). Neither p-value has a resampling floor."""
     common = np.intersect1d(a["rows"], b["rows"])
     if len(common) == 0: raise ValueError("the two cells share no items")
     a, b = subset(a, common), subset(b, common)
     if metric in ITEM_MEANS: t, test = paired_t(item_values(a, metric), item_values(b, metric)), "paired t"
     else:
-        W = bootstrap_weights(len(common), n_boot, seed, key)
-        t = wald_test(metric_value(a, metric) - metric_value(b, metric), metric_value(a, metric, W) - metric_value(b, metric, W))
-        test = "Wald (bootstrap)"
+        d = lambda W=None: metric_value(a, metric, W) - metric_value(b, metric, W)
+        t, test = wald_test(d(), d(bootstrap_weights(len(common), n_boot, seed, key))), "Wald (bootstrap)"
     return dict(diff=t["diff"], lo=t["lo"], hi=t["hi"], p=t["p"], n=len(common), test=test)
 
 # %% ../../nbs/51_experiment1.ipynb #f8da789e
@@ -324,15 +336,14 @@ def model_scores(arrays: dict) -> pd.DataFrame:
     from the unperturbed predictions stored with every method (which must agree across methods)."""
     rows, by = [], {}
     for k, a in arrays.items(): by.setdefault(k[:2], []).append(a)
-    for (model, task), cs in sorted(by.items(), key=lambda kv: kv[0]):
-        a = cs[0]
-        for b in cs[1:]:
-            common = np.intersect1d(a["rows"], b["rows"])
-            if not np.allclose(subset(a, common)["pred_full"], subset(b, common)["pred_full"], atol=1e-4):
+    for (model, task), (a, *others) in sorted(by.items()):
+        for b in others:
+            c = np.intersect1d(a["rows"], b["rows"])
+            if not np.allclose(subset(a, c)["pred_full"], subset(b, c)["pred_full"], atol=1e-4):
                 raise ValueError(f"{model}/{task}: unperturbed predictions differ between methods")
-        score = (np.corrcoef(a["pred_full"], a["gold"])[0, 1] if a["regression"] else float((a["pred_full"] == a["gold"]).mean()))
-        rows.append(dict(model=model, task=task, n_items=len(a["rows"]), metric="pearson" if a["regression"] else "accuracy",
-                         score_on_items=float(score)))
+        reg, p, g = a["regression"], a["pred_full"], a["gold"]
+        rows.append(dict(model=model, task=task, n_items=len(g), metric="pearson" if reg else "accuracy",
+                         score_on_items=float(np.corrcoef(p, g)[0, 1] if reg else (p == g).mean())))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/51_experiment1.ipynb #d164bc12
@@ -356,35 +367,33 @@ def _parse_paper(text: str, metric_of) -> pd.DataFrame:
 def paper_numbers() -> pd.DataFrame:
     """The paper's Tables 1 and 3 in long form (paper_model, task, method, metric, value, table); NaN where the paper
     has N/A (DecompX on Llama 2 / DeBERTa)."""
-    t1 = _parse_paper(_PAPER_TABLE1, lambda t: TABLE1_METRIC[t]).assign(table=1)
-    t3 = _parse_paper(_PAPER_TABLE3, lambda t: "accuracy").assign(table=3)
-    return pd.concat([t1, t3], ignore_index=True)
+    return pd.concat([_parse_paper(_PAPER_TABLE1, lambda t: TABLE1_METRIC[t]).assign(table=1),
+                      _parse_paper(_PAPER_TABLE3, lambda t: "accuracy").assign(table=3)], ignore_index=True)
 
 # %% ../../nbs/51_experiment1.ipynb #bfe2dcdf
 def paper_table(paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
     "The paper's Table 1 or 3 in its own layout: methods as rows, (task, model) as columns."
-    t = paper[paper.table == table].pivot_table(index="method", columns=["task", "paper_model"], values="value", dropna=False, sort=False)
-    t = t.reindex(index=list(PAPER_METHODS), columns=[(k, m) for k in TASK_LABELS for m in ("Llama 2", "DeBERTa", "BERT") if (k, m) in t.columns])
+    t = paper[paper.table == table].pivot_table(index="method", columns=["task", "paper_model"], values="value",
+                                                dropna=False, sort=False)
+    cols = [(k, m) for k in TASK_LABELS for m in ("Llama 2", "DeBERTa", "BERT") if (k, m) in t.columns]
+    t = t.reindex(index=list(PAPER_METHODS), columns=cols)
     t.index = [method_label(m) for m in t.index]
     t.columns = pd.MultiIndex.from_tuples([(TASK_LABELS[k], m) for k, m in t.columns])
     return t
 
 # %% ../../nbs/51_experiment1.ipynb #f8eda0e2
 def side_by_side(summary: pd.DataFrame, paper: pd.DataFrame, family: str, table: int = 1) -> pd.DataFrame:
-    """Table 1 or 3 in the paper's layout for one of our model families: methods as rows; per task the paper's number for
-    the model ours stands for (BERT, Llama 2), ours, and our items `n` (NaN where a cell has no result yet)."""
+    """Table 1 or 3 in the paper's layout for one of our model families: methods as rows; per task the paper's number
+    for the model ours stands for (BERT, Llama 2), ours, and our items `n` (NaN where a cell has no result yet)."""
     fam = MODEL_FAMILIES[family]; pm = fam["paper"]
-    tasks = list(TASK_LABELS) if table == 1 else [t for t in TASK_LABELS if t not in REGRESSION_TASKS]
-    meths, cols = _in_order(list(methods_of(family)) + list(summary[summary.family == family].method.unique())), {}
-    for t in tasks:
-        met, pp = _metric(table, t), _paper_column(paper, table, t, pm)
-        ours = summary[(summary.family == family) & (summary.task == t) & (summary.metric == met)].set_index("method")
-        cols[(TASK_LABELS[t], f"{pm} (paper)")] = pp.reindex(meths)
+    s = summary[summary.family == family]
+    meths, cols = _in_order([*methods_of(family), *s.method.unique()]), {}
+    for t in [t for t in TASK_LABELS if table == 1 or t not in REGRESSION_TASKS]:
+        ours = s[(s.task == t) & (s.metric == _metric(table, t))].set_index("method")
+        cols[(TASK_LABELS[t], f"{pm} (paper)")] = _paper_column(paper, table, t, pm).reindex(meths)
         cols[(TASK_LABELS[t], fam["label"])] = ours.value.reindex(meths)
         cols[(TASK_LABELS[t], "n")] = ours.n.reindex(meths).astype("Int64")
-    out = pd.DataFrame(cols)
-    out.index = [method_label(m) + ("" if m in PAPER_METHODS else " *") for m in meths]
-    return out
+    return pd.DataFrame(cols).set_axis([method_label(m) + ("" if m in PAPER_METHODS else " *") for m in meths])
 
 # %% ../../nbs/51_experiment1.ipynb #ed0f19e1
 def _n_header(n: pd.Series) -> str:
@@ -398,8 +407,8 @@ def _n_header(n: pd.Series) -> str:
 
 # %% ../../nbs/51_experiment1.ipynb #a9896d6c
 def compact_table(t: pd.DataFrame) -> pd.DataFrame:
-    """A `side_by_side` table narrow enough for a page: per task the columns 'paper' and 'ours', the item counts moved into
-    the task header ('SST-2 · n = 872', `_n_header`). Every number of `t` stays."""
+    """A `side_by_side` table narrow enough for a page: per task the columns 'paper' and 'ours', the item counts moved
+    into the task header ('SST-2 · n = 872', `_n_header`). Every number of `t` stays."""
     cols = {}
     for task in dict.fromkeys(t.columns.get_level_values(0)):
         block = t[task]
@@ -411,80 +420,75 @@ def compact_table(t: pd.DataFrame) -> pd.DataFrame:
 # %% ../../nbs/51_experiment1.ipynb #bfa0b1c4
 TABLE_CSS = [   # cell padding, so that neighbouring numbers cannot run together, and a rule between the tasks
     dict(selector="th", props="padding: 2px 9px;"),
-    dict(selector="td", props="padding: 2px 9px; text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums;"),
+    dict(selector="td", props="padding: 2px 9px; text-align: right; white-space: nowrap; "
+                              "font-variant-numeric: tabular-nums;"),
     dict(selector="th.col_heading", props="text-align: center; white-space: normal;"),
     dict(selector="th.row_heading", props="text-align: left; white-space: nowrap;"),
     dict(selector="thead tr:last-child th", props="border-bottom: 1px solid #888;")]
 
 def style_table(t: pd.DataFrame, better: dict):
-    """A Styler for `side_by_side` tables laid out by `compact_table`: 3 decimals, '–' for missing, a rule between tasks,
-    in bold the best of OUR numbers among the paper's methods per task (`better`: {task label: 'higher' | 'lower'})."""
+    """A Styler for `side_by_side` tables laid out by `compact_table`: 3 decimals, '–' for missing, a rule between
+    tasks, in bold the best of OUR numbers among the paper's methods per task (`better`: {task label: 'higher' |
+    'lower'})."""
     c = compact_table(t)
-    task_of = {h: h.split(" · ")[0] for h in c.columns.get_level_values(0)}
     def bold(col):
-        if col.name[1] == "paper" or col.isna().all(): return [""] * len(col)
-        cand = col[[not str(i).endswith(" *") for i in col.index]]
-        if cand.isna().all(): return [""] * len(col)
-        best = cand.max() if better[task_of[col.name[0]]] == "higher" else cand.min()
-        return ["font-weight: bold" if v == best and not str(i).endswith(" *") else "" for i, v in col.items()]
-    firsts = [j for j, (h, k) in enumerate(c.columns) if k == "paper" or j == 0]
-    css = TABLE_CSS + [dict(selector=f".col{j}", props="border-left: 1px solid #bbb;") for j in firsts[1:]]
+        ours = [col.name[1] == "ours" and not str(i).endswith(" *") for i in col.index]
+        best = col[ours].max() if better[col.name[0].split(" · ")[0]] == "higher" else col[ours].min()
+        return ["font-weight: bold" if o and v == best else "" for o, v in zip(ours, col)]
+    css = TABLE_CSS + [dict(selector=f".col{j}", props="border-left: 1px solid #bbb;")
+                       for j, (_, k) in enumerate(c.columns) if j and k == "paper"]
     return c.style.format("{:.3f}", na_rep="–").apply(bold, axis=0).set_table_styles(css)
 
 # %% ../../nbs/51_experiment1.ipynb #b4f8d64b
-LINE_STYLE = {"random": ":", "decompx": "--", "logat": "--", "lrp": "--", "grad_l2": "--"}   # the lighter of close hues dashed, Random dotted
+LINE_STYLE = {"random": ":", "decompx": "--", "logat": "--", "lrp": "--", "grad_l2": "--"}  # close hues: lighter dashed
 MARKERS = dict(zip(ALL_METHODS, "osD^v<>o*XP"))           # a marker of its own per method, NormXLogit's the plain dot
 
 # %% ../../nbs/51_experiment1.ipynb #c0cad6c1
 def _method_style(m: str) -> dict:
     "How `plot_curves` draws method `m`: its registry colour, and the line style and marker that tell close hues apart."
-    return dict(color=method_colour(m), ls=LINE_STYLE.get(m, "-"), marker=MARKERS.get(m, "o"),
-                lw=2.4 if m == "normxlogit" else 1.3, ms=3.5 if m == "normxlogit" else 4, zorder=5 if m == "normxlogit" else 2)
+    nxl = m == "normxlogit"
+    return dict(color=method_colour(m), ls=LINE_STYLE.get(m, "-"), marker=MARKERS.get(m, "o"), lw=2.4 if nxl else 1.3,
+                ms=3.5 if nxl else 4, zorder=5 if nxl else 2)
 
 # %% ../../nbs/51_experiment1.ipynb #cedfd64d
 def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=None):
-    """One panel per task of `family` with results (two by two, 9 inches wide): per-ratio curves (ratio 0 = unperturbed) of
-    the Table-1 metric (`kind='table1'`, as the paper's Figures 2, 3 and A.2) or of the accuracy under perturbation
-    (`kind='accuracy'`), with 95% bootstrap bands over items; registry colours (NormXLogit black and thick), dashes and a
-    marker per method (`LINE_STYLE`, `MARKERS`), the legend in a free panel or under them. None if nothing to plot."""
+    """One panel per task of `family` with results (two by two, 9 inches wide): per-ratio curves (ratio 0 = unperturbed)
+    of the Table-1 metric (`kind='table1'`, as the paper's Figures 2, 3 and A.2) or of the accuracy under perturbation
+    (`kind='accuracy'`), with 95% bootstrap bands over items; registry colours (NormXLogit black and thick), dashes and
+    a marker per method (`LINE_STYLE`, `MARKERS`), the legend in a free panel or under them. None if nothing to plot."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     if kind not in ("table1", "accuracy"): raise ValueError(f"kind must be 'table1' or 'accuracy', got {kind!r}")
     d = curves[curves.family == family]
     tasks = [t for t in TASK_LABELS if t in set(d.task) and (kind == "table1" or t not in REGRESSION_TASKS)]
     if not tasks: return None
-    spare = None
+    spare, rows = None, (len(tasks) + 1) // 2
     if axes is None:
-        rows = (len(tasks) + 1) // 2 if len(tasks) > 1 else 1
-        fig, grid = plt.subplots(rows, 2 if len(tasks) > 1 else 1, figsize=(9, 0.6 + 3.0 * rows), squeeze=False)
-        grid = grid.ravel(); axes = grid[:len(tasks)]
-        spare = grid[len(tasks)] if len(grid) > len(tasks) else None
+        fig, grid = plt.subplots(rows, min(2, len(tasks)), figsize=(9, 0.6 + 3.0 * rows), squeeze=False)
+        axes, spare = grid.ravel()[:len(tasks)], (grid.ravel()[len(tasks)] if grid.size > len(tasks) else None)
     else: fig = np.atleast_1d(axes)[0].figure
-    used = []
+    used, ticks = [], np.round(np.arange(0, 1.0, 0.1), 1)
     for ax, t in zip(np.atleast_1d(axes), tasks):
         met = _metric(1 if kind == "table1" else 3, t)
         x = d[(d.task == t) & (d.metric == met)]
         meths = _in_order(sorted(set(x.method)))
         used += [m for m in meths if m not in used]
         for m in meths:
-            xm = x[x.method == m].sort_values("ratio")
-            st = _method_style(m)
+            xm, st = x[x.method == m].sort_values("ratio"), _method_style(m)
             ax.fill_between(xm.ratio, xm.lo, xm.hi, color=st["color"], alpha=0.10, linewidth=0, zorder=1)
             ax.plot(xm.ratio, xm.value, markevery=1, **st)
         n = _span(x.groupby("method").n.first())
-        ylab = {"aopc": "AOPC (drop in probability)", "accuracy": "accuracy (fraction correct)",
-                "pearson_perturbed": "Pearson r with gold scores"}[met]
         ax.set_title(f"{TASK_LABELS[t]} (n = {n} items; {BETTER[met]} is better)", fontsize=10)
-        ax.set_xlabel("ratio of perturbed tokens", fontsize=9.5); ax.set_ylabel(ylab, fontsize=9.5); ax.tick_params(labelsize=9)
-        ax.set_xticks(np.round(np.arange(0, 1.0, 0.1), 1)); ax.set_xticklabels([f"{v:.1f}" if i % 2 == 0 else "" for i, v in enumerate(np.arange(0, 1.0, 0.1))])
-        ax.grid(alpha=0.25, lw=0.5)
+        ax.set_xlabel("ratio of perturbed tokens", fontsize=9.5); ax.tick_params(labelsize=9); ax.grid(alpha=.25, lw=.5)
+        ax.set_ylabel({"aopc": "AOPC (drop in probability)", "accuracy": "accuracy (fraction correct)",
+                       "pearson_perturbed": "Pearson r with gold scores"}[met], fontsize=9.5)
+        ax.set_xticks(ticks, [f"{v:.1f}" if i % 2 == 0 else "" for i, v in enumerate(ticks)])
     handles = [Line2D([], [], **{k: v for k, v in _method_style(m).items() if k != "zorder"},
                       label=method_label(m) + ("" if m in PAPER_METHODS else " *")) for m in used]
-    title = (f"{MODEL_FAMILIES.get(family, {}).get('label', family)}: "
-             + ("AOPC (Pearson r for STS-B) against the ratio of perturbed tokens" if kind == "table1"
-                else "accuracy under perturbation against the ratio of perturbed tokens"))
-    fig.suptitle(title, fontsize=11)
-    leg = dict(handles=handles, fontsize=9.5, frameon=False, title="method (* not in the paper)", title_fontsize=9.5, handlelength=2.6)
+    what = "AOPC (Pearson r for STS-B)" if kind == "table1" else "accuracy under perturbation"
+    fig.suptitle(f"{_label(family)}: {what} against the ratio of perturbed tokens", fontsize=11)
+    leg = dict(handles=handles, fontsize=9.5, frameon=False, title="method (* not in the paper)", title_fontsize=9.5,
+               handlelength=2.6)
     if spare is not None:
         spare.axis("off"); spare.legend(loc="center", ncol=2, **leg)
         fig.tight_layout()
@@ -496,40 +500,39 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=No
     return fig
 
 # %% ../../nbs/51_experiment1.ipynb #e491b611
-def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1, target: str = "normxlogit",
-                      n_boot: int = N_BOOT, seed: int = 0, tie: float = 5e-4, not_evaluable=frozenset()) -> pd.DataFrame:
-    """NormXLogit against every other method per column (model x task) of Table 1 or 3: the paper's numbers for the model
-    ours stands for and what they say (`paper_says`: NormXLogit / baseline better, tie within `tie`, no number), ours
-    (`nxl`, `baseline_value`), NormXLogit's `advantage` on the common items (+ = more faithful) with its 95% interval
-    `lo`/`hi`, `p`, `n` and `test` (`ordering_test`). The paper's orderings (`claim`: no tie or missing number;
-    `evaluable`: not IG in a column of `not_evaluable`) form one Holm family (`p_holm`); `outcome`: the verdict rule on
-    the interval oriented as the paper claims ('reproduced', 'reversed', 'inconclusive'), else 'no claim' / 'not
-    evaluable'. `best`: the most faithful other method here (after the fact); `best_agnostic`: the agnostic baseline
-    (`AGNOSTIC`) the PAPER found most faithful in this column (in advance)."""
-    rows = []
-    order = lambda k: (list(MODEL_FAMILIES).index(family_of(k[0])) if family_of(k[0]) in MODEL_FAMILIES else 99, list(TASK_LABELS).index(k[1]), k[0])
-    for (model, task), g in sorted(summary.groupby(["model", "task"], sort=False), key=lambda kg: order(kg[0])):   # the tables' order
-        if table == 3 and task in REGRESSION_TASKS: continue
+def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1,
+                      target: str = "normxlogit", n_boot: int = N_BOOT, seed: int = 0, tie: float = 5e-4,
+                      not_evaluable=frozenset()) -> pd.DataFrame:
+    """NormXLogit against every other method per column (model x task) of Table 1 or 3: the paper's numbers for the
+    model ours stands for and what they say (`paper_says`: NormXLogit / baseline better, tie within `tie`, no number),
+    ours (`nxl`, `baseline_value`), NormXLogit's `advantage` on the common items (+ = more faithful) with its 95%
+    interval `lo`/`hi`, `p`, `n` and `test` (`ordering_test`). The paper's orderings (`claim`: no tie or missing
+    number; `evaluable`: not IG in a column of `not_evaluable`) form one Holm family (`p_holm`); `outcome`: the verdict
+    rule on the interval oriented as the paper claims ('reproduced', 'reversed', 'inconclusive'), else 'no claim' /
+    'not evaluable'. `best`: the most faithful other method here (after the fact); `best_agnostic`: the agnostic
+    baseline (`AGNOSTIC`) the PAPER found most faithful in this column (in advance)."""
+    rows, order = [], lambda kg: (_ORDER.get(family_of(kg[0][0]), 99), _ORDER[kg[0][1]], kg[0][0])   # the tables' order
+    for (model, task), g in sorted(summary.groupby(["model", "task"], sort=False), key=order):
         met = _metric(table, task)
-        ours = g[g.metric == met].set_index("method")
-        if target not in ours.index: continue
-        pm = MODEL_FAMILIES.get(family_of(model), {}).get("paper")
-        pp, s = _paper_column(paper, table, task, pm), 1.0 if BETTER[met] == "higher" else -1.0
+        ours, s = g[g.metric == met].set_index("method").value, 1.0 if BETTER[met] == "higher" else -1.0
         others = [m for m in _in_order(ours.index) if m != target]
-        if not others: continue
-        best = max(others, key=lambda m: s * ours.value[m])
+        if (table == 3 and task in REGRESSION_TASKS) or target not in ours or not others: continue
+        pm = MODEL_FAMILIES.get(family_of(model), {}).get("paper")
+        pp = _paper_column(paper, table, task, pm)
         agn = [m for m in AGNOSTIC if m in others and not np.isnan(pp.get(m, np.nan))]
-        best_agn = max(agn, key=lambda m: s * pp[m]) if agn else None
+        best, best_agn = max(others, key=lambda m: s * ours[m]), max(agn, key=lambda m: s * pp[m]) if agn else None
         for b in others:
-            t = ordering_test(arrays[(model, task, target)], arrays[(model, task, b)], met, n_boot, seed, f"{model}/{task}")
-            pa = s * (pp.get(target, np.nan) - pp.get(b, np.nan))
-            says = "no number" if np.isnan(pa) else "tie" if abs(pa) < tie else "NormXLogit better" if pa > 0 else "baseline better"
+            t = ordering_test(arrays[model, task, target], arrays[model, task, b], met, n_boot, seed, f"{model}/{task}")
+            p0, p1 = pp.get(target, np.nan), pp.get(b, np.nan)
+            says = ("no number" if np.isnan(p0 - p1) else "tie" if abs(p0 - p1) < tie
+                    else "NormXLogit better" if s * (p0 - p1) > 0 else "baseline better")
             lo, hi = sorted((s * t["lo"], s * t["hi"]))
-            rows.append(dict(model=model, task=task, metric=met, baseline=b, paper_model=pm, paper_nxl=pp.get(target, np.nan),
-                             paper_baseline=pp.get(b, np.nan), paper_says=says, nxl=ours.value[target], baseline_value=ours.value[b],
+            rows.append(dict(model=model, task=task, metric=met, baseline=b, paper_model=pm, paper_nxl=p0,
+                             paper_baseline=p1, paper_says=says, nxl=ours[target], baseline_value=ours[b],
                              advantage=s * t["diff"], lo=lo, hi=hi, p=t["p"], n=t["n"], test=t["test"],
-                             claim=says in ("NormXLogit better", "baseline better"), evaluable=not (b == "ig" and (model, task) in not_evaluable),
-                             best=b == best, best_agnostic=b == best_agn))
+                             claim=says in ("NormXLogit better", "baseline better"),
+                             evaluable=not (b == "ig" and (model, task) in not_evaluable), best=b == best,
+                             best_agnostic=b == best_agn))
     out = pd.DataFrame(rows)
     if out.empty: return out
     fam = out.claim & out.evaluable
@@ -543,12 +546,13 @@ def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, 
     return out
 
 # %% ../../nbs/51_experiment1.ipynb #322cd9e5
-ORDERINGS_COLUMNS = ["model", "task", "metric", "baseline", "paper_says", "advantage", "lo", "hi", "p", "p_holm", "outcome", "n"]
+ORDERINGS_COLUMNS = "model task metric baseline paper_says advantage lo hi p p_holm outcome n".split()
 
 def write_orderings(comps, path=None) -> Path:
     """Every ordering of `compare_orderings` frames to `path` (default `results_dir('faithfulness')/orderings.csv`):
     `ORDERINGS_COLUMNS`, numbers to 6 decimals, p-values to 4 significant digits, atomically; returns the path."""
-    t = pd.concat([c for c in comps if len(c)], ignore_index=True)[ORDERINGS_COLUMNS] if any(len(c) for c in comps) else pd.DataFrame(columns=ORDERINGS_COLUMNS)
+    parts = [c[ORDERINGS_COLUMNS] for c in comps if len(c)]
+    t = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ORDERINGS_COLUMNS)
     t[["advantage", "lo", "hi"]] = t[["advantage", "lo", "hi"]].astype(float).round(6)
     t[["p", "p_holm"]] = t[["p", "p_holm"]].astype(float).map(lambda v: float(f"{v:.4g}") if not np.isnan(v) else v)
     return write_csv(path if path is not None else results_path("faithfulness", "orderings.csv"), t)
@@ -556,98 +560,92 @@ def write_orderings(comps, path=None) -> Path:
 # %% ../../nbs/51_experiment1.ipynb #bccd031c
 def _order(says: str, b: str) -> str:
     b = method_label(b)
-    return {"NormXLogit better": f"NXL > {b}", "baseline better": f"{b} > NXL", "tie": f"NXL = {b}"}.get(says, f"– ({b}: no paper number)")
+    return {"NormXLogit better": f"NXL > {b}", "baseline better": f"{b} > NXL", "tie": f"NXL = {b}"}.get(
+        says, f"– ({b}: no paper number)")
 
 # %% ../../nbs/51_experiment1.ipynb #72b7eb4b
 def _p(p: float) -> str:
     return "–" if p is None or np.isnan(p) else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
+def _ci(c: pd.DataFrame) -> list:                 # NormXLogit's advantage [95% CI] per row of `compare_orderings`
+    return [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(c.advantage, c.lo, c.hi)]
+
 # %% ../../nbs/51_experiment1.ipynb #9c445395
 def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: float = 0.0) -> pd.DataFrame:
-    """`compare_orderings` for reading (one model family, or all), by column and baseline: the paper's numbers and what they
-    say ('near tie' below `near_tie`), NormXLogit's advantage [95% CI], p, Holm's p, n and the outcome (inconclusive: with
-    the sign of our difference)."""
+    """`compare_orderings` for reading (one model family, or all), by column and baseline: the paper's numbers and what
+    they say ('near tie' below `near_tie`), NormXLogit's advantage [95% CI], p, Holm's p, n and the outcome
+    (inconclusive: with the sign of our difference)."""
     c = comp if family is None else comp[comp.model.map(family_of) == family]
     if c.empty: return pd.DataFrame()
     num = lambda x: "–" if np.isnan(x) else f"{x:.3f}"
     says = {"NormXLogit better": "NXL better", "baseline better": "baseline better", "no number": "–"}
     return pd.DataFrame({
-        "column": [f"{_label(m)} · {TASK_LABELS[k]}" if family is None else TASK_LABELS[k] for m, k in zip(c.model, c.task)],
+        "column": [_column(m, k) if family is None else TASK_LABELS[k] for m, k in zip(c.model, c.task)],
         "baseline": [method_label(b) + (" (best)" if best else "") for b, best in zip(c.baseline, c.best)],
         "paper NXL / base": [f"{num(a)} / {num(b)}" for a, b in zip(c.paper_nxl, c.paper_baseline)],
-        "paper says": [says.get(x, x) + (" (near tie)" if x in ("NormXLogit better", "baseline better") and abs(a - b) < near_tie else "")
-                       for x, a, b in zip(c.paper_says, c.paper_nxl, c.paper_baseline)],
-        "NXL advantage [95% CI]": [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(c.advantage, c.lo, c.hi)],
-        "p": [_p(x) for x in c.p], "p (Holm)": [_p(x) for x in c.p_holm], "n": c.n.values,
-        "outcome": [r.outcome + ("" if r.outcome != "inconclusive" else " (as claimed)" if r.as_claimed else " (opposite sign)")
-                    for r in c.itertuples()]}).set_index(["column", "baseline"])
+        "paper says": [says.get(x, x) + (" (near tie)" if cl and abs(a - b) < near_tie else "")
+                       for x, cl, a, b in zip(c.paper_says, c.claim, c.paper_nxl, c.paper_baseline)],
+        "NXL advantage [95% CI]": _ci(c), "p": [_p(x) for x in c.p], "p (Holm)": [_p(x) for x in c.p_holm],
+        "n": c.n.values, "outcome": [o + ("" if o != "inconclusive" else " (as claimed)" if ac else " (opposite sign)")
+                                     for o, ac in zip(c.outcome, c.as_claimed)]}).set_index(["column", "baseline"])
 
 # %% ../../nbs/51_experiment1.ipynb #eab7ba75
 def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame:
-    """NormXLogit against one baseline per column (`compare_orderings` rows): `which` 'best' (the most faithful other method
-    here, after the fact) or 'best_agnostic' (the paper's most faithful agnostic baseline, in advance); `caveat`: '† not
-    evaluable' where the baseline is IG and IG is not shown to converge there."""
-    if which not in ("best", "best_agnostic"): raise ValueError(f"which must be 'best' or 'best_agnostic', got {which!r}")
+    """NormXLogit against one baseline per column (`compare_orderings` rows): `which` 'best' (the most faithful other
+    method here, after the fact) or 'best_agnostic' (the paper's most faithful agnostic baseline, in advance);
+    `caveat`: '† not evaluable' where the baseline is IG and IG is not shown to converge there."""
+    if which not in ("best", "best_agnostic"):
+        raise ValueError(f"which must be 'best' or 'best_agnostic', got {which!r}")
     b = comp[comp[which]]
-    return pd.DataFrame({"column": [f"{_label(m)} · {TASK_LABELS[k]}" for m, k in zip(b.model, b.task)], "metric": b.metric.values,
-                         "baseline": [method_label(x) for x in b.baseline], "its value": b.baseline_value.round(3).values,
-                         "NormXLogit": b.nxl.round(3).values,
-                         "NXL advantage [95% CI]": [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(b.advantage, b.lo, b.hi)],
-                         "p": [_p(x) for x in b.p], "n": b.n.values,
-                         "caveat": ["" if e else "† not evaluable (IG did not converge)" for e in b.evaluable]})
+    return pd.DataFrame({
+        "column": [_column(m, k) for m, k in zip(b.model, b.task)], "metric": b.metric.values,
+        "baseline": [method_label(x) for x in b.baseline], "its value": b.baseline_value.round(3).values,
+        "NormXLogit": b.nxl.round(3).values, "NXL advantage [95% CI]": _ci(b), "p": [_p(x) for x in b.p],
+        "n": b.n.values, "caveat": ["" if e else "† not evaluable (IG did not converge)" for e in b.evaluable]})
 
 # %% ../../nbs/51_experiment1.ipynb #14d0ff1b
 def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "normxlogit") -> str:
     """The claim-by-claim verdict as Markdown: per column NormXLogit's rank, the paper's orderings reproduced, reversed,
     inconclusive or not evaluable, the others, the test against the most faithful other method; then the totals."""
     if comp.empty: return "_No column has NormXLogit and another method yet._"
-    lines = []
-    lst = lambda d: ", ".join(_order(r.paper_says, r.baseline) for r in d.itertuples()) or "none"
+    lines, lst = [], lambda d: ", ".join(_order(r.paper_says, r.baseline) for r in d.itertuples()) or "none"
     for (model, task), c in comp.groupby(["model", "task"], sort=False):
-        met = c.metric.iloc[0]
+        met, b = c.metric.iloc[0], c[c.best].iloc[0]
         s = summary[(summary.model == model) & (summary.task == task) & (summary.metric == met)]
         order = s.sort_values("value", ascending=BETTER[met] == "lower").method.tolist()
         claimed = c[c.claim & c.evaluable]
         held, rev, inc = (claimed[claimed.outcome == o] for o in ("reproduced", "reversed", "inconclusive"))
-        b = c[c.best].iloc[0]
-        txt = (f"- **{_label(model)} · {TASK_LABELS[task]}** ({METRIC_NAMES[met]}, {BETTER[met]} is better; n = {_span(s.n)}): "
-               f"NormXLogit {c.nxl.iloc[0]:.3f}, rank {order.index(target) + 1} of {len(order)}. Of the paper's orderings for "
-               f"{c.paper_model.iloc[0]}, {len(held)} of {len(claimed)} are reproduced: {lst(held)}; {len(rev)} reversed "
-               f"(the paper's ordering shown): {lst(rev)}; {len(inc)} inconclusive: {lst(inc)}.")
-        ne = c[c.outcome == "not evaluable"]
+        ne, extra = c[c.outcome == "not evaluable"], c[c.outcome == "no claim"]
+        txt = (f"- **{_column(model, task)}** ({METRIC_NAMES[met]}, {BETTER[met]} is better; n = {_span(s.n)}): "
+               f"NormXLogit {c.nxl.iloc[0]:.3f}, rank {order.index(target) + 1} of {len(order)}. Of the paper's "
+               f"orderings for {c.paper_model.iloc[0]}, {len(held)} of {len(claimed)} are reproduced: {lst(held)}; "
+               f"{len(rev)} reversed (the paper's ordering shown): {lst(rev)}; {len(inc)} inconclusive: {lst(inc)}.")
         if len(ne): txt += f" Not evaluable: {lst(ne)} (IG did not converge)."
-        extra = c[c.outcome == "no claim"]
-        if len(extra):
-            txt += " Without a paper claim: " + ", ".join(
-                (f"NXL > {method_label(x)}" if a > 0 else f"{method_label(x)} > NXL") + ("" if sig else " (n.s.)")
-                for x, a, sig in zip(extra.baseline, extra.advantage, extra.significant)) + "."
-        txt += (f" Most faithful other method here: {method_label(b.baseline)} ({b.baseline_value:.3f}); NormXLogit's "
-                f"advantage over it {b.advantage:+.3f} [95% CI {b.lo:+.3f}, {b.hi:+.3f}], p = {_p(b.p)}.")
-        lines.append(txt)
-    cl = comp[comp.claim & comp.evaluable]
-    k = cl.outcome.value_counts()
-    ncol = comp.groupby(["model", "task"]).ngroups
-    nev = int((comp.outcome == "not evaluable").sum())
+        if len(extra): txt += " Without a paper claim: " + ", ".join(
+            _order("NormXLogit better" if a > 0 else "baseline better", x) + ("" if sig else " (n.s.)")
+            for x, a, sig in zip(extra.baseline, extra.advantage, extra.significant)) + "."
+        lines.append(txt + f" Most faithful other method here: {method_label(b.baseline)} ({b.baseline_value:.3f}); "
+                     f"NormXLogit's advantage over it {b.advantage:+.3f} [95% CI {b.lo:+.3f}, {b.hi:+.3f}], "
+                     f"p = {_p(b.p)}.")
+    cl, nev = comp[comp.claim & comp.evaluable], int((comp.outcome == "not evaluable").sum())
+    k, ncol = cl.outcome.value_counts(), comp.groupby(["model", "task"]).ngroups
     lines.append(f"\n**In total** ({ncol} column{'s' if ncol != 1 else ''} with results, {len(cl)} of the paper's "
-                 f"NormXLogit-vs-baseline orderings, Holm-adjusted over all {len(cl)}): {k.get('reproduced', 0)} reproduced, "
-                 f"{k.get('reversed', 0)} reversed, {k.get('inconclusive', 0)} inconclusive"
+                 f"NormXLogit-vs-baseline orderings, Holm-adjusted over all {len(cl)}): {k.get('reproduced', 0)} "
+                 f"reproduced, {k.get('reversed', 0)} reversed, {k.get('inconclusive', 0)} inconclusive"
                  + (f"; {nev} not evaluable (IG did not converge)" if nev else "") + ".")
     return "\n".join(lines)
 
 # %% ../../nbs/51_experiment1.ipynb #6396505e
 def stsb_diagnostics(arrays: dict) -> pd.DataFrame:
-    """What perturbation does to a regression model's predictions, per model x task x method x ratio: mean and sd of the
-    perturbed predictions, mean $|f(\\tilde x)-f(x)|$, Pearson with the unperturbed ones (`pearson_vs_full`) and with the
-    gold scores (`pearson_perturbed`, the table's metric)."""
+    """What perturbation does to a regression model's predictions, per model x task x method x ratio: mean and sd of
+    the perturbed predictions, mean $|f(\\tilde x)-f(x)|$, Pearson with the unperturbed ones (`pearson_vs_full`) and
+    with the gold scores (`pearson_perturbed`, the table's metric)."""
     rows = []
     for (model, task, method), a in arrays.items():
         if not a["regression"]: continue
-        for j, r in enumerate(a["ratios"]):
-            x = a["pred"][:, j]
-            rows.append(dict(model=model, task=task, method=method, ratio=round(float(r), 2), mean_pred=float(x.mean()),
-                             sd_pred=float(x.std()), mean_abs_change=float(np.abs(x - a["pred_full"]).mean()),
-                             pearson_vs_full=float(np.corrcoef(x, a["pred_full"])[0, 1]),
-                             pearson_perturbed=float(np.corrcoef(x, a["gold"])[0, 1])))
+        for r, x in zip(a["ratios"], a["pred"].T):
+            rows.append((model, task, method, round(float(r), 2), x.mean(), x.std(), np.abs(x - a["pred_full"]).mean(),
+                         np.corrcoef(x, a["pred_full"])[0, 1], np.corrcoef(x, a["gold"])[0, 1]))
     return pd.DataFrame(rows, columns=["model", "task", "method", "ratio", "mean_pred", "sd_pred", "mean_abs_change",
                                        "pearson_vs_full", "pearson_perturbed"])
 
@@ -656,10 +654,10 @@ def ablation_deltas(default: pd.DataFrame, ablation: pd.DataFrame, metrics=TABLE
     """Default vs ablation numbers per model x task x method x metric (only cells in both): `default`, `ablation`,
     `delta` (= ablation - default) and both sample counts."""
     k = ["model", "task", "method", "metric"]
-    d = default[default.metric.isin(metrics)][k + ["value", "n"]]
-    a = ablation[ablation.metric.isin(metrics)][k + ["value", "n"]]
+    d, a = (x[x.metric.isin(metrics)][k + ["value", "n"]] for x in (default, ablation))
     m = d.merge(a, on=k, suffixes=("_default", "_ablation"))
-    return m.assign(delta=m.value_ablation - m.value_default)[k + ["value_default", "value_ablation", "delta", "n_default", "n_ablation"]]
+    m["delta"] = m.value_ablation - m.value_default
+    return m[k + ["value_default", "value_ablation", "delta", "n_default", "n_ablation"]]
 
 # %% ../../nbs/51_experiment1.ipynb #b3ebdd62
 def nxl_rank(summary: pd.DataFrame, target: str = "normxlogit") -> pd.DataFrame:
@@ -675,31 +673,33 @@ def nxl_rank(summary: pd.DataFrame, target: str = "normxlogit") -> pd.DataFrame:
 def table1_frame(summary: pd.DataFrame) -> pd.DataFrame:
     """The machine-readable Tables 1 and 3 (`model, task, method, metric, value, n`; 6 decimals): `aopc` and `accuracy`
     (classification), `pearson_perturbed` (STS-B, lower is better) and `pearson_drop` (unperturbed minus it)."""
-    t = summary[summary.metric.isin(TABLE_METRICS)][["model", "task", "method", "metric", "value", "n"]].copy()
-    t["value"] = t.value.round(6); t["n"] = t.n.astype(int)
-    key = lambda c: c.map({m: i for i, m in enumerate(list(TASK_LABELS) + list(TABLE_METRICS) + list(ALL_METHODS))}).fillna(99) if c.name in ("task", "metric", "method") else c
-    return t.sort_values(["model", "task", "metric", "method"], key=key).reset_index(drop=True)
+    t = summary[summary.metric.isin(TABLE_METRICS)][["model", "task", "method", "metric", "value", "n"]]
+    t = t.assign(value=t.value.round(6), n=t.n.astype(int))
+    return t.sort_values(["model", "task", "metric", "method"], key=_table_order, ignore_index=True)
 
 # %% ../../nbs/51_experiment1.ipynb #b21b8122
 def write_table1(summary: pd.DataFrame, path=None) -> Path:
-    "Write `table1_frame(summary)` atomically to `path` (default `results_dir('faithfulness')/table1.csv`); returns the path."
+    "Write `table1_frame(summary)` atomically to `path` (default `results_dir('faithfulness')/table1.csv`); the path."
     return write_csv(path if path is not None else results_path("faithfulness", "table1.csv"), table1_frame(summary))
 
 # %% ../../nbs/51_experiment1.ipynb #5b2c5d26
 def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
     """Write every ablation's numbers beside the default ones (`ablation_deltas`, one row per ablation x model x task x
-    method x metric, with an `ablation` column) atomically to `path` (default `results_dir('faithfulness')/table1_ablations.csv`)."""
-    cols = ["ablation", "model", "task", "method", "metric", "value_default", "value_ablation", "delta", "n_default", "n_ablation"]
+    method x metric, with an `ablation` column) atomically to `path` (default
+    `results_dir('faithfulness')/table1_ablations.csv`)."""
+    cols = "ablation model task method metric value_default value_ablation delta n_default n_ablation".split()
     parts = [ablation_deltas(default, a).assign(ablation=name) for name, a in ablations.items()]
     t = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
-    t = t.sort_values(["model", "method"], kind="stable").sort_values("ablation", key=lambda c: c.map(list(ABLATIONS).index), kind="stable")
-    t[["value_default", "value_ablation", "delta"]] = t[["value_default", "value_ablation", "delta"]].astype(float).round(6)
+    t = t.sort_values(["ablation", "model", "method"], kind="stable",
+                      key=lambda c: c.map(list(ABLATIONS).index) if c.name == "ablation" else c)
+    t[cols[5:8]] = t[cols[5:8]].astype(float).round(6)
     return write_csv(path if path is not None else results_path("faithfulness", "table1_ablations.csv"), t)
 
 # %% ../../nbs/51_experiment1.ipynb #9ece325c
 def rank_agreement(summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
-    """Per column of Table 1 or 3: Spearman and Kendall correlations of our ordering of the paper's methods with the paper's,
-    and the mean of ours minus the paper's number (a level shift: other models and data, only orderings compare)."""
+    """Per column of Table 1 or 3: Spearman and Kendall correlations of our ordering of the paper's methods with the
+    paper's, and the mean of ours minus the paper's number (a level shift: other models and data, only orderings
+    compare)."""
     from scipy.stats import spearmanr, kendalltau
     rows = []
     for (model, task), g in summary.groupby(["model", "task"], sort=False):
@@ -709,7 +709,8 @@ def rank_agreement(summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1) -
         ours = g[g.metric == met].set_index("method").value
         common = [m for m in PAPER_METHODS if m in pp.index and m in ours.index]
         if len(common) < 3: continue
-        rows.append(dict(column=f"{_label(model)} · {TASK_LABELS[task]}", paper_model=pm, metric=met, methods=len(common),
-                         spearman=float(spearmanr(ours[common], pp[common])[0]), kendall=float(kendalltau(ours[common], pp[common])[0]),
-                         mean_ours_minus_paper=float((ours[common] - pp[common]).mean())))
-    return pd.DataFrame(rows, columns=["column", "paper_model", "metric", "methods", "spearman", "kendall", "mean_ours_minus_paper"])
+        x, y = ours[common], pp[common]
+        rows.append((_column(model, task), pm, met, len(common), float(spearmanr(x, y)[0]), float(kendalltau(x, y)[0]),
+                     float((x - y).mean())))
+    return pd.DataFrame(rows, columns=["column", "paper_model", "metric", "methods", "spearman", "kendall",
+                                       "mean_ours_minus_paper"])

@@ -17,10 +17,9 @@ from ..model.zoo import model_fingerprint, load_model, tiny_model, offline_path
 from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
-from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, results_path, write_csv, write_record,
-                                           run_record, cost_table, verdict, with_ci, count_verdicts, register_experiment,
-                                           command_line, Command, Opt, Claims, locked, merge_rows, plan_from,
-                                           fold_stores, ScaleRun, scale_runs)
+from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks,
+    results_path, write_csv, write_record, run_record, cost_table, verdict, with_ci, count_verdicts, locked, merge_rows,
+    register_experiment, command_line, Command, Opt, Claims, plan_from, fold_stores, ScaleRun, scale_runs)
 from ..cache import key_hash
 from .agreement import agreement_items, AGREEMENT_TASKS
 
@@ -43,12 +42,11 @@ ITEM_COLUMNS = ["model", "task", "id", "method", "pooling", "seed", "area"]
 
 # %% ../../nbs/54_head_pruning.ipynb #634b9850
 def pruning_items(model, tokenizer, task, n, n_pool=None, cache=None, coref="auto") -> tuple[pd.DataFrame, dict]:
-    """The first `n` correctly predicted items of `task` for `model` (all of them for `n=None`), from
-    `normxlogit.experiments.agreement.agreement_items` (the agreement chapter's inputs, targets, foils and correctness), as
-    `(items, counts)`, ordered by length. Columns: `id, input, target_id`, `foil_id` (the foil of contrastive relevances;
-    -1: none), `score_foil_id` (the foil that accuracy compares with; -1: top-1 accuracy, used for qa, whose agreement foil
-    is the best other token) and `n_tokens`. `cache`: a folder for the item selection's chunks of logits (as
-    `agreement_items`), so a rerun does not score them again; `coref`: ra's antecedents ('auto', 'fastcoref', 'dependency')."""
+    """The first `n` correctly predicted items of `task` for `model` (all for `n=None`) as `(items, counts)`, ordered by
+    length, from `agreement.agreement_items` (the agreement chapter's inputs, targets, foils and correctness). Columns:
+    `id, input, target_id`, `foil_id` (the foil of contrastive relevances; -1: none), `score_foil_id` (the foil accuracy
+    compares with; -1: top-1 accuracy, for qa, whose agreement foil is the best other token) and `n_tokens`. `cache`:
+    a folder for the selection's chunks of logits (a rerun does not score them again); `coref`: ra's antecedents."""
     if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
     items, counts = agreement_items(model, tokenizer, task, n=n, n_pool=n_pool, coref=coref, cache=cache)
     u = items[items.used].reset_index(drop=True)
@@ -65,9 +63,8 @@ def _items_key(items):
 
 # %% ../../nbs/54_head_pruning.ipynb #8ad1f6c2
 def item_relevances(model, tokenizer, items, method, contrastive=True, batch_size=8) -> dict:
-    "Head relevances `{pooling: (n, L, H)}` of `method` for `items` (target minus foil when `contrastive` and a foil exists)."
-    tg = items.target_id.astype(int).tolist()
-    fl = items.foil_id.astype(int).tolist()
+    "Head relevances `{pooling: (n, L, H)}` of `method` for `items` (target - foil if `contrastive` and foils exist)."
+    tg, fl = items.target_id.astype(int).tolist(), items.foil_id.astype(int).tolist()
     if not contrastive or min(fl) < 0:
         if contrastive and max(fl) >= 0: raise ValueError("items mix foils and no foils")
         fl = None
@@ -86,7 +83,7 @@ def random_order(n_layers, n_heads, seed) -> np.ndarray:
 
 # %% ../../nbs/54_head_pruning.ipynb #ac245866
 def pruning_grid(n_heads_total, step=1, max_pruned=None) -> list:
-    "Numbers of pruned heads at which accuracy is measured: 0, step, 2 step, ... up to `max_pruned` (default all), which is always included."
+    "Pruned-head counts at which accuracy is measured: 0, step, 2 step, ... and `max_pruned` (default: all heads)."
     top = n_heads_total if max_pruned is None else min(int(max_pruned), n_heads_total)
     if not isinstance(step, int) or step < 1: raise ValueError(f"step must be a positive int, got {step!r}")
     g = list(range(0, top + 1, step))
@@ -121,21 +118,16 @@ def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, 
     `adapter`: the model's `HeadAdapter` when the caller has it (else it is resolved here)."""
     ad = get_adapter(model) if adapter is None else adapter
     L, H, _ = head_shape(model)
-    order = np.asarray(order)
-    layers = list(ad.layer_modules())
+    order, grid, layers = np.asarray(order), list(grid), list(ad.layer_modules())
     if len(layers) != L: raise RuntimeError("layer count mismatch")
-    grid = list(grid)
     if sorted(grid) != grid or grid[0] < 0 or grid[-1] > len(order): raise ValueError(f"bad grid {grid}")
-    dev = next(ad.m.parameters()).device
-    out = np.zeros((len(grid), len(texts)))
+    dev, out = next(ad.m.parameters()).device, np.zeros((len(grid), len(texts)))
     for s in range(0, len(texts), batch_size):
         e = min(s + batch_size, len(texts))
         enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, list(texts[s:e])).items()}
-        pos = explained_positions(ad, tokenizer, enc)
-        tg = torch.tensor(np.array(target_ids[s:e], dtype=np.int64), device=dev)
-        fl = torch.tensor(np.array(foil_ids[s:e], dtype=np.int64), device=dev)
+        pos, bi = explained_positions(ad, tokenizer, enc), torch.arange(e - s, device=dev)
+        tg, fl = (torch.tensor(np.array(ids[s:e], dtype=np.int64), device=dev) for ids in (target_ids, foil_ids))
         store, prev = [None] * L, None
-        bi = torch.arange(e - s, device=dev)
         for k, g in enumerate(grid):
             mask = np.ones(L * H)
             mask[order[:g]] = 0
@@ -147,12 +139,10 @@ def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, 
                 if (fl >= 0).all():
                     z = ad.head_rows(h[:, None], torch.stack([tg, fl], 1), layer=ad.num_layers)[:, 0].double()
                     marg = z[:, 0] - z[:, 1]
-                else:
+                else:                                    # top-1: the target against the best other logit
                     z = ad.head(h, layer=ad.num_layers).double()
-                    t = z[bi, tg]
-                    z[bi, tg] = -torch.inf
-                    other = torch.where(fl >= 0, z[bi, fl.clamp_min(0)], z.max(-1).values)
-                    marg = t - other
+                    t, z[bi, tg] = z[bi, tg], -torch.inf
+                    marg = t - torch.where(fl >= 0, z[bi, fl.clamp_min(0)], z.max(-1).values)
             out[k, s:e] = marg.cpu().numpy()
             prev = g
     return out
@@ -162,8 +152,7 @@ def item_areas(margins, grid) -> np.ndarray:
     """Per item (column of `margins`), the area under its correctness curve (1 where the margin is positive) divided by
     the grid's range: the share of the pruned range over which the item stays correct (trapezoid rule between the grid
     points, as `pruning_summary`). Their mean over the items is the area of the accuracy curve."""
-    c = (np.asarray(margins) > 0).astype(float)
-    x = np.asarray(grid, float)
+    c, x = (np.asarray(margins) > 0).astype(float), np.asarray(grid, float)
     if c.shape[0] != len(x): raise ValueError(f"margins have {c.shape[0]} rows for a grid of {len(x)} points")
     if len(x) == 1: return c[0]
     return ((x[1:] - x[:-1])[:, None] * (c[1:] + c[:-1]) / 2).sum(0) / (x[-1] - x[0])
@@ -209,11 +198,9 @@ class PruningPlan:
 
     def __post_init__(self):
         self.methods = list(PRUNING_METHODS if self.methods is None else self.methods)
-        bad = [m for m in self.methods if m not in HEAD_METHODS]
-        if bad: raise ValueError(f"unknown methods {bad}; choose from {HEAD_METHODS}")
         self.poolings = list(self.poolings)
-        bad = [p for p in self.poolings if p not in POOLINGS]
-        if bad: raise ValueError(f"unknown poolings {bad}; choose from {POOLINGS}")
+        for name, got, known in (("methods", self.methods, HEAD_METHODS), ("poolings", self.poolings, POOLINGS)):
+            if bad := [x for x in got if x not in known]: raise ValueError(f"unknown {name} {bad}; choose from {known}")
         if not isinstance(self.chunk_size, int) or self.chunk_size < 1:
             raise ValueError(f"chunk_size must be a positive int, got {self.chunk_size!r}")
 
@@ -227,9 +214,8 @@ class PruningPlan:
 class _Pruning:
     "One run's shared state: the items, the grid, the chunk keys' base and the tally of what was computed and reused."
     def __init__(self, model, tokenizer, model_name, task, n, plan, root, verbose):
-        self.model, self.tokenizer, self.name, self.task = model, tokenizer, model_name, task
-        self.plan, self.root = plan, root
-        self.n, self.verbose, self.ad = n, verbose, get_adapter(model)      # the adapter resolved once, handed down
+        self.model, self.tokenizer, self.name, self.task, self.n = model, tokenizer, model_name, task, n
+        self.plan, self.root, self.verbose, self.ad = plan, root, verbose, get_adapter(model)   # resolved once
         self.items, counts = pruning_items(model, tokenizer, task, n, plan.n_pool, cache=root, coref=plan.coref)
         if n is not None and len(self.items) < n:
             warnings.warn(f"{model_name}/{task}: only {len(self.items)} usable items of {n} requested; enlarge n_pool")
@@ -244,21 +230,21 @@ class _Pruning:
                          mean_tokens=round(float(self.items.n_tokens.mean()), 2), computed=[], reused=0, seconds={},
                          cpu_seconds=dict(relevance=0.0, curves=0.0), item_configs=0, cpu_now=0.0, stores=[])
 
-    def visit(self, k): return list(range(k))[::-1] if self.plan.reverse else list(range(k))
+    def visit(self, xs): return list(xs)[::-1] if self.plan.reverse else list(xs)      # the order of work
     def sub(self, j): return self.items.iloc[self.starts[j]:self.starts[j] + self.plan.chunk_size]
+    def prefix(self, order): return tuple(int(i) for i in order[:self.grid[-1]])    # what a curve depends on
     def say(self, text, t0):
         if self.verbose: print(f"  {self.name} {self.task} {text} {time.time() - t0:7.1f}s", flush=True)
 
 # %% ../../nbs/54_head_pruning.ipynb #pr02c7d3
 def _chunks(self: _Pruning, name, key, compute, what, units=None):
     "Every chunk of one computation (`common.run_chunks`), tallied into `info`: what was computed, reused and its cost."
+    info, order, kind = self.info, self.visit(range(len(self.starts))), "curves" if what[0] == "curve" else "relevance"
     key = chunk_key("pruning", **self.base, **key)
     store = open_store(self.root, "pruning", f"{self.name}-{self.task}-{name}", key)
-    info = self.info
     if store is not None: info["stores"].append(store.dir.name)
-    run = run_chunks(store, len(self.starts), compute, progress=False, order=self.visit(len(self.starts)))
-    kind = "curves" if what[0] == "curve" else "relevance"
-    info["computed"] += [(what, j) for j in self.visit(len(self.starts)) if run.chunks[j].computed]
+    run = run_chunks(store, len(self.starts), compute, progress=False, order=order)
+    info["computed"] += [(what, j) for j in order if run.chunks[j].computed]
     info["reused"] += sum(not c.computed for c in run.chunks)
     info["cpu_now"] += run.cpu_s
     for j, c in enumerate(run.chunks):        # the stored cost of every chunk, whichever run computed it
@@ -268,8 +254,8 @@ def _chunks(self: _Pruning, name, key, compute, what, units=None):
 def _relevances(self: _Pruning) -> dict:
     "Each method's mean head relevance per pooling: `{(method, pooling): (L, H)}`."
     relevance, p = {}, self.plan
-    for k in self.visit(len(p.methods)):
-        meth, t0 = p.methods[k], time.time()
+    for meth in self.visit(p.methods):
+        t0 = time.time()
         compute = lambda j, meth=meth: (item_relevances(self.model, self.tokenizer, self.sub(j), meth, p.contrastive,
                                                         p.relevance_batch_size), {})
         key = dict(method=meth, contrastive=p.contrastive, batch_size=p.relevance_batch_size)
@@ -283,8 +269,8 @@ def _relevances(self: _Pruning) -> dict:
 def _margin_curves(self: _Pruning, curves) -> dict:
     "Every distinct pruning order's margins (grid point x item), computed or read back once: `{order prefix: margins}`."
     done, p = {}, self.plan
-    for meth, pool, sd, order in (curves[::-1] if p.reverse else curves):
-        key, t0 = tuple(int(i) for i in order[:self.grid[-1]]), time.time()
+    for meth, pool, sd, order in self.visit(curves):
+        key, t0 = self.prefix(order), time.time()
         if key in done: continue
         def margins(j, order=order):
             s = self.sub(j)
@@ -292,7 +278,7 @@ def _margin_curves(self: _Pruning, curves) -> dict:
                                 s.score_foil_id.to_numpy(), order, self.grid, p.batch_size, adapter=self.ad)
             return dict(margins=m), {}
         parts = _chunks(self, "curve", dict(order=list(key), grid=self.grid, batch_size=p.batch_size), margins,
-                            ("curve", meth, pool, sd), units=lambda j: len(self.sub(j)) * len(self.grid))
+                        ("curve", meth, pool, sd), units=lambda j: len(self.sub(j)) * len(self.grid))
         done[key] = np.concatenate([c["margins"] for c in parts], 1)
         self.say(f"curve {meth:10s} {pool:10s} {'' if sd is None else sd}", t0)
     return done
@@ -301,32 +287,29 @@ def _frames(self: _Pruning, curves, done):
     "The accuracy rows (random = mean of its runs), every curve, and each item's area under each curve."
     rows, per, name, task = [], [], self.name, self.task
     for meth, pool, sd, order in curves:                                     # rows in the canonical order
-        m = done[tuple(int(i) for i in order[:self.grid[-1]])]
+        m = done[self.prefix(order)]
         rows += [dict(model=name, task=task, method=meth, pooling=pool, seed=sd, heads_pruned=g, accuracy=float(a))
                  for g, a in zip(self.grid, (m > 0).mean(1))]
         per.append(pd.DataFrame(dict(model=name, task=task, id=self.items.id, method=meth, pooling=pool, seed=sd,
                                      area=item_areas(m, self.grid))))
     curves_df = pd.DataFrame(rows)
-    frame = (curves_df.groupby(["model", "task", "method", "pooling", "heads_pruned"], sort=False, as_index=False)
-             .accuracy.mean())[COLUMNS]
-    frame["accuracy"] = frame.accuracy.round(6)
-    per_item = pd.concat(per, ignore_index=True)
-    per_item["seed"] = per_item.seed.astype("Int64")
-    return frame, curves_df, per_item
+    frame = curves_df.groupby(COLUMNS[:-1], sort=False, as_index=False).accuracy.mean().round({"accuracy": 6})
+    return frame, curves_df, pd.concat(per, ignore_index=True).astype({"seed": "Int64"})
 
 # %% ../../nbs/54_head_pruning.ipynb #pr04c7d3
 def _pruning_record(self: _Pruning, n_curves, t_start, machine) -> dict:
     "The run record: the selection's counts, the settings, what was computed and reused, and the CPU per unit."
     info, cpu = self.info, self.info["cpu_seconds"]
     per_config = round(cpu["curves"] / info["item_configs"], 4) if info["item_configs"] else None
-    return {**run_record("pruning", cpu_s=info["cpu_now"], wall_s=time.time() - t_start, counts=self.counts,
-                         settings=self.plan.settings(self.n), heads=self.L * self.H, grid_points=len(self.grid),
-                         unique_curves=n_curves, chunks_computed=len(info["computed"]), chunks_reused=info["reused"],
-                         seconds=info["seconds"], mean_tokens=info["mean_tokens"],
-                         selection_cpu_s=round(self.items.attrs["selection_cost"].get("cpu_s", 0.0), 1),
-                         cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=info["item_configs"],
-                         cpu_per_item_config=per_config, stores=sorted(set(info["stores"])),
-                         fingerprint=model_fingerprint(self.model), items=key_hash(_items_key(self.items))), "machine": machine}
+    return run_record("pruning", cpu_s=info["cpu_now"], wall_s=time.time() - t_start, counts=self.counts,
+                      settings=self.plan.settings(self.n), heads=self.L * self.H, grid_points=len(self.grid),
+                      unique_curves=n_curves, chunks_computed=len(info["computed"]), chunks_reused=info["reused"],
+                      seconds=info["seconds"], mean_tokens=info["mean_tokens"],
+                      selection_cpu_s=round(self.items.attrs["selection_cost"].get("cpu_s", 0.0), 1),
+                      cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=info["item_configs"],
+                      cpu_per_item_config=per_config, stores=sorted(set(info["stores"])),
+                      fingerprint=model_fingerprint(self.model), items=key_hash(_items_key(self.items)),
+                      machine=machine)      # the machine as the run started (its load then), in the record's place
 
 def _write_pruning(results, frame, curves, per_item, record, info):
     "The tables, the random orders' curves and the record, under one lock (the record kept when nothing was computed)."
@@ -346,29 +329,26 @@ def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None 
 
     1. Head relevances of every method in `methods` (default `PRUNING_METHODS`), all three poolings, per item (target
        minus foil when `contrastive`), averaged over the items.
-    2. Per (method, pooling) the heads are pruned least relevant first, cumulatively (one at a time; accuracy is
-       measured after `0, step, 2 step, ...` heads, up to `max_pruned` or all); `n_random` random orders (seeds
-       `seed, seed + 1, ...`) are averaged. Accuracy = share of the same items whose target logit beats the foil
-       (sva, ra) or is the top-1 token (qa).
-    Work is chunked by `chunk_size` items and stored in `ChunkStore`s under `cache` (True: `cache_dir()/pruning`, a
-    folder, or False; `common.run_chunks`): a rerun computes only missing chunks; curves with identical orders are
-    computed once. Results go to `results` (True: `results_dir('agreement')`, a folder, or False): `pruning.csv`,
+    2. Per (method, pooling) the heads are pruned least relevant first, cumulatively (accuracy is measured after
+       `0, step, 2 step, ...` heads, up to `max_pruned` or all); `n_random` random orders (seeds `seed, seed + 1, ...`)
+       are averaged. Accuracy = share of the items whose target logit beats the foil (sva, ra) or is the top-1 (qa).
+    Work is chunked by `chunk_size` items and stored under `cache` (True: `cache_dir()/pruning`, a folder, or False;
+    `common.run_chunks`, beside the item selection's logits): a rerun computes only missing chunks; identical orders
+    are computed once. Results go to `results` (True: `results_dir('agreement')`, a folder, or False): `pruning.csv`,
     `pruning_items.csv.gz` (replacing earlier rows of the same model, task and method) and the run record
-    `pruning_<model>_<task>.json` (`write_record`: left untouched by a rerun that computes nothing). Returns a `PruningRun`.
+    `pruning_<model>_<task>.json` (`write_record`: kept by a rerun that computes nothing); a run with the same
+    protocol, weights and items already recorded there is read back (`PruningRun.info['finished']`).
 
-    `reverse` computes the methods' relevances and the distinct curves last first, and each one's chunks last first
-    (the result is the same): a second process started with it on the same cache shares the work of a first one without
-    it, each reading back what the other has stored, so that both cores work on one model and task; they overlap by at
-    most one chunk. The item selection's logits are cached beside the chunks."""
-    plan = plan_from(PruningPlan, plan, options)
-    ad = get_adapter(model)
-    if "alti_logit" in plan.methods and not ad.decoder:
-        plan = replace(plan, methods=[m for m in plan.methods if m != "alti_logit"])
+    `reverse` computes the relevances, the distinct curves and each one's chunks last first (same result): a second
+    process started with it on the same cache shares a first one's work, each reading back what the other stored, so
+    that both cores work on one model and task (they overlap by at most one chunk)."""
+    plan, ad = plan_from(PruningPlan, plan, options), get_adapter(model)
+    if not ad.decoder: plan = replace(plan, methods=[m for m in plan.methods if m != "alti_logit"])   # decoders only
     t_start, machine = time.time(), run_record("pruning", device=next(ad.m.parameters()).device)["machine"]
     if plan.n_pool is None and n is not None: plan = replace(plan, n_pool=int(1.5 * n) + 20)   # ~70% correct suffice
     run = _Pruning(model, tokenizer, model_name, task, n, plan, cache_root(cache, "pruning"), verbose)
-    done = _recorded(run, results) if results is not None and results is not False else None
-    if done is not None: return done                       # a finished run: read back, nothing computed or written
+    write = results is not None and results is not False
+    if write and (done := _recorded(run, results)) is not None: return done    # a finished run: nothing computed
     relevance = _relevances(run)
     curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in plan.methods for p in plan.poolings]
     curves += [("random", "-", plan.seed + r, random_order(run.L, run.H, plan.seed + r)) for r in range(plan.n_random)]
@@ -377,7 +357,7 @@ def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None 
     run.info["unique_curves"] = len(done)
     run.info["seconds"]["total"] = round(time.time() - t_start, 1)
     record = _pruning_record(run, len(done), t_start, machine)
-    if results is not None and results is not False: _write_pruning(results, frame, curves_df, per_item, record, run.info)
+    if write: _write_pruning(results, frame, curves_df, per_item, record, run.info)
     return PruningRun(frame, curves_df, per_item, relevance, run.items, run.counts, run.info, record)
 
 # %% ../../nbs/54_head_pruning.ipynb #b6a86cea
@@ -385,32 +365,31 @@ RANDOM_FILE, RANDOM_COLUMNS = "pruning_random.csv.gz", ["model", "task", "method
 
 def _recorded(self: _Pruning, results) -> PruningRun | None:
     "This model, task, protocol, weights and items' finished run, read back from its result files; else None."
-    out = results_path("agreement", results=results)
+    out, rnd = results_path("agreement", results=results), random_runs(self.name, self.task, results)
     f = out / f"pruning_{self.name}_{self.task}.json"
     rec = json.loads(f.read_text()) if f.exists() else {}
     want = dict(settings=json.loads(json.dumps(self.plan.settings(self.n))), items=key_hash(_items_key(self.items)))
-    if any(rec.get(k) != v for k, v in want.items()) or not (out / RANDOM_FILE).exists(): return None
-    if rec.get("fingerprint") != model_fingerprint(self.model): return None
+    if any(rec.get(k) != v for k, v in want.items()) or rnd.seed.nunique() != self.plan.n_random: return None
+    if not (out / RANDOM_FILE).exists() or rec.get("fingerprint") != model_fingerprint(self.model): return None
     ours = lambda d: d[(d.model == self.name) & (d.task == self.task)].reset_index(drop=True)
-    frame, per_item, rnd = (ours(pd.read_csv(out / n)) for n in ("pruning.csv", "pruning_items.csv.gz", RANDOM_FILE))
+    frame, per_item = (ours(pd.read_csv(out / n)) for n in ("pruning.csv", "pruning_items.csv.gz"))
     frame = frame[frame.method.isin([*self.plan.methods, "random"])].reset_index(drop=True)
-    if rnd.seed.nunique() != self.plan.n_random: return None
-    curves = pd.concat([frame[frame.method != "random"].assign(seed=np.nan), rnd.assign(pooling="-")], ignore_index=True)
+    curves = pd.concat([frame[frame.method != "random"].assign(seed=np.nan), rnd], ignore_index=True)[CURVE_COLUMNS]
     per_item["seed"] = per_item.seed.astype("Int64")
     info = dict(self.info, computed=[], reused=0, finished=True, unique_curves=rec.get("unique_curves"))
-    return PruningRun(frame, curves[CURVE_COLUMNS], per_item, {}, self.items, self.counts, info, rec)
+    return PruningRun(frame, curves, per_item, {}, self.items, self.counts, info, rec)
 
 def fold_chunks(results=True, cache=None) -> pd.DataFrame:
     """Drop the chunk folders (`cache`, default `results/pruning/chunks`) of finished runs: a record with the key's
     fingerprint, items and chunk size, and the run's random curves written. One row per dropped folder."""
     out, recs = results_path("agreement", results=results), {}
-    rnd = pd.read_csv(out / RANDOM_FILE) if (out / RANDOM_FILE).exists() else pd.DataFrame(columns=RANDOM_COLUMNS)
     def finished(k):
         if k.get("experiment") != "pruning": return False
         f = out / f"pruning_{k['model']}_{k['task']}.json"
         r = recs.setdefault(f, json.loads(f.read_text()) if f.exists() else {})
         same = r.get("fingerprint") == k["fingerprint"] and r.get("items") == key_hash(k["items"])
-        return same and r["settings"]["chunk_size"] == k["chunk_size"] and ((rnd.model == k["model"]) & (rnd.task == k["task"])).any()
+        written = len(random_runs(k["model"], k["task"], results)) > 0            # its random curves
+        return same and r["settings"]["chunk_size"] == k["chunk_size"] and written
     return fold_stores(results_dir("pruning") / "chunks" if cache is None else Path(cache), "", finished)
 
 # %% ../../nbs/54_head_pruning.ipynb #6f63aad5
@@ -423,7 +402,7 @@ def pruning_label(method: str) -> str:
     return OTHER_METHODS[method][0] if method in OTHER_METHODS else method_label(method)
 
 # %% ../../nbs/54_head_pruning.ipynb #9a0c132c
-def _colour(method): return "black" if method == "random" else OTHER_METHODS[method][1] if method in OTHER_METHODS else method_colour(method)
+def _colour(method): return OTHER_METHODS[method][1] if method in OTHER_METHODS else method_colour(method)
 
 # %% ../../nbs/54_head_pruning.ipynb #41233d2c
 def pruning_summary(frame) -> pd.DataFrame:
@@ -436,15 +415,16 @@ def pruning_summary(frame) -> pd.DataFrame:
         d = d.sort_values("heads_pruned")
         x, y = d.heads_pruned.to_numpy(float), d.accuracy.to_numpy(float)
         auc = float(np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2) / (x[-1] - x[0])) if len(x) > 1 else float(y[0])
-        for p in ([q for q in POOLINGS if q in pools.get((mo, ta), POOLINGS)] if me == "random" else [po]): rows.append(dict(model=mo, task=ta, method=me, pooling=p, auc=auc))
+        ps = [q for q in POOLINGS if q in pools.get((mo, ta), POOLINGS)] if me == "random" else [po]
+        rows += [dict(model=mo, task=ta, method=me, pooling=p, auc=auc) for p in ps]
     t = pd.DataFrame(rows).pivot_table(index=["model", "task", "method"], columns="pooling", values="auc")
-    rank = {"task": ["sva", "ra", "qa"], "method": PRUNING_METHODS + ["random"]}        # the paper's order, others after
-    key = lambda ix: ix.map(lambda v: f"{rank[ix.name].index(v) if v in rank[ix.name] else 99:02d}{v}") if ix.name in rank else ix
-    t = t.sort_index(key=key)
+    rank = {"task": ["sva", "ra", "qa"], "method": PRUNING_METHODS + ["random"]}    # the paper's order, others after
+    pos = lambda ix: ix.map(lambda v: f"{rank[ix.name].index(v) if v in rank[ix.name] else 99:02d}{v}")
+    t = t.sort_index(key=lambda ix: pos(ix) if ix.name in rank else ix)
     return t[[p for p in POOLINGS if p in t.columns]]
 
 # %% ../../nbs/54_head_pruning.ipynb #027fdd12
-LINE_STYLES = {"lrp": "--", "grad_l2": "--", "grad": "-."}   # the lighter of two close colours (LRP/AttnLRP, the three gradients)
+LINE_STYLES = {"lrp": "--", "grad_l2": "--", "grad": "-."}   # the lighter of two close colours (LRP/AttnLRP; gradients)
 
 def random_runs(model: str, task: str, results=True) -> pd.DataFrame:
     """The accuracy curve of every random order of one committed run (`pruning_random.csv.gz`, written with the run;
@@ -459,14 +439,15 @@ def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=
     """Accuracy against heads pruned for one model and task (default: the first in `frame`), one panel per pooling (on
     one y scale) and one line per method in its registry colour (the lighter of two close colours dashed,
     `LINE_STYLES`); random is the black dashed mean of its runs, with the grey band of their range (lowest to highest
-    accuracy at each point) when `curves` (of a `PruningRun`, or `random_runs`) has them. About 9 inches wide, the legend
-    under the panels. Returns the axes."""
+    accuracy at each point) when `curves` (of a `PruningRun`, or `random_runs`) has them. About 9 inches wide, the
+    legend under the panels. Returns the axes."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     model = frame.model.iloc[0] if model is None else model
     task = frame[frame.model == model].task.iloc[0] if task is None else task
-    d = frame[(frame.model == model) & (frame.task == task)]
+    ours = lambda df: df[(df.model == model) & (df.task == task)]
+    d = ours(frame)
     if d.empty: raise ValueError(f"no rows for model {model!r}, task {task!r}")
     poolings = [p for p in poolings if p in set(d.pooling)]
     meths = [m for m in PRUNING_METHODS if m in set(d.method)]
@@ -474,21 +455,23 @@ def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=
         w = 9 if len(poolings) > 1 else 6.5
         fig, axes = plt.subplots(1, len(poolings), figsize=(w, 3.9), sharey=True, squeeze=False)
     axes = np.ravel(axes); fig = axes[0].figure
-    rnd = d[d.method == "random"]
-    c = None if curves is None else curves[(curves.model == model) & (curves.task == task) & (curves.method == "random")]
+    rnd, c = d[d.method == "random"], None if curves is None else ours(curves[curves.method == "random"])
     band = c.groupby("heads_pruned").accuracy.agg(["min", "max"]) if c is not None and len(c) else None
+    grey, black = dict(color="0.55", alpha=0.28), dict(color="black", ls="--", lw=1.3)     # random's band and mean
+    style = lambda m: dict(color=_colour(m), ls=LINE_STYLES.get(m, "-"), lw=1.5)
     for ax, p in zip(axes, poolings):
-        if band is not None: ax.fill_between(band.index, band["min"], band["max"], color="0.55", alpha=0.28, lw=0, zorder=1)
-        if len(rnd): ax.plot(rnd.heads_pruned, rnd.accuracy, color="black", ls="--", lw=1.3, zorder=2)
+        if band is not None: ax.fill_between(band.index, band["min"], band["max"], lw=0, zorder=1, **grey)
+        if len(rnd): ax.plot(rnd.heads_pruned, rnd.accuracy, zorder=2, **black)
         for me in meths:
             e = d[(d.method == me) & (d.pooling == p)]
-            ax.plot(e.heads_pruned, e.accuracy, color=_colour(me), ls=LINE_STYLES.get(me, "-"), lw=1.5, zorder=3)
-        ax.set_title(POOLING_NAMES[p] + " pooling", fontsize=10); ax.set_xlabel(f"heads pruned (of {int(d.heads_pruned.max())})", fontsize=9.5)
+            ax.plot(e.heads_pruned, e.accuracy, zorder=3, **style(me))
+        ax.set_title(POOLING_NAMES[p] + " pooling", fontsize=10)
+        ax.set_xlabel(f"heads pruned (of {int(d.heads_pruned.max())})", fontsize=9.5)
         ax.tick_params(labelsize=9); ax.grid(alpha=0.3, lw=0.5)
     axes[0].set_ylabel("accuracy (share of items correct)", fontsize=9.5)
-    handles = [Line2D([], [], color=_colour(m), ls=LINE_STYLES.get(m, "-"), lw=1.5, label=pruning_label(m)) for m in meths]
-    if len(rnd): handles.append(Line2D([], [], color="black", ls="--", lw=1.3, label="Random (mean of its runs)"))
-    if band is not None: handles.append(Patch(color="0.55", alpha=0.28, label=f"Random: range of its {c.seed.nunique()} runs"))
+    handles = [Line2D([], [], label=pruning_label(m), **style(m)) for m in meths]
+    if len(rnd): handles.append(Line2D([], [], label="Random (mean of its runs)", **black))
+    if band is not None: handles.append(Patch(label=f"Random: range of its {c.seed.nunique()} runs", **grey))
     ncol = min(5 if len(poolings) > 1 else 3, len(handles))
     fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=9, frameon=False)
     rows = -(-len(handles) // ncol)
@@ -508,15 +491,17 @@ def save_figure(frame, model, task, folder, curves=None) -> Path:
 
 # %% ../../nbs/54_head_pruning.ipynb #1554acca
 BEST_PRUNERS, WORSE_PRUNERS = ("attnlrp", "lrp", "gxi"), ("alti_logit", "grad", "grad_l1", "grad_l2")
-FINDINGS = {"pooling": ("on sva and ra, ReLU per token is the best of the three poolings", True),
-            "methods": ("AttnLRP, LRP and Gradient x Input prune better than ALTI-Logit and the other gradient variants", True),
-            "random": ("each method's order keeps a higher mean accuracy than random's", False)}   # (claim, stated by the paper)
-FINDING_COLUMNS = ["finding", "model", "task", "method_a", "pooling_a", "method_b", "pooling_b", "area_a", "area_b", "diff",
-                   "lo", "hi", "p", "p_holm", "n", "verdict", "paper_states"]
+FINDINGS = {    # (claim, stated by the paper)
+    "pooling": ("on sva and ra, ReLU per token is the best of the three poolings", True),
+    "methods": ("AttnLRP, LRP and Gradient x Input prune better than ALTI-Logit and the other gradient variants", True),
+    "random": ("each method's order keeps a higher mean accuracy than random's", False)}
+FINDING_COLUMNS = ["finding", "model", "task", "method_a", "pooling_a", "method_b", "pooling_b", "area_a", "area_b",
+                   "diff", "lo", "hi", "p", "p_holm", "n", "verdict", "paper_states"]
 
 # %% ../../nbs/54_head_pruning.ipynb #d910c260
 def item_area_table(per_item, model, task) -> dict:
-    "`{(method, pooling): per-item areas (Series by item id)}` of one model and task; random: the mean of its runs per item, key ('random', '-')."
+    """`{(method, pooling): per-item areas (Series by item id)}` of one model and task; random: the mean of its runs per
+    item, key ('random', '-')."""
     d = per_item[(per_item.model == model) & (per_item.task == task)]
     A = {k: g.set_index("id").area for k, g in d[d.method != "random"].groupby(["method", "pooling"], sort=False)}
     if (d.method == "random").any(): A["random", "-"] = d[d.method == "random"].groupby("id", sort=False).area.mean()
@@ -524,11 +509,11 @@ def item_area_table(per_item, model, task) -> dict:
 
 # %% ../../nbs/54_head_pruning.ipynb #7d8acd9d
 def finding_pairs(A, task) -> list:
-    """The comparisons `(finding, a, b)` (claimed: a's area > b's; a, b are (method, pooling) keys of `A`) of the paper's
-    head-pruning findings (Sec. 5.3) that the curves in `A` allow: (pooling) on sva and ra, per method with three distinct
-    poolings, ReLU per token against each other pooling; (methods) each of AttnLRP, LRP, Gradient x Input against each of
-    ALTI-Logit and the gradient variants; (random, not stated by the paper) each method against random. (methods) and
-    (random) use ReLU per token (else the first pooling run)."""
+    """The comparisons `(finding, a, b)` (claimed: a's area > b's; a, b are (method, pooling) keys of `A`) of the
+    paper's head-pruning findings (Sec. 5.3) that the curves in `A` allow: (pooling) on sva and ra, per method with
+    three distinct poolings, ReLU per token against each other pooling; (methods) each of AttnLRP, LRP, Gradient x
+    Input against each of ALTI-Logit and the gradient variants; (random, not stated by the paper) each method against
+    random. (methods) and (random) use ReLU per token (else the first pooling run)."""
     pools = {p for _, p in A if p != "-"}
     pool = next((p for p in ("relu_token", *POOLINGS) if p in pools), None)
     out = []
@@ -536,7 +521,8 @@ def finding_pairs(A, task) -> list:
         for m in PRUNING_METHODS:
             if m in NONNEGATIVE or not all((m, p) in A for p in POOLINGS): continue
             out += [("pooling", (m, "relu_token"), (m, p)) for p in POOLINGS if p != "relu_token"]
-    out += [("methods", (a, pool), (b, pool)) for a in BEST_PRUNERS for b in WORSE_PRUNERS if (a, pool) in A and (b, pool) in A]
+    out += [("methods", (a, pool), (b, pool)) for a in BEST_PRUNERS for b in WORSE_PRUNERS
+            if (a, pool) in A and (b, pool) in A]
     out += [("random", (m, pool), ("random", "-")) for m in PRUNING_METHODS if (m, pool) in A and ("random", "-") in A]
     return out
 
@@ -546,26 +532,25 @@ def pruning_findings(per_item) -> pd.DataFrame:
     the mean per-item difference of areas `diff` = area(a) - area(b) (positive = as claimed), its 95% paired t interval
     `lo`, `hi` (`metrics.stats.paired_t`), `p` and `p_holm` (Holm over the comparisons of one finding, model and task),
     `n` items and the `verdict` (`common.verdict`: 'holds' where the interval lies above 0 and p_holm < 0.05, 'does not
-    hold' where it lies below, else 'inconclusive'). `per_item`: the rows of `pruning_items.csv.gz` (`PruningRun.per_item`)."""
+    hold' where it lies below, else 'inconclusive'). `per_item`: the rows of `pruning_items.csv.gz` (`PruningRun`'s)."""
     rows = []
     for (mo, ta), _ in per_item.groupby(["model", "task"], sort=False):
-        A, fam = item_area_table(per_item, mo, ta), {}
+        A = item_area_table(per_item, mo, ta)
         for f, a, b in finding_pairs(A, ta):
             x, y = A[a].align(A[b], join="inner")
-            t = paired_t(x.to_numpy(), y.to_numpy())
-            fam.setdefault(f, []).append(dict(finding=FINDINGS[f][0], model=mo, task=ta, method_a=a[0], pooling_a=a[1],
-                                              method_b=b[0], pooling_b=b[1], area_a=float(x.mean()), area_b=float(y.mean()),
-                                              diff=t["diff"], lo=t["lo"], hi=t["hi"], p=t["p"], n=t["n"], paper_states=FINDINGS[f][1]))
-        for f, rs in fam.items():
-            for r, ph in zip(rs, holm([r["p"] for r in rs])): r.update(p_holm=float(ph), verdict=verdict(r["lo"], r["hi"], ph))
-            rows += rs
-    return pd.DataFrame(rows, columns=FINDING_COLUMNS)
+            rows.append(dict(finding=FINDINGS[f][0], model=mo, task=ta, method_a=a[0], pooling_a=a[1], method_b=b[0],
+                             pooling_b=b[1], area_a=float(x.mean()), area_b=float(y.mean()),
+                             paper_states=FINDINGS[f][1], **paired_t(x.to_numpy(), y.to_numpy())))
+    out = pd.DataFrame(rows, columns=FINDING_COLUMNS)
+    out["p_holm"] = out.groupby(["model", "task", "finding"], sort=False).p.transform(holm)
+    out["verdict"] = [verdict(r.lo, r.hi, r.p_holm) for r in out.itertuples()]
+    return out
 
 # %% ../../nbs/54_head_pruning.ipynb #105e3b50
 def comparison_name(r) -> str:
-    "'G×I: ReLU per token vs ReLU dim' (one method, two poolings) or 'AttnLRP vs Random' for a row of `pruning_findings`."
-    if r.method_a == r.method_b: return f"{pruning_label(r.method_a)}: {POOLING_NAMES[r.pooling_a]} vs {POOLING_NAMES[r.pooling_b]}"
-    return f"{pruning_label(r.method_a)} vs {pruning_label(r.method_b)}"
+    "'G×I: ReLU per token vs ReLU dim' (one method, two poolings) or 'AttnLRP vs Random': a `pruning_findings` row."
+    if r.method_a != r.method_b: return f"{pruning_label(r.method_a)} vs {pruning_label(r.method_b)}"
+    return f"{pruning_label(r.method_a)}: {POOLING_NAMES[r.pooling_a]} vs {POOLING_NAMES[r.pooling_b]}"
 
 # %% ../../nbs/54_head_pruning.ipynb #546790e7
 def findings_summary(fnd, tasks=None) -> pd.DataFrame:
@@ -581,8 +566,8 @@ def findings_summary(fnd, tasks=None) -> pd.DataFrame:
             d = fnd[(fnd.model == mo) & (fnd.task == ta) & (fnd.finding == claim)]
             v = ("not tested" if d.empty else "holds" if (d.verdict == "holds").all() else
                  "does not hold" if (d.verdict == "does not hold").any() else "inconclusive")
-            rows.append(dict(finding=claim, model=mo, task=ta, comparisons=len(d), verdicts=count_verdicts(d.verdict) if len(d) else "–",
-                             verdict=v, paper_states=states))
+            rows.append(dict(finding=claim, model=mo, task=ta, comparisons=len(d),
+                             verdicts=count_verdicts(d.verdict) if len(d) else "–", verdict=v, paper_states=states))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/54_head_pruning.ipynb #9eff1312
@@ -605,39 +590,39 @@ def pruning_findings_prose(summary, fnd) -> str:
 # %% ../../nbs/54_head_pruning.ipynb #86f09eb2
 BOOK_MODEL = "smollm2-135m"
 _TINY, _DEP = dict(n_pool=30, step=2, n_random=2, chunk_size=3, coref="dependency"), dict(coref="dependency")
-SCALE_RUNS = {    # per scale, one run per task: methods None = `PRUNING_METHODS`; options: run_pruning's other arguments
-    "tiny": [ScaleRun("tiny-llama", "sva", 6, options=_TINY), ScaleRun("tiny-llama", "ra", 6, ["gxi", "grad_l1"], _TINY)],
-    "book": [ScaleRun(BOOK_MODEL, "sva", 300, options=dict(step=5, **_DEP)),     # the committed run: ra's antecedents by
-             ScaleRun(BOOK_MODEL, "ra", 300, options=dict(step=5, **_DEP)),      # the parse (fastcoref's model was not
-             ScaleRun(BOOK_MODEL, "qa", 100, ["attnlrp", "lrp", "gxi"],        # available offline)
+# Per scale, one run per task (methods None: `PRUNING_METHODS`; options: run_pruning's). The committed book runs take
+# ra's antecedents from the parse (fastcoref's model was not offline); the paper's use every correct ra item and head.
+SCALE_RUNS = {
+    "tiny": [ScaleRun("tiny-llama", "sva", 6, options=_TINY),
+             ScaleRun("tiny-llama", "ra", 6, ["gxi", "grad_l1"], _TINY)],
+    "book": [ScaleRun(BOOK_MODEL, "sva", 300, options=dict(step=5, **_DEP)),
+             ScaleRun(BOOK_MODEL, "ra", 300, options=dict(step=5, **_DEP)),
+             ScaleRun(BOOK_MODEL, "qa", 100, ["attnlrp", "lrp", "gxi"],
                       dict(n_pool=1200, step=15, poolings=["relu_token"], **_DEP))],
-    "paper": [ScaleRun(BOOK_MODEL, "sva", 1000, options=dict(step=1)),           # every correct ra item; every head
+    "paper": [ScaleRun(BOOK_MODEL, "sva", 1000, options=dict(step=1)),
               ScaleRun(BOOK_MODEL, "ra", None, options=dict(n_pool=None, step=1)),
               ScaleRun(BOOK_MODEL, "qa", 200, options=dict(n_pool=None, step=1))]}
-ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an upper bound here: only correct items are kept)
-BOOK_RATES = {"sva": (0.1113, 0.0201), "ra": (0.0629, 0.0101), "qa": (1.433, 0.3845)}   # fallback when no run record is at hand
-                                      # (CPU s per item and method for relevances, per item config for curves: the book's runs)
+ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an upper bound: only correct items are kept)
+# the fallback rates, of the book's runs (CPU s per item and method for relevances, per item config for curves)
+BOOK_RATES = {"sva": (0.1113, 0.0201), "ra": (0.0629, 0.0101), "qa": (1.433, 0.3845)}
 
 # %% ../../nbs/54_head_pruning.ipynb #677cf1e3
 def run_costs(results=True) -> pd.DataFrame:
-    "The cost of each recorded run (`pruning_<model>_<task>.json` in `results_path('agreement')`), one row per model and task."
+    "The cost of each run recorded in `results_path('agreement')` (`pruning_<model>_<task>.json`), one row per run."
     rows = []
     for f in sorted(results_path("agreement", results=results).glob("pruning_*.json")):
         d = json.loads(f.read_text())
-        cpu, s = d["cpu_seconds"], d.get("settings", {})
-        n_meth = len(s.get("methods") or [k for k in d.get("seconds", {}) if k.startswith("relevance ")])
-        rows.append(dict(model=d["counts"]["model"], task=d["counts"]["task"], items=d["counts"]["used"],
-                         mean_tokens=d["mean_tokens"], step=s.get("step"), distinct_curves=d["unique_curves"],
-                         item_configs=d["item_configs"], relevance_cpu_h=round(cpu["relevance"] / 3600, 2),
-                         curves_cpu_h=round(cpu["curves"] / 3600, 2),
-                         cpu_s_per_item_method=round(cpu["relevance"] / max(d["counts"]["used"] * n_meth, 1), 4),
+        c, cpu, s = d["counts"], d["cpu_seconds"], d["settings"]
+        rows.append(dict(model=c["model"], task=c["task"], items=c["used"], mean_tokens=d["mean_tokens"],
+                         step=s["step"], distinct_curves=d["unique_curves"], item_configs=d["item_configs"],
+                         relevance_cpu_h=round(cpu["relevance"] / 3600, 2), curves_cpu_h=round(cpu["curves"] / 3600, 2),
+                         cpu_s_per_item_method=round(cpu["relevance"] / max(c["used"] * len(s["methods"]), 1), 4),
                          cpu_s_per_item_config=d["cpu_per_item_config"]))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/54_head_pruning.ipynb #79ebd0cc
 def _n_heads(model_name) -> int:
-    if model_name == "tiny-llama":
-        return int(np.prod(head_shape(tiny_model("llama", "causal_lm")[0])[:2]))
+    if model_name == "tiny-llama": return int(np.prod(head_shape(tiny_model("llama", "causal_lm")[0])[:2]))
     from transformers import AutoConfig
     c = AutoConfig.from_pretrained(offline_path(model_name)).get_text_config()
     return int(c.num_hidden_layers * c.num_attention_heads)
@@ -646,19 +631,17 @@ def _n_heads(model_name) -> int:
 def estimate(scale: str = "book", results=True) -> pd.DataFrame:
     """The CPU cost of `reproduce(scale)` (a `common.cost_table`): per task, relevances (items x methods) and curves
     (items x measured points x distinct curves), at the rates of the recorded runs (`run_costs`; else `BOOK_RATES`).
-    Measuring after every head (scale 'paper') reuses more lower layers per point, so its rate is an upper bound; the item
-    selection (scoring the pool, `selection_cpu_s` in the run records) is small and not counted."""
-    runs, costs = scale_runs(SCALE_RUNS, scale), run_costs(results)
-    rate = {r.task: (r.cpu_s_per_item_method, r.cpu_s_per_item_config) for r in costs[costs.model == BOOK_MODEL].itertuples()} if len(costs) else {}
-    rows = []
-    for r in runs:
-        n, task = r.n if r.n is not None else ALL_ITEMS[r.task], r.task
-        methods, poolings = r.methods or PRUNING_METHODS, r.get("poolings", POOLINGS)
-        curves = sum(1 if m in NONNEGATIVE else len(poolings) for m in methods) + r.get("n_random", 10)
-        r_rel, r_cur = rate.get(task, BOOK_RATES[task])
-        points = len(pruning_grid(_n_heads(r.model), r.get("step")))
-        rows += [dict(step=f"{task}: head relevances", units=n * len(methods), cpu_s_per_unit=r_rel),
-                 dict(step=f"{task}: accuracy curves", units=n * points * curves, cpu_s_per_unit=r_cur)]
+    Measuring after every head (scale 'paper') reuses more lower layers per point, so its rate is an upper bound; the
+    item selection (scoring the pool, `selection_cpu_s` in the run records) is small and not counted."""
+    rows, rate = [], {r.task: (r.cpu_s_per_item_method, r.cpu_s_per_item_config)
+                      for r in run_costs(results).itertuples() if r.model == BOOK_MODEL}
+    for r in scale_runs(SCALE_RUNS, scale):
+        n, p = ALL_ITEMS[r.task] if r.n is None else r.n, PruningPlan(methods=r.methods, **r.options)
+        curves = sum(1 if m in NONNEGATIVE else len(p.poolings) for m in p.methods) + p.n_random
+        points = len(pruning_grid(_n_heads(r.model), p.step))
+        rel, cur = rate.get(r.task, BOOK_RATES[r.task])
+        rows += [dict(step=f"{r.task}: head relevances", units=n * len(p.methods), cpu_s_per_unit=rel),
+                 dict(step=f"{r.task}: accuracy curves", units=n * points * curves, cpu_s_per_unit=cur)]
     return cost_table(rows)
 
 # %% ../../nbs/54_head_pruning.ipynb #1b172805
@@ -668,51 +651,58 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     """Run head pruning at `scale` (`SCALE_RUNS`: 'tiny' for tests, 'book' = the committed results, 'paper' = the
     paper's item counts, every method and pooling, accuracy after every head) on `device`, resumably, for `tasks`
     (default all of the scale). `cache=True` at scale 'book' reads and writes the committed chunks
-    (`results_dir('pruning')/chunks`, where `tools/pruning.sh` puts them): with them a rerun computes nothing. Figures
-    (`figures`, default: not at 'tiny') go beside the results. Returns `{'computed': chunks computed, 'tasks': {task: ...}}`."""
+    (`results_dir('pruning')/chunks`, where `tools/pruning.sh` puts them): with them a rerun computes nothing.
+    Figures (`figures`, default: not at 'tiny') go beside the results. Returns `{'computed': chunks computed,
+    'tasks': {task: ...}}`."""
     runs = {r.task: r for r in scale_runs(SCALE_RUNS, scale)}
     tasks = list(runs) if tasks is None else list(tasks)
-    if unknown := [t for t in tasks if t not in runs]: raise ValueError(f"unknown tasks {unknown}; scale {scale!r} has {list(runs)}")
+    if unknown := [t for t in tasks if t not in runs]:
+        raise ValueError(f"unknown tasks {unknown}; scale {scale!r} has {list(runs)}")
     root = results_dir("pruning") / "chunks" if cache is True and scale == "book" else cache
-    done, loaded = {}, {}
+    done, loaded, out = {}, {}, None if results is False else results_path("agreement", results=results)
     for task in tasks:
         run = runs[task]
         if run.model not in loaded: loaded = {run.model: load_model(run.model, device=device)}     # knows 'tiny-llama'
         r = run_pruning(*loaded[run.model], run.model, task, cache=root, results=results, verbose=verbose,
                         **run.arguments())
         done[task] = dict(computed=len(r.info["computed"]), reused=r.info["reused"], items=len(r.items))
-        if (scale != "tiny" if figures is None else figures) and results is not False:
-            save_figure(r.frame, run.model, task, results_path("agreement", results=results), r.curves)
-    if results is not False:               # the findings over every task in the results folder
-        per_item = pd.read_csv(results_path("agreement", "pruning_items.csv.gz", results=results))
-        write_csv(results_path("agreement", "pruning_findings.csv", results=results), pruning_findings(per_item), float_format="%.6g")
+        if out is not None and (scale != "tiny" if figures is None else figures):
+            save_figure(r.frame, run.model, task, out, r.curves)
+    if out is not None:                                # the findings over every task in the results folder
+        write_csv(out / "pruning_findings.csv", pruning_findings(pd.read_csv(out / "pruning_items.csv.gz")),
+                  float_format="%.6g")
     return dict(computed=sum(d["computed"] for d in done.values()), tasks=done)
 
 # %% ../../nbs/54_head_pruning.ipynb #f2f16c9b
 RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"),
-            Opt("task", "sva", "the task", ("sva", "ra", "qa")),
-            Opt("n", 300, "correctly predicted items"), Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
-            Opt("methods", ",".join(PRUNING_METHODS), "comma-separated"), Opt("poolings", ",".join(POOLINGS), "comma-separated"),
-            Opt("n_random", 10, "random pruning orders"), Opt("step", 5, "measure accuracy after every `step`-th pruned head"),
+            Opt("task", "sva", "the task", ("sva", "ra", "qa")), Opt("n", 300, "correctly predicted items"),
+            Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
+            Opt("methods", ",".join(PRUNING_METHODS), "comma-separated"),
+            Opt("poolings", ",".join(POOLINGS), "comma-separated"), Opt("n_random", 10, "random pruning orders"),
+            Opt("step", 5, "measure accuracy after every `step`-th pruned head"),
             Opt("max_pruned", None, "heads pruned at most", kind=int), Opt("chunk_size", 50, "items per stored chunk"),
-            Opt("batch_size", 16, "items per forward pass"), Opt("coref", "auto", "ra's antecedents", ("auto", "fastcoref", "dependency")),
-            Opt("reverse", False, "compute relevances and curves last first (a second process on the same cache shares the work)"),
-            Opt("no_write", False, "compute and store the chunks only: no result files or figure (the second process's role)"),
+            Opt("batch_size", 16, "items per forward pass"),
+            Opt("coref", "auto", "ra's antecedents", ("auto", "fastcoref", "dependency")),
+            Opt("reverse", False, "compute relevances and curves last first (a second process on the same cache "
+                                  "shares the work)"),
+            Opt("no_write", False, "compute and store the chunks only: no result files or figure (the second "
+                                   "process's role)"),
             Opt("no_cache", False, "store no chunks"),
             Opt("figure", False, "also save pruning_<model>_<task>.png next to the csv"))
 
 def _run(a):
     "One model and task, resumably; prints the run's record and the summary."
+    plan = {k: v for k, v in vars(a).items() if k in PruningPlan.__dataclass_fields__}   # the options of the protocol
+    plan.update(methods=a.methods.split(","), poolings=a.poolings.split(","))
     model, tok = load_model(a.model, device=a.device)
-    run = run_pruning(model, tok, a.model, a.task, a.n, methods=a.methods.split(","), poolings=a.poolings.split(","),
-                      n_random=a.n_random, step=a.step, max_pruned=a.max_pruned, n_pool=a.n_pool, coref=a.coref,
-                      cache=False if a.no_cache else a.cache, results=False if a.no_write else a.results,
-                      chunk_size=a.chunk_size, batch_size=a.batch_size, reverse=a.reverse)
-    rec = run.record
-    print(json.dumps({k: rec[k] for k in ("counts", "unique_curves", "chunks_computed", "chunks_reused", "cpu_seconds",
-                                          "item_configs", "cpu_per_item_config")}, default=str))
+    run = run_pruning(model, tok, a.model, a.task, a.n, cache=False if a.no_cache else a.cache,
+                      results=False if a.no_write else a.results, **plan)
+    keys = ("counts", "unique_curves", "chunks_computed", "chunks_reused", "cpu_seconds", "item_configs",
+            "cpu_per_item_config")
+    print(json.dumps({k: run.record[k] for k in keys}, default=str))
     print(pruning_summary(run.frame).round(3).to_string())
-    if a.figure and run.info.get("written"): print("figure:", save_figure(run.frame, a.model, a.task, run.info["written"].parent, run.curves).name)
+    if a.figure and run.info.get("written"):
+        print("figure:", save_figure(run.frame, a.model, a.task, run.info["written"].parent, run.curves).name)
 
 # %% ../../nbs/54_head_pruning.ipynb #2c35043e
 _main = command_line("pruning", "Head pruning (the decomposition-attributions paper, Sec. 5.3 / App. D), resumable. "
@@ -721,7 +711,7 @@ _main = command_line("pruning", "Head pruning (the decomposition-attributions pa
                    ("results", "cache", "device", "threads"))})
 
 def main(argv=None) -> int:
-    "Command line: `normxlogit experiment pruning run --model smollm2-135m --task sva --n 300 --step 5` (one model and task)."
+    "Command line, one model and task: `normxlogit experiment pruning run --model smollm2-135m --task sva --step 5`."
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     return _main(argv)
 main.parser = _main.parser

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/55a_sanity_run.ipynb #5a21b106
 from __future__ import annotations
-import time, warnings
+import functools, time, warnings
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from pathlib import Path
@@ -20,9 +20,10 @@ from ..paths import models_dir, model_slug
 from ..model.zoo import load_model, model_fingerprint
 from ..metrics.stats import bootstrap_ci
 from ..metrics.plausibility import similarity
-from .common import (scratch_unless_book, dashed, chunk_key, cache_root, run_chunks, results_path, write_csv, write_json,
-                                           cost_table, register_experiment, verdict, command_line, Command, Opt,
-                                           merge_rows, plan_from, fold_stores, ScaleRun, scale_runs)
+from .common import (scratch_unless_book, dashed, chunk_key, cache_root, run_chunks,
+                                           results_path, write_csv, write_json, cost_table, register_experiment,
+                                           verdict, command_line, Command, Opt, merge_rows, plan_from, fold_stores,
+                                           ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'RECORDED',
@@ -38,10 +39,10 @@ def similarity_summary(items: pd.DataFrame, model_name: str = "", n_boot: int = 
     "Tidy summary `model, method, test, randomised, metric, value, ci_low, ci_high, n` of per-item similarities."
     out = []
     for (m, t, r), d in items.groupby(["method", "test", "randomised"], sort=False):
-        for met in ("spearman_abs", "spearman_signed", "topk_intersection"):
+        for met in METRICS:
             v, lo, hi = bootstrap_ci(d[met], n_boot)
-            out.append(dict(model=model_name, method=m, test=t, randomised=r, metric=met, value=v, ci_low=lo, ci_high=hi,
-                            n=int(d[met].notna().sum())))
+            out.append(dict(model=model_name, method=m, test=t, randomised=r, metric=met, value=v, ci_low=lo,
+                            ci_high=hi, n=int(d[met].notna().sum())))
     return pd.DataFrame(out)
 
 # %% ../../nbs/55a_sanity_run.ipynb #25da1206
@@ -49,7 +50,7 @@ DECISIVE = (("cascade", "spearman_abs"), ("random_target", "spearman_signed"), (
 OUTCOMES = ("pass", "mirror", "fail", "inconclusive", "not evaluable")
 MAX_NOT_CONVERGED = 0.5   # the project's choice: above it, most explanations compared are not complete IG attributions
 _WORD = {"holds": "pass", "does not hold": "fail", "inconclusive": "inconclusive"}
-_COMPARED = {"cascade": "cascade:{}", "random_target": "random_target", "data": "permuted"}   # the variant set against `trained`
+_COMPARED = {"cascade": "cascade:{}", "random_target": "random_target", "data": "permuted"}   # compared with `trained`
 
 # %% ../../nbs/55a_sanity_run.ipynb #b7a98390
 def decisive_verdict(ci_low: float, ci_high: float, threshold: float = 0.5) -> str:
@@ -59,54 +60,49 @@ def decisive_verdict(ci_low: float, ci_high: float, threshold: float = 0.5) -> s
 
 # %% ../../nbs/55a_sanity_run.ipynb #ab818bcf
 def random_target_outcome(signed: str, absolute: str) -> str:
-    """The random-target test read under both statistics (each a `decisive_verdict`): 'fail' when the signed ρ fails (the
-    other target gets the same explanation), 'pass' when the signed ρ and |ρ| both pass (another explanation), 'mirror'
-    when the signed ρ passes and |ρ| fails (the same tokens rank first, with the sign flipped), else 'inconclusive'."""
-    if signed == "fail": return "fail"
-    if signed == "pass" and absolute in ("pass", "fail"): return "pass" if absolute == "pass" else "mirror"
-    return "inconclusive"
+    """The random-target test read under both statistics (each a `decisive_verdict`): 'fail' when the signed ρ fails
+    (the other target gets the same explanation), 'pass' when the signed ρ and |ρ| both pass (another explanation),
+    'mirror' when the signed ρ passes and |ρ| fails (the same tokens rank first, sign flipped), else 'inconclusive'."""
+    if signed != "pass": return "fail" if signed == "fail" else "inconclusive"
+    return {"pass": "pass", "fail": "mirror"}.get(absolute, "inconclusive")
 
 # %% ../../nbs/55a_sanity_run.ipynb #fe7a2105
 def verdicts(summary: pd.DataFrame, threshold: float = 0.5, convergence: pd.DataFrame | None = None,
              max_not_converged: float = MAX_NOT_CONVERGED) -> pd.DataFrame:
-    """Per model and method, the decisive similarity of each test run, its 95% CI (`<test>_lo`, `<test>_hi`), its verdict
-    (`<test>_verdict`, `decisive_verdict` at `threshold`) and the test's outcome (`<test>_outcome`): **cascade**, Spearman
-    of |scores| once the head and every layer are randomised (the deepest layer stage; the embeddings alone remain);
-    **random_target**, signed Spearman between the explanations of two targets, and also Spearman of |scores|
-    (`random_target_abs*`), the outcome by `random_target_outcome` (pass, mirror, fail, inconclusive); **data**, Spearman
-    of |scores| between the trained and the permuted-label model.
+    """Per model and method, the decisive similarity of each test run, its 95% CI (`<test>_lo`, `<test>_hi`), its
+    verdict (`<test>_verdict`, `decisive_verdict` at `threshold`) and the test's outcome (`<test>_outcome`):
+    **cascade**, Spearman of |scores| once the head and every layer are randomised (the deepest layer stage; the
+    embeddings alone remain); **random_target**, signed Spearman between the explanations of two targets, and also
+    Spearman of |scores| (`random_target_abs*`), the outcome by `random_target_outcome` (pass, mirror, fail,
+    inconclusive); **data**, Spearman of |scores| between the trained and the permuted-label model.
 
     convergence: per `model, method, variant` the share of explanations above Integrated Gradients' completeness
     tolerance (`not_converged_share`, as `sanity_report.diagnostics` reads it from the chunks; variants `trained`,
     `cascade:<stage>`, `random_target`, `permuted`). A test whose trained or compared explanations are above the
     tolerance in a share larger than `max_not_converged` is **not evaluable** (outcome; the larger share is in
-    `<test>_not_converged`, the compared variant in `<test>_variant`). `verdict`: 'pass' when every test passes, else its other outcomes with their tests,
-    e.g. 'fail: cascade, data' or 'mirror: random_target; not evaluable: data'."""
+    `<test>_not_converged`, the compared variant in `<test>_variant`). `verdict`: 'pass' when every test passes, else
+    its other outcomes with their tests, e.g. 'fail: cascade, data' or 'mirror: random_target; not evaluable: data'."""
     conv = {} if convergence is None else {(r.model, r.method, r.variant): r.not_converged_share
                                            for r in convergence.itertuples() if pd.notna(r.not_converged_share)}
     rows = []
     for (mod, meth), d in summary.groupby(["model", "method"], sort=False):
-        r, outcome = dict(model=mod, method=meth), {}
+        r, outcome, pick = dict(model=mod, method=meth), {}, lambda t, met: d[(d.test == t) & (d.metric == met)]
         for t, met in DECISIVE:
-            x = d[(d.test == t) & (d.metric == met)]
+            x = pick(t, met)
             if t == "cascade": x = x[x.randomised.str.startswith("layer_")]
             if x.empty: continue
             x = x.iloc[np.argmin([int(s.split("_")[1]) for s in x.randomised])] if t == "cascade" else x.iloc[0]
-            r.update({t: x.value, f"{t}_lo": x.ci_low, f"{t}_hi": x.ci_high, f"{t}_verdict": decisive_verdict(x.ci_low, x.ci_high, threshold)})
-            o = r[f"{t}_verdict"]
-            if t == "random_target":
-                y = d[(d.test == t) & (d.metric == "spearman_abs")].iloc[0]
-                r.update(random_target_abs=y.value, random_target_abs_lo=y.ci_low, random_target_abs_hi=y.ci_high,
-                         random_target_abs_verdict=decisive_verdict(y.ci_low, y.ci_high, threshold))
-                o = random_target_outcome(o, r["random_target_abs_verdict"])
-            r[f"{t}_variant"] = _COMPARED[t].format(x.randomised)
-            shares = [conv[k] for k in ((mod, meth, "trained"), (mod, meth, r[f"{t}_variant"])) if k in conv]
-            if shares:
-                r[f"{t}_not_converged"] = max(shares)
-                if max(shares) > max_not_converged: o = "not evaluable"
-            r[f"{t}_outcome"] = outcome[t] = o
-        parts = [f"{k}: " + ", ".join(t for t, o in outcome.items() if o == k) for k in OUTCOMES[1:] if k in outcome.values()]
-        r["verdict"] = "; ".join(parts) or "pass"
+            extra = [("random_target_abs", pick(t, "spearman_abs").iloc[0])] if t == "random_target" else []
+            for k, y in [(t, x), *extra]:
+                r.update({k: y.value, f"{k}_lo": y.ci_low, f"{k}_hi": y.ci_high,
+                          f"{k}_verdict": decisive_verdict(y.ci_low, y.ci_high, threshold)})
+            o = random_target_outcome(r[f"{t}_verdict"], r[f"{t}_abs_verdict"]) if extra else r[f"{t}_verdict"]
+            r[f"{t}_variant"] = v = _COMPARED[t].format(x.randomised)
+            shares = [conv[k] for k in ((mod, meth, "trained"), (mod, meth, v)) if k in conv]
+            if shares: r[f"{t}_not_converged"] = max(shares)
+            r[f"{t}_outcome"] = outcome[t] = "not evaluable" if shares and max(shares) > max_not_converged else o
+        r["verdict"] = "; ".join(f"{k}: " + ", ".join(t for t, o in outcome.items() if o == k)
+                                 for k in OUTCOMES[1:] if k in outcome.values()) or "pass"
         rows.append(r)
     return pd.DataFrame(rows)
 
@@ -114,23 +110,22 @@ def verdicts(summary: pd.DataFrame, threshold: float = 0.5, convergence: pd.Data
 TESTS = ("cascade", "independent", "random_target", "data")
 METRICS = ("spearman_abs", "spearman_signed", "topk_intersection")
 CSV_COLUMNS = ["model", "method", "test", "randomised", "metric", "value", "n"]
-DEFAULT_OPTIONS = {"ig": {"n_steps": 16}}     # IG with 16 Gauss-Legendre nodes: the sanity runs explain ~20 models per item
+DEFAULT_OPTIONS = {"ig": {"n_steps": 16}}  # IG with 16 Gauss-Legendre nodes: sanity runs explain ~20 models per item
 
 # %% ../../nbs/55a_sanity_run.ipynb #66fa233a
 def select_stages(model, layer_step: int = 1) -> list:
-    """The stages a run visits: the head, every `layer_step`-th layer from the top (`layer_L`, `layer_{L-k}`, ...; `layer_1`
-    always included) and the embeddings. A cascade still randomises *every* stage above the one visited."""
+    """The stages a run visits: the head, every `layer_step`-th layer from the top (`layer_L`, `layer_{L-k}`, ...;
+    `layer_1` always included) and the embeddings. A cascade still randomises *every* stage above the one visited."""
     if isinstance(layer_step, bool) or not isinstance(layer_step, int) or layer_step < 1:
         raise ValueError(f"layer_step must be a positive int, got {layer_step!r}")
     L = get_adapter(model).num_layers
-    ls = list(range(L, 0, -layer_step))
-    if ls[-1] != 1: ls.append(1)
-    return ["head"] + [f"layer_{l}" for l in ls] + ["embeddings"]
+    return ["head"] + [f"layer_{l}" for l in sorted({*range(L, 0, -layer_step), 1}, reverse=True)] + ["embeddings"]
 
 # %% ../../nbs/55a_sanity_run.ipynb #edbeb312
 def default_targets(model, tokenizer, texts, batch_size: int = 32):
-    """`(targets, others)` per text: the model's prediction, and another target for the random-target test (a classifier's
-    next class after the prediction, a language model's second most likely token). `(None, None)` for a regressor."""
+    """`(targets, others)` per text: the model's prediction, and another target for the random-target test (a
+    classifier's next class after the prediction, a language model's second most likely token). `(None, None)` for a
+    regressor."""
     ad = get_adapter(model)
     if ad.kind == "regression": return None, None
     lg = predict(ad.model, tokenizer, list(texts), batch_size=batch_size, truncation=False)
@@ -163,12 +158,10 @@ class SanityResult:
 
 # %% ../../nbs/55a_sanity_run.ipynb #0e7f8e5a
 def _plan(model, stages, tests, has_other: bool):
-    """`(variants, computations)`: each variant `(test, randomised, key)` compares the original explanations with those of
-    the computation `key = (randomised stages, target kind, weights)`; computations are deduplicated (the cascade's and the
-    independent test's `head` are one model) and the original comes first."""
-    full = stage_names(model)
-    orig = ((), "target", "trained")
-    variants, comps = [], [orig]
+    """`(variants, computations)`: each variant `(test, randomised, key)` compares the original explanations with
+    those of the computation `key = (randomised stages, target kind, weights)`; computations are deduplicated (the
+    cascade's and the independent test's `head` are one model) and the original comes first."""
+    full, variants, comps = stage_names(model), [], [((), "target", "trained")]
     for t in tests:
         if t == "cascade": vs = [(t, s, (tuple(full[: full.index(s) + 1]), "target", "trained")) for s in stages]
         elif t == "independent": vs = [(t, s, ((s,), "target", "trained")) for s in stages]
@@ -180,7 +173,7 @@ def _plan(model, stages, tests, has_other: bool):
 
 # %% ../../nbs/55a_sanity_run.ipynb #3bd22238
 class _ItemChunks(ChunkStore):
-    "A `ChunkStore` whose chunk j counts only if it holds the items `items[j]` (so a longer run reuses the chunks it shares)."
+    "A `ChunkStore` whose chunk j counts only if it holds `items[j]` (so a longer run reuses the chunks it shares)."
     def __init__(self, root, name, key, items): super().__init__(root, name, key); self.items = items
     def get(self, i: int):
         got = super().get(i)
@@ -188,8 +181,8 @@ class _ItemChunks(ChunkStore):
 
 # %% ../../nbs/55a_sanity_run.ipynb #0a159ac4
 def _explain_chunk(model, tok, texts, targets, method, opts, seed):
-    """Vectors and special-token masks of one chunk, and how many of its items Integrated Gradients did not make complete
-    (its `CompletenessWarning`s are not shown per chunk: they are counted, stored with the chunk and reported)."""
+    """Vectors and special-token masks of one chunk, and how many of its items Integrated Gradients did not make
+    complete (its `CompletenessWarning`s are not shown per chunk: counted, stored with the chunk and reported)."""
     from normxlogit.attribution.ig import CompletenessWarning, explain_ig
     o = dict(opts)
     if method == "random": o["seed"] = seed
@@ -197,20 +190,21 @@ def _explain_chunk(model, tok, texts, targets, method, opts, seed):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CompletenessWarning)
         ex = call(model, tok, list(texts), target=targets, per_text=targets is not None, batch_size=len(texts), **o)
-    for w in caught:                                                   # every other warning is shown as usual
-        if not issubclass(w.category, CompletenessWarning): warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for w in [w for w in caught if not issubclass(w.category, CompletenessWarning)]:   # others: shown as usual
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     bad = sum(not e.options.get("completeness", {}).get("converged", True) for e in ex)
     return [np.asarray(e.vector, np.float64) for e in ex], [np.asarray(e.special, bool) for e in ex], bad
 
 # %% ../../nbs/55a_sanity_run.ipynb #b63038a7
 def _checked(texts, tests, methods, permuted, chunk_size) -> tuple:
     "`run_sanity`'s `(texts, tests, methods)`, checked and as lists (the 'data' test added when `permuted` is given)."
-    if texts is None or isinstance(texts, str) or len(texts) == 0: raise ValueError("texts must be a non-empty list of inputs")
-    if isinstance(tests, str): tests = (tests,)
-    tests = tuple(dict.fromkeys(tuple(tests) + (("data",) if permuted is not None else ())))
-    bad = [t for t in tests if t not in TESTS]
-    if bad: raise ValueError(f"unknown tests {bad}; choose from {TESTS}")
-    if "data" in tests and permuted is None: raise ValueError("the 'data' test needs permuted= (a model trained on permuted labels)")
+    if texts is None or isinstance(texts, str) or len(texts) == 0:
+        raise ValueError("texts must be a non-empty list of inputs")
+    tests = (tests,) if isinstance(tests, str) else tuple(tests)
+    tests = tuple(dict.fromkeys(tests + (("data",) if permuted is not None else ())))
+    if bad := [t for t in tests if t not in TESTS]: raise ValueError(f"unknown tests {bad}; choose from {TESTS}")
+    if "data" in tests and permuted is None:
+        raise ValueError("the 'data' test needs permuted= (a model trained on permuted labels)")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
     methods = list(METHODS) if methods is None else [methods] if isinstance(methods, str) else list(methods)
@@ -220,15 +214,14 @@ def _checked(texts, tests, methods, permuted, chunk_size) -> tuple:
 
 def _targets(ad, tokenizer, texts, tests, items: dict) -> tuple:
     "`(targets, other_targets)`: as given in `items` (lengths checked) or `default_targets` where missing and needed."
-    n, (targets, other_targets) = len(texts), (items.get(k) for k in ("targets", "other_targets"))
-    for name in ("targets", "other_targets", "labels"):
-        if items.get(name) is not None and len(items[name]) != n:
-            raise ValueError(f"{name} has {len(items[name])} entries for {n} texts")
-    if targets is None or (other_targets is None and "random_target" in tests):
+    for k in ("targets", "other_targets", "labels"):
+        if items.get(k) is not None and len(items[k]) != len(texts):
+            raise ValueError(f"{k} has {len(items[k])} entries for {len(texts)} texts")
+    tg, ot = items.get("targets"), items.get("other_targets")
+    if tg is None or (ot is None and "random_target" in tests):
         t0, o0 = default_targets(ad, tokenizer, texts)
-        targets = t0 if targets is None else list(targets)
-        other_targets = o0 if other_targets is None else list(other_targets)
-    return targets, other_targets
+        tg, ot = t0 if tg is None else list(tg), o0 if ot is None else list(ot)
+    return tg, ot
 
 def _permuted(permuted, ad, info) -> tuple:
     "`(model, tokenizer)` of the permuted-label model (a name or a pair; `(None, None)` without one), noted in `info`."
@@ -241,60 +234,48 @@ def _permuted(permuted, ad, info) -> tuple:
     return pmodel, ptok
 
 # %% ../../nbs/55a_sanity_run.ipynb #17e9c228
-def _vectors(run: dict, comps, methods, progress: bool) -> tuple:
-    """Every computation's explanations in chunks (`_ItemChunks`) from what `run_sanity` resolved (`run`): `(vec,
-    active, skipped, cpu, unconverged, computed)`, `vec[computation, method]` a list of `(vector, special)` per item."""
-    r = SimpleNamespace(**run)
-    ad, n, mname, root = r.ad, len(r.texts), r.mname, r.root
-    starts = list(range(0, n, r.chunk_size))
-    ends = [min(s + r.chunk_size, n) for s in starts]
-    items = {k: [items_hash(r.texts[s:e], None if tg is None else tg[s:e]) for s, e in zip(starts, ends)]
+def _vectors(r: SimpleNamespace, comps, methods, progress: bool) -> tuple:
+    """Every computation's explanations in chunks (`_ItemChunks`) from what `run_sanity` resolved (`r`): `(vec, active,
+    skipped, cpu, unconverged, computed)`, `vec[computation, method]` a list of `(vector, special)` per item."""
+    from tqdm.auto import tqdm
+    ad, n, cs = r.ad, len(r.texts), r.chunk_size
+    spans = [(s, min(s + cs, n)) for s in range(0, n, cs)]
+    items = {k: [items_hash(r.texts[s:e], None if tg is None else tg[s:e]) for s, e in spans]
              for k, tg in (("target", r.targets), ("other", r.other))}
-    active, skipped, cpu, unconv, computed = list(methods), {}, {}, {}, 0
-    for m in methods:
-        if ad.kind not in get_method(m).kinds:
-            skipped[m] = f"{m} supports heads {get_method(m).kinds}, not {ad.kind!r}"; active.remove(m)
-    vec = {}                                                       # (computation, method) -> list of (vector, special)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(comps) * len(active), desc=f"sanity {mname} ({n} items)", unit="method x model")
+    skipped = {m: f"{m} supports heads {get_method(m).kinds}, not {ad.kind!r}" for m in methods
+               if ad.kind not in get_method(m).kinds}
+    active, vec, cpu, unconv, computed = [m for m in methods if m not in skipped], {}, {}, {}, 0
+    bar = tqdm(total=len(comps) * len(active), desc=f"sanity {r.mname} ({n} items)", unit="method x model",
+               disable=not progress)
     for c in comps:
         rstages, tkind, weights = c
-        tg, iks, built = r.targets if tkind == "target" else r.other, items[tkind], {}
-        def variant():                                             # the model variant, built when a chunk needs it
-            if "m" not in built:
-                own = r.pmodel if weights == "permuted" else ad.model
-                built["m"] = own if not rstages else randomise(ad, rstages, seed=r.seed)
-            return built["m"]
+        tg, iks = r.targets if tkind == "target" else r.other, items[tkind]
+        tok, own = (r.ptok, r.pmodel) if weights == "permuted" else (r.tokenizer, ad.model)
+        variant = functools.cache(lambda: randomise(ad, rstages, seed=r.seed) if rstages else own)   # built when needed
         for m in list(active):
-            key = chunk_key(None, model=mname, seed=r.seed, chunk_size=r.chunk_size, method=m, options=r.opts[m],
+            key = chunk_key(None, model=r.mname, seed=r.seed, chunk_size=cs, method=m, options=r.opts[m],
                             randomised=list(rstages), weights=r.fps[weights], target=tkind)
-            store = _ItemChunks(root, store_name(mname, m), key, iks) if root is not None else None
+            store = _ItemChunks(r.root, store_name(r.mname, m), key, iks) if r.root is not None else None
             at = {}
             def compute(j, m=m, key=key):
-                at["j"] = j
-                s, e = starts[j], ends[j]
-                rs = int(key_hash(dict(key, items=iks[j])), 16) % 2**31   # `random`: a fresh seed per model variant and chunk
-                v, sp, bad = _explain_chunk(variant(), r.ptok if weights == "permuted" else r.tokenizer, r.texts[s:e],
-                                            None if tg is None else tg[s:e], m, r.opts[m], rs)
+                (s, e), at["j"] = spans[j], j
+                rs = int(key_hash(dict(key, items=iks[j])), 16) % 2**31   # `random`: a seed per model variant and chunk
+                v, sp, bad = _explain_chunk(variant(), tok, r.texts[s:e], None if tg is None else tg[s:e], m,
+                                            r.opts[m], rs)
                 return ({**{f"v{i}": x for i, x in enumerate(v)}, **{f"s{i}": x for i, x in enumerate(sp)}},
                         dict(n=e - s, items=iks[j], not_converged=bad))
-            try: got = run_chunks(store, len(starts), compute, progress=False)
+            try: got = run_chunks(store, len(spans), compute, progress=False)
             except (NotImplementedError, ValueError, TypeError) as err:
                 if c != comps[0] or at.get("j") != 0: raise
-                skipped[m] = f"{type(err).__name__}: {err}"; active.remove(m)       # the method does not apply to this model
-                if bar is not None: bar.update(1)
-                continue
-            computed += got.computed
-            cpu[m] = cpu.get(m, 0.0) + got.cpu_s_stored
-            bad = sum(int(ch.meta.get("not_converged") or 0) for ch in got.chunks)
-            if bad: unconv[m] = unconv.get(m, 0) + bad
-            vec[c, m] = [(ch.arrays[f"v{i}"], ch.arrays[f"s{i}"]) for ch in got.chunks
-                         for i in range(int(ch.meta["n"]))]
-            if bar is not None: bar.update(1)
-        built.clear()
-    if bar is not None: bar.close()
+                skipped[m] = f"{type(err).__name__}: {err}"; active.remove(m)   # the method does not apply to the model
+            else:
+                computed += got.computed
+                cpu[m] = cpu.get(m, 0.0) + got.cpu_s_stored
+                bad = sum(int(ch.meta.get("not_converged") or 0) for ch in got.chunks)
+                if bad: unconv[m] = unconv.get(m, 0) + bad
+                vec[c, m] = [(ch.arrays[f"v{i}"], ch.arrays[f"s{i}"]) for ch in got.chunks for i in range(ch.meta["n"])]
+            bar.update(1)
+    bar.close()
     return vec, active, skipped, cpu, unconv, computed
 
 # %% ../../nbs/55a_sanity_run.ipynb #e81ae9eb
@@ -302,18 +283,13 @@ def _comparisons(vec, variants, comps, active, mname) -> tuple:
     """`(items, factors)`: per variant and method, each item's `similarity` of the original explanation and the
     variant's; and NormXLogit against its factors (l2norm, logat, random) on every model variant."""
     def compare(a, b, method, test, randomised):
-        rows = []
-        for i, ((x, sx), (y, _)) in enumerate(zip(a, b)):
-            met = similarity(x, y, sx) if len(x) == len(y) else dict.fromkeys(METRICS, np.nan)
-            rows.append(dict(model=mname, method=method, test=test, randomised=randomised, item=i, **met))
-        return rows
+        return [dict(model=mname, method=method, test=test, randomised=randomised, item=i,
+                     **(similarity(x, y, sx) if len(x) == len(y) else dict.fromkeys(METRICS, np.nan)))
+                for i, ((x, sx), (y, _)) in enumerate(zip(a, b))]
     rows = [r for test, rnd, c in variants for m in active for r in compare(vec[comps[0], m], vec[c, m], m, test, rnd)]
+    frows = [r for test, rnd, c in [("original", "none", comps[0]), *variants] for o in ("l2norm", "logat", "random")
+             if "normxlogit" in active and o in active for r in compare(vec[c, "normxlogit"], vec[c, o], o, test, rnd)]
     cols = ["model", "method", "test", "randomised", "item", *METRICS]
-    frows = []
-    if "normxlogit" in active:                                     # NormXLogit against its factors, on every model variant
-        for test, rnd, c in [("original", "none", comps[0])] + variants:
-            for other in ("l2norm", "logat", "random"):
-                if other in active: frows += compare(vec[c, "normxlogit"], vec[c, other], other, test, rnd)
     return pd.DataFrame(rows, columns=cols), pd.DataFrame(frows, columns=cols)
 
 # %% ../../nbs/55a_sanity_run.ipynb #e93a5385
@@ -339,10 +315,10 @@ def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPl
     folder = results_path("sanity", results=results)
     done = recorded_run(folder, _expected(model, task, it, p, mdl, tok, permuted))
     if done is not None: return done                                    # a finished run: nothing to compute or write
-    res = run_sanity(mdl, tok, it, replace(p, permuted=permuted), model_name=model,
-                     cache=folder / "chunks" if cache is True else cache, progress=progress)
+    chunks = folder / "chunks" if cache is True else cache
+    res = run_sanity(mdl, tok, it, replace(p, permuted=permuted), model_name=model, cache=chunks, progress=progress)
     res.info["task"] = task
-    write_sanity(res, folder, chunks=folder / "chunks" if cache is True else cache or None)
+    write_sanity(res, folder, chunks=chunks or None)
     return res
 
 # %% ../../nbs/55a_sanity_run.ipynb #89ab642b
@@ -365,38 +341,32 @@ def run_sanity(model, tokenizer=None, items=None, plan: SanityPlan | None = None
     Each computation (model variant x method x chunk of `chunk_size` items) is stored when done (`_vectors`) when
     `cache` is True (`cache_dir()/sanity`) or a folder: a killed run resumes with identical results; a chunk records its
     items, so a longer list starting with the same items reuses it. Compared on non-special tokens (`similarity`)."""
-    if isinstance(model, str):
-        model_name = model_name or model
-        model, tokenizer = load_model(model)
+    if isinstance(model, str): model_name, (model, tokenizer) = model_name or model, load_model(model)
     if tokenizer is None: raise ValueError("pass the tokenizer (or a model name)")
     p = plan_from(SanityPlan, plan, fields)
     it = dict(items) if isinstance(items, dict) else dict(texts=items)
     texts, tests, methods = _checked(it.get("texts"), p.tests, p.methods, p.permuted, p.chunk_size)
-    seed, chunk_size = p.seed, p.chunk_size
-    n, opts = len(texts), _options(methods, method_options, p.ig_steps)
-    ad = get_adapter(model)                                        # resolved once; handed down
-    mname = model_name or _model_name(model)
-    full = stage_names(ad)
+    n, opts, ad = len(texts), _options(methods, method_options, p.ig_steps), get_adapter(model)   # ad: resolved once
+    mname, full = model_name or _model_name(model), stage_names(ad)
     stages = select_stages(ad, p.layer_step) if stages is None else list(stages)
-    unknown = [s for s in stages if s not in full]
-    if unknown: raise ValueError(f"unknown stages {unknown}; choose from {full}")
+    if bad := [s for s in stages if s not in full]: raise ValueError(f"unknown stages {bad}; choose from {full}")
     targets, other_targets = _targets(ad, tokenizer, texts, tests, it)
-    info = dict(model=mname, kind=ad.kind, n=n, tests=list(tests), stages=stages, seed=seed, chunk_size=chunk_size,
+    info = dict(model=mname, kind=ad.kind, n=n, tests=list(tests), stages=stages, seed=p.seed, chunk_size=p.chunk_size,
                 options=opts, library=__version__)
-    if "random_target" in tests and other_targets is None: info["random_target"] = "skipped: a regressor has a single output"
+    if "random_target" in tests and other_targets is None:
+        info["random_target"] = "skipped: a regressor has a single output"
     pmodel, ptok = _permuted(p.permuted, ad, info)
     variants, comps = _plan(ad, stages, tests, other_targets is not None)
-    root = cache_root(cache, "sanity")
-    fps = info["weights"] = _fingerprints(model, pmodel)
-    info["items"] = items_hash(texts, targets)
-    run = dict(ad=ad, tokenizer=tokenizer, ptok=ptok, pmodel=pmodel, texts=texts, targets=targets, other=other_targets,
-               mname=mname, seed=seed, chunk_size=chunk_size, opts=opts, fps=fps, root=root)
+    info.update(weights=_fingerprints(model, pmodel), items=items_hash(texts, targets))
+    run = SimpleNamespace(ad=ad, tokenizer=tokenizer, ptok=ptok, pmodel=pmodel, texts=texts, targets=targets,
+                          other=other_targets, mname=mname, seed=p.seed, chunk_size=p.chunk_size, opts=opts,
+                          fps=info["weights"], root=cache_root(cache, "sanity"))
     vec, active, skipped, cpu, unconv, computed = _vectors(run, comps, methods, progress)
     info.update(methods=active, computations=len(comps), not_converged=unconv,
                 cpu_s_per_item_pass={m: round(cpu.get(m, 0.0) / (n * len(comps)), 4) for m in active})
     items_df, factors_items = _comparisons(vec, variants, comps, active, mname)
     if pmodel is not None: info["data"] = _data_info(ad.model, pmodel, tokenizer, texts, it.get("labels"))
-    skipped_df = pd.DataFrame([dict(model=mname, method=m, reason=r) for m, r in skipped.items()], columns=["model", "method", "reason"])
+    skipped_df = pd.DataFrame([(mname, m, why) for m, why in skipped.items()], columns=["model", "method", "reason"])
     return SanityResult(items_df, similarity_summary(items_df, mname, n_boot), factors_items,
                         similarity_summary(factors_items, mname, n_boot), skipped_df, info, computed)
 
@@ -420,10 +390,11 @@ def randomisation_test(model, tokenizer, texts, methods, test: str = "cascade", 
     """Per-item similarities between each method's explanations of `model` and of its randomised copies (no cache; the
     full, resumable runs use `run_sanity`). test: 'cascade' or 'independent'; stages: default all (`stage_names`);
     options: `{method: {option: value}}` and `batch_size`. Returns one row per method x stage x item."""
-    if test not in ("cascade", "independent"): raise ValueError(f"test must be 'cascade' or 'independent', got {test!r}")
-    bs = options.pop("batch_size", 8)
+    if test not in ("cascade", "independent"):
+        raise ValueError(f"test must be 'cascade' or 'independent', got {test!r}")
     return run_sanity(model, tokenizer, texts, methods=methods, tests=(test,), stages=stages or stage_names(model),
-                      method_options=options, seed=seed, chunk_size=bs, cache=False, progress=progress, n_boot=10).items
+                      chunk_size=options.pop("batch_size", 8), method_options=options, seed=seed, cache=False,
+                      progress=progress, n_boot=10).items
 
 # %% ../../nbs/55a_sanity_run.ipynb #434182cf
 def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int = 0, **options) -> pd.DataFrame:
@@ -432,29 +403,26 @@ def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int
     (default: the second most likely token)."""
     if get_adapter(model).kind == "regression":
         raise ValueError("the random-target test needs a classifier or a language model (a regressor has one output)")
-    bs = options.pop("batch_size", 8)
-    return run_sanity(model, tokenizer, dict(texts=texts, other_targets=targets), methods=methods, tests=("random_target",),
-                      method_options=options, seed=seed, chunk_size=bs, cache=False, progress=False, n_boot=10).items
+    return run_sanity(model, tokenizer, dict(texts=texts, other_targets=targets), methods=methods, seed=seed,
+                      tests=("random_target",), chunk_size=options.pop("batch_size", 8), method_options=options,
+                      cache=False, progress=False, n_boot=10).items
 
 # %% ../../nbs/55a_sanity_run.ipynb #f93fb9ce
 def write_sanity(result: SanityResult, out=None, chunks=None) -> Path:
-    """Write a run to the folder `out` (default `results/sanity`): `randomisation.csv` (columns `CSV_COLUMNS`, this model's
-    rows replaced), `factors.csv`, `skipped.csv`, `runs.json` and the per-item values `items/<model>.csv.gz`,
-    `items/<model>_factors.csv.gz` (from which the confidence intervals are recomputed); with the run's chunk folder
-    `chunks`, also this model's rows of `diagnostics.csv` (`diagnostics`), which outlive the chunks."""
+    """Write a run to the folder `out` (default `results/sanity`): `randomisation.csv` (columns `CSV_COLUMNS`, this
+    model's rows replaced), `factors.csv` (empty without NormXLogit), `skipped.csv`, `runs.json` and the per-item values
+    `items/<model>.csv.gz`, `items/<model>_factors.csv.gz` (the CIs are recomputed from them); with the run's chunk
+    folder `chunks`, also this model's rows of `diagnostics.csv` (`diagnostics`), which outlive the chunks."""
     out = results_path("sanity", results=True if out is None else out)
     m = result.info["model"]
     merge_rows(out / "randomisation.csv", result.table(), key={"model": m})
-    factors = result.factors.reindex(columns=CSV_COLUMNS)                      # empty without NormXLogit
-    merge_rows(out / "factors.csv", factors, key={"model": m})
+    merge_rows(out / "factors.csv", result.factors.reindex(columns=CSV_COLUMNS), key={"model": m})
     merge_rows(out / "skipped.csv", result.skipped, key={"model": m})
     if chunks is not None:
         merge_rows(out / "diagnostics.csv", diagnostics([m], chunks), key={"model": m}, float_format="%.4g")
     write_csv(out / "items" / f"{model_slug(m)}.csv.gz", result.items, compression="gzip")
     write_csv(out / "items" / f"{model_slug(m)}_factors.csv.gz", result.factors_items, compression="gzip")
-    runs = load_runs(out)
-    runs[m] = result.info
-    write_json(out / "runs.json", runs)
+    write_json(out / "runs.json", {**load_runs(out), m: result.info})
     return out
 
 # %% ../../nbs/55a_sanity_run.ipynb #fada9036
@@ -464,25 +432,31 @@ def load_runs(folder=None) -> dict:
     p = results_path("sanity", "runs.json", results=True if folder is None else folder)
     return json.loads(p.read_text()) if p.exists() else {}
 
+def _csv(folder, name: str, columns) -> pd.DataFrame:
+    "The table `name` of a results folder (default `results/sanity`), empty with `columns` when there is none."
+    p = results_path("sanity", name, results=True if folder is None else folder)
+    return pd.read_csv(p) if p.exists() else pd.DataFrame(columns=columns)
+
 # %% ../../nbs/55a_sanity_run.ipynb #5d02b5a2
 def load_sanity(folder=None, n_boot: int = 1000) -> dict | None:
-    """The results written by `write_sanity` (None when `randomisation.csv` is missing): `table` (the CSV), `summary` and
-    `factors` (means with bootstrap CIs recomputed from the per-item files), `items`, `skipped` and `runs`."""
+    """The results written by `write_sanity` (None when `randomisation.csv` is missing): `table` (the CSV), `summary`
+    and `factors` (means with bootstrap CIs recomputed from the per-item files), `items`, `factors_items`, `skipped`,
+    `runs` and `diagnostics`."""
     d = results_path("sanity", results=True if folder is None else folder)
     if not (d / "randomisation.csv").exists(): return None
-    table = pd.read_csv(d / "randomisation.csv")
-    read = lambda suffix: pd.concat([pd.read_csv(p) for p in sorted((d / "items").glob(f"*{suffix}.csv.gz"))
-                                     if suffix or not p.name.endswith("_factors.csv.gz")], ignore_index=True)
-    items, fitems = read(""), read("_factors")
-    summ = pd.concat([similarity_summary(g, m, n_boot) for m, g in items.groupby("model", sort=False)], ignore_index=True)
-    fact = pd.concat([similarity_summary(g, m, n_boot) for m, g in fitems.groupby("model", sort=False)], ignore_index=True)
-    skipped = pd.read_csv(d / "skipped.csv") if (d / "skipped.csv").exists() else pd.DataFrame(columns=["model", "method", "reason"])
-    return dict(table=table, summary=summ, factors=fact, items=items, factors_items=fitems, skipped=skipped,
-                runs=load_runs(d), diagnostics=load_diagnostics(d))
+    files = sorted((d / "items").glob("*.csv.gz"))
+    read = lambda f: pd.concat([pd.read_csv(p) for p in files if p.name.endswith("_factors.csv.gz") == f],
+                               ignore_index=True)
+    summ = lambda df: pd.concat([similarity_summary(g, m, n_boot) for m, g in df.groupby("model", sort=False)],
+                                ignore_index=True)
+    items, fitems = read(False), read(True)
+    return dict(table=pd.read_csv(d / "randomisation.csv"), summary=summ(items), factors=summ(fitems), items=items,
+                factors_items=fitems, skipped=_csv(d, "skipped.csv", ["model", "method", "reason"]), runs=load_runs(d),
+                diagnostics=load_diagnostics(d))
 
 # %% ../../nbs/55a_sanity_run.ipynb #464aba1e
 def _options(methods, method_options=None, ig_steps=None) -> dict:
-    "Each method's options: `DEFAULT_OPTIONS`, IG's `ig_steps` (if given), then `method_options` (`{method: {option: v}}`)."
+    "Per method: `DEFAULT_OPTIONS`, then IG's `ig_steps` (if given), then `method_options` (`{method: {option: v}}`)."
     ig = {"n_steps": ig_steps} if ig_steps else {}
     base = {m: dict(DEFAULT_OPTIONS.get(m, {}), **(ig if m == "ig" else {})) for m in methods}
     return {m: {**o, **(method_options or {}).get(m, {})} for m, o in base.items()}
@@ -500,8 +474,7 @@ RECORDED = ("n", "seed", "chunk_size", "stages", "tests", "options", "task", "pe
 
 def load_diagnostics(folder=None) -> pd.DataFrame:
     "`diagnostics.csv` of a results folder (default `results/sanity`), empty with its columns when there is none."
-    p = results_path("sanity", "diagnostics.csv", results=True if folder is None else folder)
-    return pd.read_csv(p) if p.exists() else pd.DataFrame(columns=[*DIAGNOSTICS, "not_converged_share"])
+    return _csv(folder, "diagnostics.csv", [*DIAGNOSTICS, "not_converged_share"])
 
 def recorded_run(folder, expected: dict, n_boot: int = 1000) -> SanityResult | None:
     """The run of `expected['model']` recorded in `folder` (`write_sanity`), read back from its files with `computed` 0,
@@ -513,7 +486,7 @@ def recorded_run(folder, expected: dict, n_boot: int = 1000) -> SanityResult | N
     if info is None or any(info.get(k) != expected.get(k) for k in RECORDED): return None
     if not all(f.exists() for f in files): return None
     items, fitems = (pd.read_csv(f) for f in files)
-    skipped = pd.read_csv(d / "skipped.csv") if (d / "skipped.csv").exists() else pd.DataFrame(columns=["model", "method", "reason"])
+    skipped = _csv(d, "skipped.csv", ["model", "method", "reason"])
     summary = lambda df: similarity_summary(df, name, n_boot)
     return SanityResult(items, summary(items), fitems, summary(fitems),
                         skipped[skipped.model == name].reset_index(drop=True), info, 0)
@@ -553,17 +526,15 @@ def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) ->
     rows = []
     for m in methods:
         stores = find_stores(root, f"{store_name(model_name, m)}-")
-        other = [s.key for s in stores if s.key.get("target") == "other"]
-        trained_fp = other[0]["weights"] if other else None   # the random-target variant uses the trained weights
+        # the trained weights: those of the random-target variant
+        trained_fp = next((s.key["weights"] for s in stores if s.key.get("target") == "other"), None)
         for st in stores:
             k, n, bad, rho = st.key, 0, 0, []
             for _, arrays, meta in st.chunks():
                 bad += int(meta.get("not_converged") or 0)
-                i = 0
-                while f"v{i}" in arrays:
+                for i in range(sum(a.startswith("v") for a in arrays)):
                     v, sp = np.abs(np.asarray(arrays[f"v{i}"], float)), np.asarray(arrays[f"s{i}"], bool)
-                    v = v[~sp] if sp.shape == v.shape else v
-                    n += 1; i += 1
+                    v, n = v[~sp] if sp.shape == v.shape else v, n + 1
                     if len(v) > 2 and np.ptp(v) > 0: rho.append(spearmanr(v, -np.arange(len(v)))[0])
             rows.append(dict(model=model_name, method=m, variant=_variant(k, trained_fp), n=n, not_converged=bad,
                              rho_position=float(np.mean(rho)) if rho else np.nan))
@@ -572,59 +543,60 @@ def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) ->
 
 # %% ../../nbs/55a_sanity_run.ipynb #77c6b1e3
 def diagnostics(models, cache=None) -> pd.DataFrame:
-    "`chunk_diagnostics` of IG and rollout for every model, with `not_converged_share` (the table written to `results/sanity/diagnostics.csv`)."
+    "`chunk_diagnostics` of IG and rollout per model, with `not_converged_share` (`results/sanity/diagnostics.csv`)."
     DG = pd.concat([chunk_diagnostics(mod, ["ig", "rollout"], cache) for mod in models], ignore_index=True)
     return DG[DG.n > 0].assign(not_converged_share=lambda d: d.not_converged / d.n).reset_index(drop=True)
 
 # %% ../../nbs/55a_sanity_run.ipynb #218622a6
 def sanity_items(model, tokenizer, task: str, n: int, seed: int = 0) -> dict:
     """`n` items of `task` for `run_sanity`: dict(texts, labels, targets, other_targets). A GLUE task of
-    `normxlogit.evidence.datasets.task_data` gives a seeded sample of its dev split (targets: the model's predictions); 'sva'
-    gives Linzen agreement prefixes for a causal LM, explaining the correct verb form against the wrong one (the random target)."""
+    `normxlogit.evidence.datasets.task_data` gives a seeded sample of its dev split (targets: the model's predictions);
+    'sva' gives Linzen agreement prefixes for a causal LM, explaining the correct verb form against the wrong one (the
+    random target)."""
     rng = np.random.default_rng(seed)
     if task == "sva":
         from normxlogit.evidence.datasets import load_sva
         if get_adapter(model).kind != "causal_lm": raise ValueError("task 'sva' needs a causal language model")
-        df = load_sva()
-        df = df.iloc[rng.permutation(len(df))]
-        one = lambda w: (lambda ids: ids[0] if len(ids) == 1 else None)(tokenizer.encode(" " + w, add_special_tokens=False))
-        rows = [(r.prefix, one(r.correct), one(r.wrong)) for r in df.itertuples()]
-        rows = [r for r in rows if r[1] is not None and r[2] is not None and r[0].strip()][:n]
-        return dict(texts=[r[0] for r in rows], labels=None, targets=[r[1] for r in rows], other_targets=[r[2] for r in rows])
+        df, ids = load_sva(), lambda w: tokenizer.encode(" " + w, add_special_tokens=False)
+        rows = [(r.prefix, ids(r.correct), ids(r.wrong)) for r in df.iloc[rng.permutation(len(df))].itertuples()]
+        rows = [(p, c[0], w[0]) for p, c, w in rows if len(c) == len(w) == 1 and p.strip()][:n]
+        return dict(texts=[r[0] for r in rows], labels=None, targets=[r[1] for r in rows],
+                    other_targets=[r[2] for r in rows])
     from normxlogit.evidence.datasets import task_data
     from normxlogit.metrics.faithfulness_run import infer_columns, _texts
     df = task_data(task).dev
     sel = df.iloc[rng.permutation(len(df))[:n]]
     cols, lab = infer_columns(sel)
-    return dict(texts=_texts(sel, cols), labels=None if lab is None else sel[lab].tolist(), targets=None, other_targets=None)
+    return dict(texts=_texts(sel, cols), labels=None if lab is None else sel[lab].tolist(), targets=None,
+                other_targets=None)
 
 # %% ../../nbs/55a_sanity_run.ipynb #0fbab6f9
 def n_variants(n_layers: int, layer_step: int = 1, data: bool = False, random_target: bool = True) -> int:
-    "How many model variants a run explains: the original, each cascade stage, the other independent ones, the other target, the permuted model."
-    s = 2 + len(range(n_layers, 0, -layer_step)) + (0 if (n_layers - 1) % layer_step == 0 else 1)
+    """How many model variants a run explains: the original, each cascade stage (`select_stages`), the other
+    independent ones, the other target, the permuted model."""
+    s = 2 + len({*range(n_layers, 0, -layer_step), 1})
     return 1 + s + (s - 1) + int(random_target) + int(data)
 
 # %% ../../nbs/55a_sanity_run.ipynb #bf22a5eb
-def estimate_cost(model, tokenizer, texts, methods=None, n_full: int = 200, n_passes: int = 18, method_options=None) -> pd.DataFrame:
-    """Time one explanation pass per method on `texts` (the original model) and project a full run: a `cost_table` with one
-    step per method, `n_full` items x `n_passes` model variants at the measured CPU seconds per item. Methods that do not
-    apply are dropped."""
-    methods = list(METHODS) if methods is None else list(methods)
-    ad = get_adapter(model)
-    tg, _ = default_targets(ad, tokenizer, texts)
-    rows = []
-    for m in methods:
+def estimate_cost(model, tokenizer, texts, methods=None, n_full: int = 200, n_passes: int = 18,
+                  method_options=None) -> pd.DataFrame:
+    """Time one explanation pass per method on `texts` (the original model) and project a full run: a `cost_table`
+    with one step per method, `n_full` items x `n_passes` model variants at the measured CPU seconds per item. Methods
+    that do not apply are dropped."""
+    ad, rows = get_adapter(model), []
+    tg = default_targets(ad, tokenizer, texts)[0]
+    for m, o in _options(list(METHODS) if methods is None else methods, method_options).items():
         if ad.kind not in get_method(m).kinds: continue
-        o = dict(DEFAULT_OPTIONS.get(m, {}), **(method_options or {}).get(m, {}))
         t0 = time.process_time()
         try: _explain_chunk(model, tokenizer, texts, tg, m, o, 0)
         except (NotImplementedError, ValueError, TypeError): continue
-        rows.append(dict(step=m, units=n_full * n_passes, cpu_s_per_unit=round((time.process_time() - t0) / len(texts), 4)))
+        cpu_s = round((time.process_time() - t0) / len(texts), 4)
+        rows.append(dict(step=m, units=n_full * n_passes, cpu_s_per_unit=cpu_s))
     return cost_table(rows)
 
 # %% ../../nbs/55a_sanity_run.ipynb #23f55f58
 def _prepare(model: str, task, n: int, seed: int, permuted, device=None, out=print):
-    "The model, its tokenizer, the task, the items and the permuted-label model's name (None when it is not trained here)."
+    "The model, its tokenizer, the task, the items and the permuted-label model's name (None unless trained here)."
     mdl, tok = load_model(model, device=device)
     task = task or (getattr(mdl, "finetuned_info", None) or {}).get("task") or "sva"
     if permuted is not None and not (models_dir() / permuted / "result.json").exists():
@@ -652,29 +624,29 @@ def expected_record(model: str, task: str | None = None, n: int = 200, plan: San
 
 # %% ../../nbs/55a_sanity_run.ipynb #e8554112
 def _estimate(a):
-    methods, tests = _methods_tests(a)
-    mdl, tok, task, it, permuted = _prepare(a.model, a.task, a.n, a.seed, a.permuted, a.device)
-    nv = n_variants(get_adapter(mdl).num_layers, a.layer_step, bool(permuted or a.permuted), "random_target" in tests)
-    est = estimate_cost(mdl, tok, it["texts"], methods, a.n_full, nv, {"ig": {"n_steps": a.ig_steps}})
+    p = _plan_of(a)
+    mdl, tok, task, it, _ = _prepare(a.model, a.task, a.n, p.seed, p.permuted, a.device)
+    nv = n_variants(get_adapter(mdl).num_layers, p.layer_step, bool(p.permuted), "random_target" in p.tests)
+    est = estimate_cost(mdl, tok, it["texts"], p.methods, a.n_full, nv, {"ig": {"n_steps": p.ig_steps}})
     print(f"{a.model} on {task}: {nv} model variants x {a.n_full} items (timed on {len(it['texts'])} items)")
     print(dashed(est).to_string(index=False), flush=True)
 
 # %% ../../nbs/55a_sanity_run.ipynb #4aa43ef6
-def _methods_tests(a):
+def _plan_of(a) -> SanityPlan:
+    "The `SanityPlan` of the command's options (`--model` is required)."
     if not a.model: raise ValueError("--model is required (a zoo name or a fine-tuned artifact)")
-    return (a.methods.split(",") if a.methods else None), tuple(t for t in a.tests.split(",") if t)
+    return SanityPlan(a.methods.split(",") if a.methods else None, tuple(t for t in a.tests.split(",") if t),
+                      a.permuted, a.layer_step, a.ig_steps, a.chunk_size, a.seed)
 
 # %% ../../nbs/55a_sanity_run.ipynb #9323c87e
 def _run(a):
-    methods, tests = _methods_tests(a)
-    plan = SanityPlan(methods, tests, a.permuted, a.layer_step, a.ig_steps, a.chunk_size, a.seed)
-    res = sanity_run(a.model, a.task, a.n, plan, results=a.results, cache=a.cache, device=a.device)
+    res = sanity_run(a.model, a.task, a.n, _plan_of(a), results=a.results, cache=a.cache, device=a.device)
     print(f"{a.model}: {len(res.table())} rows written; {res.computed} chunks computed now; skipped: "
           f"{dict(zip(res.skipped.method, res.skipped.reason))}")
-    conv = load_diagnostics(results_path("sanity", results=a.results))
-    print(verdicts(res.summary, convergence=conv).to_string(index=False), flush=True)
-    if res.info["not_converged"]: print(f"explanations above IG's completeness tolerance: {res.info['not_converged']}; a test is not "
-                                        f"evaluable (†) when more than {MAX_NOT_CONVERGED} of either side's explanations are")
+    print(verdicts(res.summary, convergence=load_diagnostics(a.results)).to_string(index=False), flush=True)
+    if res.info["not_converged"]:
+        print(f"explanations above IG's completeness tolerance: {res.info['not_converged']}; a test is not evaluable "
+              f"(†) when more than {MAX_NOT_CONVERGED} of either side's explanations are")
 
 ONE_MODEL = (Opt("model", None, "zoo name or fine-tuned artifact (models/<name>)", kind=str),
              Opt("task", None, "GLUE task of task_data, or 'sva' (default: the fine-tuned model's task)", kind=str),
@@ -685,53 +657,55 @@ ONE_MODEL = (Opt("model", None, "zoo name or fine-tuned artifact (models/<name>)
              Opt("layer_step", 1, "visit every k-th layer (the cascade still randomises all)"),
              Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
              Opt("chunk_size", 8, "items per stored chunk"), Opt("seed", 0, "random seed"))
-main = command_line("sanity", "Sanity checks (model-parameter, random-target and data randomisation) of every registered "
-                    "method, resumable.", {
+main = command_line("sanity", "Sanity checks (model-parameter, random-target and data randomisation) of every "
+                    "registered method, resumable.", {
     "run": Command("a resumable sanity run of one model (used by tools/sanity.sh)", _run, ONE_MODEL,
                    ("results", "cache", "device")),
     "time": Command("time one pass over --n items and print the projected CPU time for --n-full items; writes nothing",
-                        _estimate, (*ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
+                    _estimate, (*ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
 
 # %% ../../nbs/55a_sanity_run.ipynb #64682ce6
 SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tiny BERT on the sample texts, seconds)
     "tiny": [ScaleRun("tiny-bert", None, 6, ("l2norm", "random", "normxlogit", "logat"), dict(chunk_size=4))],
     "book": [ScaleRun("minilm-sst2", "sst2", 200, options=dict(layer_step=1, permuted="minilm-sst2-permuted")),
              ScaleRun("smollm2-sst2", "sst2", 100, options=dict(layer_step=5))],
-    "paper": [ScaleRun("minilm-sst2", "sst2", 200, options=dict(layer_step=1, permuted="minilm-sst2-permuted", ig_steps=50)),
+    "paper": [ScaleRun("minilm-sst2", "sst2", 200,
+                       options=dict(layer_step=1, permuted="minilm-sst2-permuted", ig_steps=50)),
               ScaleRun("smollm2-sst2", "sst2", 100, options=dict(layer_step=1, ig_steps=25))]}
 
 # %% ../../nbs/55a_sanity_run.ipynb #6bc130f8
 @scratch_unless_book("sanity")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """The sanity checks from scratch, resumably: 'tiny' (a random tiny BERT, four methods, six items; results in
-    a scratch folder unless `results` names one: `scratch_unless_book`), 'book' (`SCALE_RUNS['book']`: the committed runs,
-    whose stored chunks make a re-run compute nothing) or 'paper' (every layer of both models, IG with the NormXLogit
-    paper's 50 / 25 steps). Returns `{'computed': chunks computed now, 'models': {model: chunks computed now}}`."""
+    """The sanity checks from scratch, resumably: 'tiny' (a random tiny BERT, four methods, six items; results in a
+    scratch folder unless `results` names one: `scratch_unless_book`), 'book' (`SCALE_RUNS['book']`: the committed runs,
+    whose record in `runs.json` makes a re-run compute nothing) or 'paper' (every layer of both models, IG with the
+    NormXLogit paper's 50 / 25 steps). Returns the chunks computed now, `{'computed': total, 'models': {model: n}}`."""
     runs = scale_runs(SCALE_RUNS, scale)
     if scale == "tiny":
         from normxlogit.testing import SAMPLE_TEXTS
         (r,), (m, t) = runs, load_model(runs[0].model, head="classification", device=device)
         res = run_sanity(m, t, (SAMPLE_TEXTS * r.n)[:r.n], methods=list(r.methods), model_name=r.model,
                          cache=cache, progress=False, n_boot=100, **r.options)
-        write_sanity(res, Path(results))
+        write_sanity(res, results)
         done = {r.model: res.computed}
-    else: done = {r.model: sanity_run(r.model, r.task, **r.arguments(), results=results, cache=cache, device=device).computed
-                  for r in runs}
+    else: done = {r.model: sanity_run(r.model, r.task, **r.arguments(), results=results, cache=cache,
+                                      device=device).computed for r in runs}
     return dict(computed=sum(done.values()), models=done)
 
 # %% ../../nbs/55a_sanity_run.ipynb #ea9d00e4
 def estimate(scale: str = "book") -> pd.DataFrame:
-    """The CPU cost of `reproduce(scale)` from scratch (stored chunks make it cheaper): per model, items x model variants at
-    the CPU seconds per item and variant that the committed runs recorded (`runs.json`), summed over their methods (IG
-    scaled by its steps); unknown without a recorded run."""
-    if scale == "tiny": return cost_table([dict(step="tiny BERT: 4 methods x 10 model variants", units=6 * 10, cpu_s_per_unit=0.02)])
-    runs, rows = load_runs(), []
+    """The CPU cost of `reproduce(scale)` from scratch (stored chunks make it cheaper): per model, items x model
+    variants at the CPU seconds per item and variant that the committed runs recorded (`runs.json`), summed over their
+    methods (IG scaled by its steps); unknown without a recorded run."""
+    if scale == "tiny":
+        return cost_table([dict(step="tiny BERT: 4 methods x 10 model variants", units=6 * 10, cpu_s_per_unit=0.02)])
+    runs, rows, ig = load_runs(), [], DEFAULT_OPTIONS["ig"]
     for r in scale_runs(SCALE_RUNS, scale):
         info = runs.get(r.model)
         if not info: rows.append(dict(step=f"{r.model} (no recorded run)", units=r.n, cpu_s_per_unit=np.nan)); continue
         L = max(int(s.split("_")[1]) for s in info["stages"] if s.startswith("layer_"))
         nv = n_variants(L, r.get("layer_step"), r.get("permuted") is not None)
-        steps = r.get("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"]) / info["options"].get("ig", DEFAULT_OPTIONS["ig"])["n_steps"]
+        steps = r.get("ig_steps", ig["n_steps"]) / info["options"].get("ig", ig)["n_steps"]
         rate = sum(v * (steps if m == "ig" else 1) for m, v in info["cpu_s_per_item_pass"].items())
         rows.append(dict(step=f"{r.model}: {len(info['methods'])} methods x {nv} model variants", units=r.n * nv,
                          cpu_s_per_unit=round(rate, 4)))
