@@ -4,126 +4,109 @@
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #81f0937f
 from __future__ import annotations
-import contextlib, copy, time
+import contextlib, copy, itertools, time
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
 from scipy import stats as _st
-from ..registry import method_label
+from ..registry import method_label, method_colour
 from ..model.heads import HeadAdapter, get_adapter
-from ..model.zoo import model_fingerprint
+from ..model.zoo import model_fingerprint, load_model, Bf16Products
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from .common import verdict, count_verdicts, with_ci, results_path, write_csv, write_record
-from .common import run_record, paper_text, chunk_key, open_store, run_chunks, dashed, SYMBOLS
-from .common import verdict_mark
-from .agreement import AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE
-from .agreement import FULL_POOL, BENCH_MODELS, agreement_items, training_item_ids, explain_items
-from .agreement import method_options, method_batch_size, item_key
 from ..metrics.plausibility import item_metrics
-from ..model.zoo import Bf16Products
+from .common import (
+    verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record, paper_text, chunk_key,
+    open_store, run_chunks, dashed, verdict_mark)
+from .agreement import (
+    AGREEMENT_METHODS, AGREEMENT_TASKS, EMBEDDING_METHODS, TARGET_FREE, FULL_POOL, BENCH_MODELS, agreement_items,
+    training_item_ids, explain_items, method_options, method_batch_size, item_key)
 
 # %% auto #0
 __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'ACCURACY_CLAIM', 'PRECISION_TEXT', 'ACCURACY_TEXT',
-           'NOT_IN_PAPER', 'SYMBOL', 'IG_PATHS', 'IG_PATH_N', 'TIE_METHODS', 'PRECISIONS', 'TIE_SEGMENT',
-           'paper_numbers', 'method_name', 'column_label', 'paper_table', 'show_table', 'claims', 'paper_methods',
-           'claim_source', 'item_values', 'precision_changes', 'findings', 'mrr_below_pg_rows', 'paper_findings',
-           'findings_summary', 'findings_prose', 'findings_table', 'precision_table', 'cost_summary', 'ig_path_gaps',
-           'ig_paths_file', 'read_ig_paths', 'run_ig_paths', 'plot_pg', 'bfloat16_options', 'tie_counts', 'ties_file',
-           'run_ties']
+           'NOT_IN_PAPER', 'IG_PATHS', 'IG_PATH_N', 'TIE_METHODS', 'PRECISIONS', 'TIE_SEGMENT', 'paper_numbers',
+           'method_name', 'column_label', 'paper_table', 'show_table', 'claims', 'paper_methods', 'claim_source',
+           'item_values', 'precision_changes', 'findings', 'mrr_below_pg_rows', 'paper_findings', 'findings_summary',
+           'findings_prose', 'findings_table', 'precision_table', 'cost_summary', 'ig_path_gaps', 'ig_paths_file',
+           'read_ig_paths', 'run_ig_paths', 'plot_pg', 'bfloat16_options', 'tie_counts', 'ties_file', 'run_ties']
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6e0a7e38
 # The paper's numbers (percent), one line per table, task and model, in the order of `PAPER_LAYOUT`; '-' = not reported.
 # Transcribed in `papers/agreement.txt` (`common.paper_text`), whose header says how they were checked and corrected.
 PAPER_ROWS = paper_text("agreement")
-_M5 = ["alti_logit", "attnlrp", "lrp", "grad_l2", "rollout"]
-PAPER_LAYOUT = {1: (_M5, ["pg", "mrr", "rma", "pta"], ["default"]),
-                2: (_M5[:4], ["pg", "mrr", "rma"], ["default", "non_contrastive"]),
-                3: (_M5, ["pg", "mrr", "rma"], ["default", "special_tokens_in"]),
-                4: (_M5, ["pg", "mrr", "rma"], ["default", "full_input"]),
-                5: (_M5, ["pg", "mrr", "rma"], ["default", "float64"]),
-                6: (["attnlrp", "lrp"], ["pg", "mrr", "rma"], ["default", "partial_embeddings"])}
+_M5, _K = ["alti_logit", "attnlrp", "lrp", "grad_l2", "rollout"], ("pg", "mrr", "rma")
+PAPER_LAYOUT = {1: (_M5, [*_K, "pta"], ["default"]), 2: (_M5[:4], [*_K], ["default", "non_contrastive"]),
+                **{t: (_M5, [*_K], ["default", s])
+                   for t, s in ((3, "special_tokens_in"), (4, "full_input"), (5, "float64"))},
+                6: (["attnlrp", "lrp"], [*_K], ["default", "partial_embeddings"])}
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #96ee8fd0
 def paper_numbers() -> pd.DataFrame:
-    """The paper's Tables 1-7 as a long frame (`table`, `task`, `model`, `method`, `metric`, `setting`,
-    `value` in percent; its ALTI column is 'alti_logit', ALTI on BERT), and Table 9 (`table` 9, `task`,
-    metric 'accuracy', a fraction). Table 5's left column is the paper's default precision (bfloat16 for
-    Llama-3, float32 otherwise), its right one float64, which is also what its Tables 1-4 and 6 use on sva
-    and ra (not on qa, and not for Llama-3.2-3B and Llama-3.1-8B, which keep their default precision)."""
+    """The paper's Tables 1-7 as a long frame (`table`, `task`, `model`, `method`, `metric`, `setting`, `value` in
+    percent; its ALTI column is 'alti_logit', ALTI on BERT), and Table 9 (`table` 9, `task`, metric 'accuracy', a
+    fraction). Table 5's left column is the paper's default precision (bfloat16 for Llama-3, float32 otherwise), its
+    right one float64, which is also what its Tables 1-4 and 6 use on sva and ra (not on qa, and not for Llama-3.2-3B
+    and Llama-3.1-8B, which keep their default precision)."""
     rows = []
     for line in PAPER_ROWS.strip().splitlines():
-        t, task, model, *vals = line.split()
-        if t == "9":
-            rows += [dict(table=9, task=k, model=model, method="model", metric="accuracy",
-                          setting="default", value=float(v))
-                     for k, v in zip(("sva", "ra", "qa"), vals)]
-            continue
-        meths, mets, sides = PAPER_LAYOUT[int(t)]
-        cells = [(a, b, s) for a in meths for b in mets for s in sides]
-        if len(vals) != len(cells): raise ValueError(f"table {t} {task} {model}: {len(vals)} "
-                                                     f"numbers, expected {len(cells)}")
-        rows += [dict(table=int(t), task=task, model=model, method=a, metric=b, setting=s,
-                      value=np.nan if v == "-" else float(v)) for (a, b, s), v in zip(cells, vals)]
+        t, task, model, *vs = line.split()
+        cells = [("model", "accuracy", "default")] * 3 if t == "9" else list(itertools.product(*PAPER_LAYOUT[int(t)]))
+        tasks = ("sva", "ra", "qa") if t == "9" else [task] * len(cells)
+        if len(vs) != len(cells):
+            raise ValueError(f"table {t} {task} {model}: {len(vs)} numbers, expected {len(cells)}")
+        rows += [dict(table=int(t), task=k, model=model, method=a, metric=b, setting=s,
+                      value=np.nan if v == "-" else float(v)) for k, (a, b, s), v in zip(tasks, cells, vs)]
     return pd.DataFrame(rows)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #03b0b5d1
-PAPER_METHODS = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")
+PAPER_METHODS = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")   # the paper's (ALTI on encoders)
 PEERS = {"causal_lm": "Llama-3.2-1B", "masked_lm": "bert-base-uncased"}   # the paper's model closest to ours, by kind
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #502f8432
 def method_name(method) -> str:
-    """The registry's label of a benchmark method; its `grad_l2` runs
-    with `squared=True`, the paper's Gradient (`grad_l2sq`'s label)."""
+    "The registry's label of a benchmark method; its `grad_l2` runs with `squared=True`, the paper's Gradient."
     return method_label("grad_l2sq" if method == "grad_l2" else method)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #5f8df35a
 def column_label(method) -> str:
-    """The column of `method` in the paper's layout: `method_name`, except that
-    ALTI-Logit (decoders) and ALTI (encoders) share one column, as in the paper."""
+    "The column of `method` in the paper's layout: `method_name`, but ALTI-Logit and ALTI share one, as in the paper."
     if method in ("alti_logit", "alti"): return f"{method_label('alti_logit')}/{method_label('alti')}"
     return method_name(method)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #30e8a020
 def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=True) -> pd.DataFrame:
-    """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in
-    percent: rows (task, model) with our models (from the long frame `t1`, as `summarize` returns) and
-    the paper's `peers` ('paper: <name>', with † where the row prints MRR below PG, `mrr_below_pg_rows`);
-    columns (method, metric[, setting]). `extra`: add our methods that the paper does not have."""
+    """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in percent: rows
+    (task, model) with our models (from the long frame `t1`, as `summarize` returns) and the paper's `peers` ('paper:
+    <name>', with † where the row prints MRR below PG, `mrr_below_pg_rows`); columns (method, metric[, setting]).
+    `extra`: add our methods that the paper does not have."""
     meths, mets, sides = PAPER_LAYOUT[table]
-    ours = t1[t1.metric.isin(mets) & t1.setting.isin(sides) & (t1.method != "model")].copy()
-    names = list(meths) + ([m for m in AGREEMENT_METHODS if m not in PAPER_METHODS] if extra and table != 6 else [])
     if table == 6: names = [m for m in AGREEMENT_METHODS if m in EMBEDDING_METHODS]
-    ours["method"] = ours.method.replace({"alti": "alti_logit"})
-    ours = ours[ours.method.isin(names)]
-    pap, bad = paper_numbers(), mrr_below_pg_rows()
+    else: names = list(meths) + ([m for m in AGREEMENT_METHODS if m not in PAPER_METHODS] if extra else [])
+    ours = t1[t1.metric.isin(mets) & t1.setting.isin(sides) & (t1.method != "model")]
+    ours = ours.assign(method=ours.method.replace({"alti": "alti_logit"}), value=ours.value * 100)
+    ours, pap, bad = ours[ours.method.isin(names)], paper_numbers(), mrr_below_pg_rows()
     pap = pap[(pap.table == table) & pap.model.isin(peers)]
-    pap = pap.assign(model=[f"paper: {m}" + (" †" if (table, t, m) in bad else "")
-                            for t, m in zip(pap.task, pap.model)])
-    both = pd.concat([ours.assign(value=ours.value * 100), pap], ignore_index=True)
+    pap = pap.assign(model=[f"paper: {m}{' †' if (table, t, m) in bad else ''}" for t, m in zip(pap.task, pap.model)])
+    both = pd.concat([ours, pap], ignore_index=True)
     tasks = [t for t in ("ra", "sva", "qa") if t in set(both.task) and (table != 4 or t == "qa")]
-    both = both[both.task.isin(tasks)]
-    wide = both.pivot_table(index=["task", "model"], columns=["method", "metric", "setting"],
-                            values="value", aggfunc="first")
-    wide = wide.reindex(columns=[(m, k, s) for m in names for k in mets for s in sides if (m, k, s) in wide.columns])
+    wide = both[both.task.isin(tasks)].pivot_table(index=["task", "model"], columns=["method", "metric", "setting"],
+                                                   values="value", aggfunc="first")
+    wide = wide.reindex(columns=[c for c in itertools.product(names, mets, sides) if c in wide.columns])
     mods = list(dict.fromkeys(ours.model)) + [f"paper: {p}{s}" for p in peers for s in ("", " †")]
     wide = wide.reindex([(t, m) for t in tasks for m in mods if (t, m) in wide.index]).dropna(how="all")
-    wide.columns = pd.MultiIndex.from_tuples([(column_label(m), k.upper(), s) for m, k, s in wide.columns]
-                                             if len(sides) > 1
-                                             else [(column_label(m), k.upper()) for m, k, s in wide.columns])
+    wide.columns = pd.MultiIndex.from_tuples([(column_label(m), k.upper(), s)[:3 if len(sides) > 1 else 2]
+                                              for m, k, s in wide.columns])
     return wide.round(0)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #9a923be2
 def show_table(wide) -> pd.DataFrame:
-    """A `paper_table` for display: integers, '–' where a number is
-    missing (not reported, or a method a model does not run)."""
+    "A `paper_table` for display: integers, '–' where a number is missing (not reported, or a method a model lacks)."
     return dashed(wide, 0)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #c6ef4112
 MARGIN = 0.02          # 2 PG points (PG as a share): the project's margin for "better or equivalent" and "equivalent"
 ACCURACY_CLAIM = 0.9   # the project's threshold for Table 9: at least 90% of the sva and ra items right
-_P = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")   # the paper's methods (ALTI on encoders)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #edbf76ba
 def _pg(m, s="default", k="pg"): return (m, s, k)
@@ -135,45 +118,44 @@ def _max(V, cols): return np.max(np.vstack([V[c] for c in cols]), axis=0)
 def _have(mean, *cols): return all(pd.notna(mean.get(c)) for c in cols)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #f59101de
-def _above(win, tasks=None, models=None, pool=_P):
-    "Cells where the best of `win` is above the best of the other methods of `pool` (PG; a statistic of the means)."
+def _off(mo, ta, tasks, models): return bool(tasks and ta not in tasks) or (models is not None and mo not in models)
+
+def _above(win, tasks=None, models=None):
+    "Cells where the best of `win` is above the best of the paper's other methods (PG; a statistic of the means)."
     def cells(mo, ta, mean):
-        if (tasks and ta not in tasks) or (models is not None and mo not in models): return []
-        w = [m for m in win if _have(mean, _pg(m))]; o = [m for m in pool if m not in win and _have(mean, _pg(m))]
-        if not w or not o: return []
-        return [
-            ("", [_pg(m) for m in w + o], lambda V: _max(V, [_pg(m) for m in w]) - _max(V, [_pg(m) for m in o]), False)
-        ]
+        w = [_pg(m) for m in win if _have(mean, _pg(m))]
+        o = [_pg(m) for m in PAPER_METHODS if m not in win and _have(mean, _pg(m))]
+        return [] if _off(mo, ta, tasks, models) or not w or not o else [
+            ("", w + o, lambda V: _max(V, w) - _max(V, o), False)]
     return cells
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #02ba7903
 def _same_best(mo, ta, mean):
-    """The PG-best of the paper's methods is also best by MRR and
-    RMA: the smallest of its three margins (per model, task)."""
-    ms = [m for m in _P if _have(mean, *(_pg(m, k=k) for k in ("pg", "mrr", "rma")))]
+    "The PG-best of the paper's methods is also best by MRR and RMA: the least of its three margins (per model, task)."
+    ms = [m for m in PAPER_METHODS if _have(mean, *(_pg(m, k=k) for k in _K))]
     if len(ms) < 2: return []
     b = max(ms, key=lambda m: mean[_pg(m)]); o = [m for m in ms if m != b]
-    stat = lambda V: np.min([V[_pg(b, k=k)] - _max(V, [_pg(m, k=k) for m in o]) for k in ("pg", "mrr", "rma")], axis=0)
-    return [(b, [_pg(m, k=k) for m in ms for k in ("pg", "mrr", "rma")], stat, False)]
+    stat = lambda V: np.min([V[_pg(b, k=k)] - _max(V, [_pg(m, k=k) for m in o]) for k in _K], axis=0)
+    return [(b, [_pg(m, k=k) for m in ms for k in _K], stat, False)]
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #4d8d020c
 def _not_worse(other, methods, tasks=None, models=None):
     "Per method: PG in the default setting minus PG in `other`, plus `MARGIN` (a per-item difference)."
     def cells(mo, ta, mean):
-        if (tasks and ta not in tasks) or (models is not None and mo not in models): return []
-        return [(m, [_pg(m), _pg(m, other)], lambda V, m=m: V[_pg(m)] - V[_pg(m, other)] + MARGIN, True)
-                for m in methods if _have(mean, _pg(m), _pg(m, other))]
+        return [] if _off(mo, ta, tasks, models) else [
+            (m, [_pg(m), _pg(m, other)], lambda V, m=m: V[_pg(m)] - V[_pg(m, other)] + MARGIN, True)
+            for m in methods if _have(mean, _pg(m), _pg(m, other))]
     return cells
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6d834701
 def claims(decoders, special_models):
-    """The findings checked here that compare explanations item by item: `(table, claim, cells)`, where
-    `cells(model, task, means)` gives for one model and task (`means`: the mean of each column (method,
-    setting, metric)) the cells `(method, columns, statistic, per_item)`: the statistic is the difference
-    oriented as claimed (positive: as claimed), of per-item values (`per_item`, tested with a paired t
-    interval) or of means (tested on bootstrap replicates of the items). `decoders`: the Llama-type
-    decoders; `special_models`: the models whose inputs hold special tokens. Table 5 (a deterministic
-    comparison, `precision_changes`) and Table 9 (accuracy) are tested apart, in `findings`."""
+    """The findings checked here that compare explanations item by item: `(table, claim, cells)`, where `cells(model,
+    task, means)` gives for one model and task (`means`: the mean of each column (method, setting, metric)) the cells
+    `(method, columns, statistic, per_item)`: the statistic is the difference oriented as claimed (positive: as
+    claimed), of per-item values (`per_item`, tested with a paired t interval) or of means (tested on bootstrap
+    replicates of the items). `decoders`: the Llama-type decoders; `special_models`: the models whose inputs hold
+    special tokens. Table 5 (a deterministic comparison, `precision_changes`) and Table 9 (accuracy) are tested apart,
+    in `findings`."""
     tdep = [m for m in AGREEMENT_METHODS if m not in TARGET_FREE]
     return [
         (1, "a decomposition method (ALTI-Logit/ALTI, AttnLRP, LRP) is above Gradient and AttnRollout (PG)",
@@ -184,10 +166,8 @@ def claims(decoders, special_models):
          _above(("alti_logit",), ["ra"], decoders)),
         (1, "on qa, AttnLRP or LRP is the best of the paper's methods (PG)", _above(("attnlrp", "lrp"), ["qa"])),
         (1, "PG, MRR and RMA pick the same best method among the paper's", _same_best),
-        (1, "NormXLogit (not in the paper) is above every method of the paper (PG)",
-         _above(("normxlogit",), pool=_P + ("normxlogit",))),
-        (1, "LogAt (not in the paper) is above every method of the paper (PG)",
-         _above(("logat",), pool=_P + ("logat",))),
+        (1, "NormXLogit (not in the paper) is above every method of the paper (PG)", _above(("normxlogit",))),
+        (1, "LogAt (not in the paper) is above every method of the paper (PG)", _above(("logat",))),
         (2, "contrastive explanations are better than non-contrastive ones or at most 2 PG points worse",
          _not_worse("non_contrastive", tdep)),
         (3, "excluding special tokens is better or at most 2 PG points worse",
@@ -201,8 +181,7 @@ def claims(decoders, special_models):
 # %% ../../nbs/53_agreement_benchmark.ipynb #1e47d668
 PRECISION_TEXT = "default precision and float64 are equivalent: no method's PG moves by more than 2 points"
 ACCURACY_TEXT = "the models get at least 90% of the sva and ra items right (the project's threshold)"
-# the project's extension of a finding
-NOT_IN_PAPER = "; methods the paper did not evaluate in this table (not in the paper)"
+NOT_IN_PAPER = "; methods the paper did not evaluate in this table (not in the paper)"   # the project's extension
 
 def paper_methods(table) -> set:
     "The methods with a number in the paper's Table `table` (ALTI with ALTI-Logit: the paper's shared column)."
@@ -215,19 +194,15 @@ def claim_source(claim) -> str:
     return "project" if "(not in the paper)" in claim or claim == ACCURACY_TEXT else "paper"
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #e354d253
-def item_values(frame, metrics=("pg", "mrr", "rma")) -> dict:
+def item_values(frame, metrics=_K) -> dict:
     "{(model, task): items x columns (method, setting, metric)}: the per-item rows of `frame`, paired by item id."
-    out = {}
-    for (mo, ta), g in frame.groupby(["model", "task"], sort=False):
-        w = g.pivot_table(index="id", columns=["method", "setting"], values=list(metrics), aggfunc="first")
-        w.columns = [(m, s, k) for k, m, s in w.columns]
-        out[mo, ta] = w
-    return out
+    wide = {mt: g.pivot_table(index="id", columns=["method", "setting"], values=list(metrics), aggfunc="first")
+            for mt, g in frame.groupby(["model", "task"], sort=False)}
+    return {mt: w.set_axis([(m, s, k) for k, m, s in w.columns], axis=1) for mt, w in wide.items()}
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #c303946d
 def _test(V, stat, per_item, key, n_boot) -> dict:
-    """n, the oriented difference, its 95% interval and two-sided p:
-    paired t on per-item values, else Wald on bootstrap replicates."""
+    "n, the oriented difference, its 95% interval and two-sided p: paired t on per-item values, else bootstrap Wald."
     if per_item:
         r = paired_t(stat(V))
         return dict(n=r["n"], value=r["diff"], lo=r["lo"], hi=r["hi"], p=r["p"], test="paired t")
@@ -239,20 +214,19 @@ def _test(V, stat, per_item, key, n_boot) -> dict:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #cccf120d
 def precision_changes(frame, other="float64") -> pd.DataFrame:
-    """Table 5 as the deterministic comparison it is: the same items explained twice, in the default
-    precision and in `other`. Per model and task with both: `n` items (those with every compared method
-    in both), the compared `methods`, the items on which the PG (`pg_changed`) or the pessimistic
-    reciprocal rank (`mrr_changed`) of at least one method differs, and the largest |difference| over
-    items and methods of PG, MRR and RMA (`max_pg`, `max_mrr`, `max_rma`, in percent points; the stored
-    values have 6 significant digits, so a difference below about 1e-4 points is rounding)."""
+    """Table 5 as the deterministic comparison it is: the same items explained twice, in the default precision and in
+    `other`. Per model and task with both: `n` items (those with every compared method in both), the compared `methods`,
+    the items on which the PG (`pg_changed`) or the pessimistic reciprocal rank (`mrr_changed`) of at least one method
+    differs, and the largest |difference| over items and methods of PG, MRR and RMA (`max_pg`, `max_mrr`, `max_rma`, in
+    percent points; the stored values have 6 significant digits, so a difference below about 1e-4 points is
+    rounding)."""
     rows = []
     for (mo, ta), W in item_values(frame).items():
         ms = [m for m in AGREEMENT_METHODS if all((m, s, "pg") in W.columns for s in ("default", other))]
         if not ms: continue
-        X = W[[(m, s, k) for m in ms for s in ("default", other) for k in ("pg", "mrr", "rma")]].dropna()
-        d = {k: np.abs(np.column_stack([X[(m, other, k)] - X[(m, "default", k)] for m in ms]))
-             for k in ("pg", "mrr", "rma")}
-        rows.append(dict(model=mo, task=ta, n=len(X), methods=", ".join(method_name(m) for m in ms),
+        X = W[list(itertools.product(ms, ("default", other), _K))].dropna()
+        d = {k: np.abs(np.column_stack([X[(m, other, k)] - X[(m, "default", k)] for m in ms])) for k in _K}
+        rows.append(dict(model=mo, task=ta, n=len(X), methods=", ".join(map(method_name, ms)),
                          pg_changed=int((d["pg"].max(1) > 0).sum()), mrr_changed=int((d["mrr"].max(1) > 0).sum()),
                          **{f"max_{k}": float(v.max()) * 100 if len(X) else np.nan for k, v in d.items()}))
     return pd.DataFrame(rows, columns=["model", "task", "n", "methods", "pg_changed", "mrr_changed",
@@ -260,12 +234,12 @@ def precision_changes(frame, other="float64") -> pd.DataFrame:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #feaf1560
 def _precision_test(k, n) -> dict:
-    """The Table 5 cell of `k` changed items out of `n`: `MARGIN` minus the share of items whose PG changes
-    under any method (the share bounds every method's |mean PG difference|, since one item moves a PG by at
-    most 1), its 95% interval from the exact (Clopper-Pearson) interval of the share, and the exact binomial
-    p, one-sided in the direction of the observed share as in an equivalence test (below `MARGIN`: of 'the
-    share is at least `MARGIN`'; else of 'it is at most `MARGIN`'; p < 0.025 exactly where the interval
-    excludes `MARGIN`). No per-item variance enters, so the interval does not collapse when no item changes."""
+    """The Table 5 cell of `k` changed items out of `n`: `MARGIN` minus the share of items whose PG changes under any
+    method (the share bounds every method's |mean PG difference|, since one item moves a PG by at most 1), its 95%
+    interval from the exact (Clopper-Pearson) interval of the share, and the exact binomial p, one-sided in the
+    direction of the observed share as in an equivalence test (below `MARGIN`: of 'the share is at least `MARGIN`'; else
+    of 'it is at most `MARGIN`'; p < 0.025 exactly where the interval excludes `MARGIN`). No per-item variance enters,
+    so the interval does not collapse when no item changes."""
     ci = _st.binomtest(k, n).proportion_ci(0.95)
     p = _st.binomtest(k, n, MARGIN, alternative="less" if k / n < MARGIN else "greater").pvalue
     return dict(n=n, value=MARGIN - k / n, lo=MARGIN - ci.high, hi=MARGIN - ci.low, p=p,
@@ -273,79 +247,63 @@ def _precision_test(k, n) -> dict:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #dddd4266
 def _unchanged_test(n) -> dict:
-    """A per-item cell of "better or at most `MARGIN` worse" in which no item's PG differs between
-    the two settings: the paired t interval would have width zero (no spread) and p = 0. Instead,
-    as in `_precision_test` with no changed item: the mean PG difference lies within plus or minus
-    the share of items whose PG changes, so the cell's value `MARGIN` gets the interval `MARGIN`
-    -/+ the upper end of that share's exact interval, and the equivalence test's p."""
+    """A per-item cell of "better or at most `MARGIN` worse" where no item's PG changes (a t interval would have width
+    0): as `_precision_test` with no changed item, the value `MARGIN` in `MARGIN` -/+ the share's exact upper bound."""
     r = _precision_test(0, n)
     return dict(r, hi=2 * MARGIN - r["lo"], test="exact binomial (no item's PG changes)")
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #2d658e04
 def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=30) -> pd.DataFrame:
-    """The findings as interval statements over items, one row per claim and cell (model, task[, method]): its
-    `source` ('paper' or 'project', `claim_source`), `n` items, `value` (the difference oriented as claimed, see
-    `claims`), its 95% interval `lo`/`hi` (all three in percent points), the two-sided `p` (Table 5: one-sided,
-    `_precision_test`), `p_holm` (Holm over the cells of one claim), the `test` and the `verdict`
-    (`common.verdict`: 'holds' where the interval lies above 0 and `p_holm` < 0.05, 'does not hold' where it
-    lies below, else 'inconclusive'). Model-task cells with fewer than `min_items` items are left out. A
-    per-item cell in which no item's PG changes gets `_unchanged_test` (no spread: a t interval would have width
-    zero). Table 5 is one cell per model and task (`precision_changes`, `_precision_test`); Table 9 (accuracy at
-    least `ACCURACY_CLAIM`, from `counts`) uses the exact binomial interval. A cell of a method the paper did
-    not evaluate in that table (`paper_methods`) is the claim + `NOT_IN_PAPER`: this project's, its own family."""
-    rows, pm = [], {t: paper_methods(t) for t in (2, 3, 4, 6)}
-    vals = item_values(frame)
+    """The findings as interval statements over items, one row per claim and cell (model, task[, method]): its `source`
+    (`claim_source`), `n` items, `value` (the difference oriented as claimed, see `claims`), its 95% interval `lo`/`hi`
+    (all three in percent points), the two-sided `p` (Table 5: one-sided, `_precision_test`), `p_holm` (Holm over the
+    cells of one claim), the `test` and the `verdict` (`common.verdict`: 'holds' where the interval lies above 0 and
+    `p_holm` < 0.05, 'does not hold' where it lies below, else 'inconclusive'). Model-task cells with fewer than
+    `min_items` items are left out; a per-item cell where no item's PG changes gets `_unchanged_test`. Table 5: a cell
+    per model and task (`precision_changes`, `_precision_test`); Table 9: accuracy at least `ACCURACY_CLAIM` (from
+    `counts`), exact binomial. A method the paper did not evaluate in that table (`paper_methods`) has the claim +
+    `NOT_IN_PAPER`."""
+    rows, pm, vals = [], {t: paper_methods(t) for t in (2, 3, 4, 6)}, item_values(frame)
     for t, claim, cells in claims(list(decoders), list(special_models)):
         for (mo, ta), W in vals.items():
             for method, cols, stat, per_item in cells(mo, ta, W.mean()):
                 X = W[cols].dropna()
                 if len(X) < min_items: continue
-                # nothing changed
                 if per_item and len(cols) == 2 and X[cols[0]].equals(X[cols[1]]): r = _unchanged_test(len(X))
                 else: r = _test({c: X[c].to_numpy(float) for c in cols}, stat, per_item, f"{mo}/{ta}", n_boot)
                 ext = NOT_IN_PAPER if t in pm and method not in pm[t] else ""
                 rows.append(dict(table=t, claim=claim + ext, model=mo, task=ta, method=method, **r))
-    for r in precision_changes(frame).itertuples():
-        if r.n >= min_items:
-            rows.append(dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="",
-                             **_precision_test(r.pg_changed, r.n)))
+    pcs = precision_changes(frame)
+    rows += [dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="",
+                  **_precision_test(r.pg_changed, r.n)) for r in pcs[pcs.n >= min_items].itertuples()]
     for c in counts:
         if c["task"] not in ("sva", "ra") or c["examined"] < min_items: continue
         k, n = int(c["correct"]), int(c["examined"])
         ci = _st.binomtest(k, n).proportion_ci(0.95)
         rows.append(dict(table=9, claim=ACCURACY_TEXT, model=c["model"], task=c["task"], method="", n=n,
-                         value=k / n - ACCURACY_CLAIM,
-                         lo=ci.low - ACCURACY_CLAIM, hi=ci.high - ACCURACY_CLAIM,
-                         p=_st.binomtest(k, n, ACCURACY_CLAIM).pvalue,
-                         test="exact binomial"))
-    out = pd.DataFrame(rows, columns=["table", "claim", "model", "task", "method", "n",
-                                      "value", "lo", "hi", "p", "test"])
-    out = out.sort_values("table", kind="stable").reset_index(drop=True)
-    # percent points, as the tables
-    out[["value", "lo", "hi"]] = out[["value", "lo", "hi"]].astype(float) * 100
+                         value=k / n - ACCURACY_CLAIM, lo=ci.low - ACCURACY_CLAIM, hi=ci.high - ACCURACY_CLAIM,
+                         p=_st.binomtest(k, n, ACCURACY_CLAIM).pvalue, test="exact binomial"))
+    cols = ["table", "claim", "model", "task", "method", "n", "value", "lo", "hi", "p", "test"]
+    out = pd.DataFrame(rows, columns=cols).sort_values("table", kind="stable").reset_index(drop=True)
+    out[["value", "lo", "hi"]] = out[["value", "lo", "hi"]].astype(float) * 100         # percent points, as the tables
     out["source"] = out.claim.map(claim_source) if len(out) else []
-    out["p_holm"] = (
-        out.groupby(["table", "claim"], sort=False).p.transform(lambda p: holm(p.to_numpy())) if len(out) else []
-    )
+    out["p_holm"] = out.groupby(["table", "claim"], sort=False).p.transform(lambda p: holm(p.to_numpy()))
     out["verdict"] = [verdict(lo, hi, ph) for lo, hi, ph in zip(out.lo, out.hi, out.p_holm)]
-    return out[["table", "claim", "source", "model", "task", "method", "n", "value", "lo", "hi", "p",
-                "p_holm", "test", "verdict"]]
+    return out[cols[:2] + ["source"] + cols[2:10] + ["p_holm", "test", "verdict"]]
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #3009675c
 def _paper_means(table) -> dict:
-    """{(model, task): the paper's numbers of `table` as fractions, indexed
-    (method, setting, metric)} (Table 5: default precision as 'default')."""
-    p = paper_numbers()
-    p = p[(p.table == table)].dropna(subset=["value"])
-    p = p.assign(value=p.value / 100, setting=p.setting.replace({"default_precision": "default"}))
-    return {k: g.set_index(["method", "setting", "metric"]).value for k, g in p.groupby(["model", "task"], sort=False)}
+    "{(model, task): the paper's numbers of `table` as fractions, indexed (method, setting, metric)}."
+    p = paper_numbers().query("table == @table").dropna(subset=["value"])
+    return {k: g.set_index(["method", "setting", "metric"]).value / 100
+            for k, g in p.groupby(["model", "task"], sort=False)}
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #824c401b
 def mrr_below_pg_rows() -> set:
-    """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an
-    MRR below the PG (rounding both to whole percent keeps their order). With one tie rule MRR >= PG; below it
-    only with a tied top under the pessimistic MRR, the paper's explanation (Sec. 5.1: zero relevances in
-    bfloat16), measured by `run_ties`. The rows are kept as printed, marked † in the tables and counted apart."""
+    """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an MRR below
+    the PG (rounding both to whole percent keeps their order). With one tie rule MRR >= PG; below it only with a tied
+    top under the pessimistic MRR, the paper's explanation (Sec. 5.1: zero relevances in bfloat16), measured by
+    `run_ties`. The rows are kept as printed, marked † in the tables and counted apart."""
     p = paper_numbers()
     w = p[p.table != 9].pivot_table(index=["table", "task", "model", "method", "setting"],
                                     columns="metric", values="value")
@@ -354,22 +312,20 @@ def mrr_below_pg_rows() -> set:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #38dff8e9
 def paper_findings() -> pd.DataFrame:
-    """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models
-    as the ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it
-    `holds` (value >= 0: the paper's numbers have no intervals) and whether the row prints MRR below PG
-    (`mrr_below_pg_rows`). Table 5 per model and task: `MARGIN` minus the largest |PG difference| over the methods."""
-    pap = paper_numbers()
+    """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models as
+    the ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it `holds`
+    (value >= 0: the paper's numbers have no intervals) and whether the row prints MRR below PG (`mrr_below_pg_rows`).
+    Table 5 per model and task: `MARGIN` minus the largest |PG difference| over the methods."""
+    pap, bad, rows = paper_numbers(), mrr_below_pg_rows(), []
     dec = [m for m in pap.model.unique() if m.startswith("Llama")]
-    spec = [m for m in pap.model.unique() if m.startswith(("bert", "Llama"))]
-    bad = mrr_below_pg_rows()
-    rows = []
-    for t, claim, cells in claims(dec, spec):
+    for t, claim, cells in claims(dec, [m for m in pap.model.unique() if m.startswith(("bert", "Llama"))]):
         for (mo, ta), mean in _paper_means(t).items():
             for method, cols, stat, _ in cells(mo, ta, mean):
                 v = float(stat({c: np.array([mean[c]]) for c in cols})[0])
                 rows.append(dict(table=t, claim=claim, model=mo, task=ta, method=method, value=v, holds=v >= -1e-9))
     for (mo, ta), mean in _paper_means(5).items():
-        d = [abs(mean[_pg(m)] - mean[_pg(m, "float64")]) for m in _P if _have(mean, _pg(m), _pg(m, "float64"))]
+        d = [abs(mean[_pg(m)] - mean[_pg(m, "float64")])
+             for m in PAPER_METHODS if _have(mean, _pg(m), _pg(m, "float64"))]
         if d: rows.append(dict(table=5, claim=PRECISION_TEXT, model=mo, task=ta, method="", value=MARGIN - max(d),
                                holds=MARGIN - max(d) >= -1e-9))
     acc = pap[(pap.table == 9) & pap.task.isin(["sva", "ra"])]
@@ -388,25 +344,23 @@ def findings_summary(cells, paper) -> pd.DataFrame:
     cells where it holds, with and without the paper's † rows, MRR below PG (`paper`, `paper_without_†`)."""
     rows = []
     for (t, claim), g in cells.groupby(["table", "claim"], sort=False):
-        p = paper[paper.claim == claim]
-        v = g.verdict.value_counts()
-        rows.append(dict(table=t, claim=claim, source=claim_source(claim), cells=len(g), holds=int(v.get("holds", 0)),
-                         does_not_hold=int(v.get("does not hold", 0)), inconclusive=int(v.get("inconclusive", 0)),
+        p, v = paper[paper.claim == claim], g.verdict.value_counts()
+        rows.append(dict(table=t, claim=claim, source=claim_source(claim), cells=len(g),
+                         **{k.replace(" ", "_"): int(v.get(k, 0)) for k in ("holds", "does not hold", "inconclusive")},
                          here=count_verdicts(g.verdict), paper=_holds_in(p),
-                         **{"paper_without_†": _holds_in(p[~p.mrr_below_pg]) if len(p) else "–"}))
+                         **{"paper_without_†": _holds_in(p[~p.mrr_below_pg])}))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #535c85ca
 def findings_prose(summary) -> str:
-    """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own
-    checks, then claim by claim (the cells' verdicts here; the paper's own numbers, with and without its † rows)."""
+    """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own checks,
+    then claim by claim (the cells' verdicts here; the paper's own numbers, with and without its † rows)."""
     lines = []
     for src, what in (("paper", "findings of the paper"), ("project", "comparisons and checks of this project")):
         s = summary[summary.source == src]
         if s.empty: continue
         k = s[["cells", "holds", "does_not_hold", "inconclusive"]].sum()
-        said = count_verdicts(['holds'] * k.holds + ['does not hold'] * k.does_not_hold
-                              + ['inconclusive'] * k.inconclusive)
+        said = count_verdicts(np.repeat(["holds", "does not hold", "inconclusive"], k.iloc[1:].to_numpy(int)))
         lines.append(f"Over the {k.cells} cells (model, task and, where the claim is per method, method) of the "
                      f"{len(s)} {what}, {said}.")
     lines = [" ".join(lines) + " (95% intervals over items, Holm within each finding.)", ""]
@@ -420,23 +374,18 @@ def findings_prose(summary) -> str:
                      f"{r['here']} (of {r['cells']} cells); {pap}.")
     return "\n".join(lines)
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #8806a9ff
-SYMBOL = SYMBOLS      # the skeleton's one map (kept under this name for older notebooks)
-
 # %% ../../nbs/53_agreement_benchmark.ipynb #9f5c5bf7
 def findings_table(cells, t) -> pd.DataFrame:
-    """The cells of the findings of Table `t` (`findings`), in percent points: per method
-    (columns) and model / task (rows) the tested difference and the verdict's symbol (`SYMBOL`);
-    findings about a model and task (Tables 1, 5, 9) as a list with the 95% interval and Holm's p."""
+    """The cells of the findings of Table `t` (`findings`), in percent points: per method (columns) and model / task
+    (rows) the tested difference and the verdict's symbol (`common.verdict_mark`); findings about a model and task
+    (Tables 1, 5, 9) as a list with the 95% interval and Holm's p."""
     c = cells[cells.table == t]
     if len(c) and (c.method != "").all() and t != 1:
-        cells = [f"{v:+.1f} {verdict_mark(x)}" for v, x in zip(c.value, c.verdict)]
-        w = c.assign(m=c.method.map(method_name), cell=cells)
-        w = w.pivot(index=["model", "task"], columns="m", values="cell")
-        w = w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))),
-                      columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
-        w.columns.name = None
-        return dashed(w)
+        cell = [f"{v:+.1f} {verdict_mark(x)}" for v, x in zip(c.value, c.verdict)]
+        w = c.assign(m=c.method.map(method_name), cell=cell).pivot(index=["model", "task"], columns="m", values="cell")
+        return dashed(w.reindex(index=list(dict.fromkeys(zip(c.model, c.task))),
+                                columns=[method_name(m) for m in AGREEMENT_METHODS if method_name(m) in w])
+                      .rename_axis(columns=None))
     return pd.DataFrame({"finding": c.claim.str.replace(" (PG)", "", regex=False), "model": c.model, "task": c.task,
                          "best": [method_name(m) if m else "–" for m in c.method], "n": c.n,
                          "difference, points [95% CI]": [with_ci(v, lo, hi, digits=1)
@@ -445,31 +394,26 @@ def findings_table(cells, t) -> pd.DataFrame:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #5fe1a76d
 def precision_table(frame, cells) -> pd.DataFrame:
-    """Table 5 for the reader: per model and task (`precision_changes`) the items, how many
-    changed their PG or MRR under any compared method, the largest differences (percent
-    points), the 95% interval of the share of items whose PG changes (percent) and the
-    verdict of `PRECISION_TEXT` (its cell in `findings`; '–' where a cell has too few items)."""
-    pc = precision_changes(frame)
-    v = cells[cells.table == 5].set_index(["model", "task"])
+    """Table 5 for the reader: per model and task (`precision_changes`) the items, how many changed their PG or MRR
+    under any compared method, the largest differences (percent points), the 95% interval of the share of items whose
+    PG changes (percent) and the verdict of `PRECISION_TEXT` (its cell in `findings`; '–': too few items)."""
+    pc = precision_changes(frame).set_index(["model", "task"])
+    v = cells[cells.table == 5].set_index(["model", "task"]).verdict
     share = [_st.binomtest(k, n).proportion_ci(0.95) for k, n in zip(pc.pg_changed, pc.n)]
-    return pd.DataFrame({"items": pc.n.to_numpy(), "methods": pc.methods.str.count(",").to_numpy() + 1,
-                         "PG changed": pc.pg_changed.to_numpy(), "MRR changed": pc.mrr_changed.to_numpy(),
-                         "max |ΔPG|": pc.max_pg.map(lambda x: f"{x:.1f}").to_numpy(),
-                         "max |ΔMRR|": pc.max_mrr.map(lambda x: f"{x:.1f}").to_numpy(),
-                         "max |ΔRMA|": pc.max_rma.map(lambda x: f"{x:.1e}").to_numpy(),
+    return pd.DataFrame({"items": pc.n, "methods": pc.methods.str.count(",") + 1, "PG changed": pc.pg_changed,
+                         "MRR changed": pc.mrr_changed, "max |ΔPG|": pc.max_pg.map("{:.1f}".format),
+                         "max |ΔMRR|": pc.max_mrr.map("{:.1f}".format), "max |ΔRMA|": pc.max_rma.map("{:.1e}".format),
                          "share changed, 95% CI (%)": [f"{100 * k / n:.1f} [{100 * s.low:.1f}, {100 * s.high:.1f}]"
                                                        for k, n, s in zip(pc.pg_changed, pc.n, share)],
-                         "verdict": [v.verdict.get((m, t), "–") for m, t in zip(pc.model, pc.task)]},
-                        index=pd.MultiIndex.from_frame(pc[["model", "task"]]))
+                         "verdict": [v.get(mt, "–") for mt in pc.index]}, index=pc.index)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #efc63d0f
 def cost_summary(timing, counts) -> pd.DataFrame:
     """Per model and task: the (method, variant) pairs whose chunks stored a cost (`timed`), their CPU seconds per item
     summed, ALTI's share, the items `n` and the CPU hours that makes (pairs without a stored cost are not counted)."""
     per = timing.assign(alti=timing.method.isin(["alti_logit", "alti"]) * timing.cpu_s_per_item)
-    cost = per.groupby(["model", "task"], sort=False).agg(timed=("method", "size"),
-                                                          cpu_s_per_item=("cpu_s_per_item", "sum"),
-                                                         of_which_alti=("alti", "sum"))
+    cost = per.groupby(["model", "task"], sort=False).agg(
+        timed=("method", "size"), cpu_s_per_item=("cpu_s_per_item", "sum"), of_which_alti=("alti", "sum"))
     cost["n"] = counts.used.reindex(cost.index)
     cost["cpu_h"] = cost.cpu_s_per_item * cost.n / 3600
     return cost
@@ -509,49 +453,38 @@ def read_ig_paths(files) -> pd.DataFrame:
     "The rows of stored `ig_paths` files (`keep` '-' stays a string; pandas would read 'None' as missing)."
     frames = [pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False,
                           na_values={"rel_gap": ["", "nan"]}) for f in files]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["id", "baseline", "keep",
-            "n_steps", "rel_gap", "model", "task"])
+    cols = ["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #127b2691
 def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=None, n_steps=(64, 128, 256),
                  settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True, device=None) -> pd.DataFrame:
     """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the benchmark's first
-    items) of every model (a name, loaded on `device`, or a `(name, model, tokenizer)` triple) and task. One file
-    per model and task (`ig_paths_file`): what it holds is read back and only the missing (setting, steps) pairs are
+    items) of every model (a name, loaded on `device`, or a `(name, model, tokenizer)` triple) and task. One file per
+    model and task (`ig_paths_file`): what it holds is read back and only the missing (setting, steps) pairs are
     computed and added (all of them when it holds other items), so a killed run resumes. Returns the requested rows."""
-    from normxlogit.model.zoo import load_model
-    n, pools = {**IG_PATH_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
-    out = []
+    n, pools, out = {**IG_PATH_N, **(n or {})}, {**FULL_POOL, **(pools or {})}, []
+    want = {(*_path_name(st), k) for st in settings for k in n_steps}
     for spec in models:
         name, ad, tok = (spec[0], get_adapter(spec[1]), spec[2]) if isinstance(spec, tuple) else (spec, None, None)
         for task in tasks:
             f = ig_paths_file(name, task, results) if results else None
-            old = read_ig_paths([f]) if f is not None and f.exists() else None
-            if old is not None and old.id.nunique() != n[task]: old = None          # other items: start again
-            have = set() if old is None else set(zip(old.baseline, old.keep, old.n_steps))
-            todo = [(st, [k for k in n_steps if (*_path_name(st), k) not in have]) for st in settings]
-            todo = [(st, ks) for st, ks in todo if ks]
-            g = old
+            g = read_ig_paths([f]) if f is not None and f.exists() else None
+            if g is not None and g.id.nunique() != n[task]: g = None          # other items: start again
+            have = set() if g is None else set(zip(g.baseline, g.keep, g.n_steps))
+            todo = [(st, ks) for st in settings if (ks := [k for k in n_steps if (*_path_name(st), k) not in have])]
             if todo:
-                # resolved once per model
-                if ad is None: model, tok = load_model(name, device=device); ad = get_adapter(model)
+                if ad is None: model, tok = load_model(name, device=device); ad = get_adapter(model)   # once per model
                 t0 = time.process_time()
                 items, _ = agreement_items(ad, tok, task, n[task], pools[task], cache=cache)
                 used = items[items.used].reset_index(drop=True)
                 new = [ig_path_gaps(ad, tok, used, [st], ks).assign(model=name, task=task) for st, ks in todo]
-                g = pd.concat(([] if old is None else [old]) + new, ignore_index=True)
-                # what is returned is what is stored
-                if f is not None: write_csv(f, g, float_format="%.6g"); g = read_ig_paths([f])
+                g = pd.concat(([] if g is None else [g]) + new, ignore_index=True)
+                if f is not None: write_csv(f, g, float_format="%.6g"); g = read_ig_paths([f])   # returned = stored
                 if verbose: print(f"  {name} {task} IG paths: {len(todo)} settings on {used.id.nunique()} items, "
                                   f"{time.process_time() - t0:.0f} CPU s", flush=True)
-            want = {(*_path_name(st), k) for st in settings for k in n_steps}
             out.append(g[[w in want for w in zip(g.baseline, g.keep, g.n_steps)]])
     return pd.concat(out, ignore_index=True) if out else read_ig_paths([])
-
-# %% ../../nbs/53_agreement_benchmark.ipynb #a9e3c5d1
-def _short_reason(reason: str) -> str:
-    "A `methods_for` reason as a bar label: the words before its first ':' or '(' ('RMSNorm decoder', 'decoders only')."
-    return reason.split(":")[0].split("(")[0].strip()
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #4999d141
 def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metric: str = "pg",
@@ -559,65 +492,56 @@ def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metr
     """Small multiples of one metric per method (default PG, the pointing game, in percent of items), a row per model
     and a column per task, from the long per-item frame `df` (default setting): horizontal bars in the registry's
     colours with 95% t intervals over items. A method that does not apply to a model (`excluded`, as `read_benchmark`
-    returns it: `{(model, task): {method: reason}}`) gets no bar but 'n/a' and the reason in its slot, so that it
-    cannot be read as a zero; a (model, task) in `left_out` (`{(model, task): reason}`) is an empty panel saying why.
-    Returns the figure."""
+    returns it: `{(model, task): {method: reason}}`) gets no bar but 'n/a' and the reason in its slot, so that it cannot
+    be read as a zero; a (model, task) in `left_out` (`{(model, task): reason}`) is an empty panel saying why. Returns
+    the figure."""
     import matplotlib.pyplot as plt
-    from ..registry import method_colour
     d = df[df.setting == "default"] if "setting" in df else df
-    models = list(dict.fromkeys(d.model)) if models is None else list(models)
-    left_out = left_out or {}
+    models, left_out = list(dict.fromkeys(d.model)) if models is None else list(models), left_out or {}
     order = [m for m in AGREEMENT_METHODS if m in set(d.method) or any(m in r for r in excluded.values())]
     fig, axes = plt.subplots(len(models), len(tasks), figsize=(9, 0.7 + 0.27 * len(order) * len(models)), sharex=True,
                              sharey=True, squeeze=False)
-    y = np.arange(len(order))
-    for r, model in enumerate(models):
-        for c, task in enumerate(tasks):
-            ax = axes[r, c]
-            ax.set_title(f"{model} · {task}", fontsize=9.5)
-            if (model, task) in left_out:
-                ax.text(0.5, 0.5, "left out:\n" + left_out[(model, task)], ha="center", va="center", fontsize=9,
-                        color="#555555", transform=ax.transAxes, wrap=True)
+    grey, dark = "#555555", "#333333"
+    for (r, model), (c, task) in itertools.product(enumerate(models), enumerate(tasks)):
+        ax = axes[r, c]
+        ax.set_title(f"{model} · {task}", fontsize=9.5)
+        if (model, task) in left_out:
+            ax.text(0.5, 0.5, "left out:\n" + left_out[model, task], ha="center", va="center", fontsize=9, color=grey,
+                    transform=ax.transAxes, wrap=True)
+            continue
+        g = d[(d.model == model) & (d.task == task)].groupby("method")[metric]
+        for i, m in enumerate(order):
+            if m not in g.groups:      # the reason's words before its first ':' or '(' ('RMSNorm decoder')
+                why = excluded.get((model, task), {}).get(m)
+                ax.text(1.5, i, "n/a" + (f" ({why.split(':')[0].split('(')[0].strip()})" if why else ""), va="center",
+                        fontsize=8.5, style="italic", color=grey)
                 continue
-            g = d[(d.model == model) & (d.task == task)].groupby("method")[metric]
-            for i, m in enumerate(order):
-                if m in g.groups:
-                    x = g.get_group(m).to_numpy(float) * 100
-                    mean = x.mean()
-                    half = _st.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else 0.0
-                    ax.barh(i, mean, xerr=half, height=0.72, color=method_colour("grad_l2sq" if m == "grad_l2" else m),
-                            edgecolor="#333333", linewidth=0.4, error_kw=dict(lw=0.9, capsize=1.5, ecolor="#333333"))
-                else:
-                    why = excluded.get((model, task), {}).get(m)
-                    ax.text(1.5, i, "n/a" + (f" ({_short_reason(why)})" if why else ""), va="center", fontsize=8.5,
-                            style="italic", color="#555555")
-            ax.grid(axis="x", alpha=0.3, lw=0.5); ax.set_axisbelow(True)
+            x = g.get_group(m).to_numpy(float) * 100
+            half = _st.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else 0.0
+            ax.barh(i, x.mean(), xerr=half, height=0.72, color=method_colour("grad_l2sq" if m == "grad_l2" else m),
+                    edgecolor=dark, linewidth=0.4, error_kw=dict(lw=0.9, capsize=1.5, ecolor=dark))
+        ax.grid(axis="x", alpha=0.3, lw=0.5); ax.set_axisbelow(True)
     for ax in axes.ravel():
-        ax.set_yticks(y)
-        ax.set_yticklabels([method_name(m) for m in order], fontsize=9)
-        ax.set_ylim(len(order) - 0.4, -0.6)
-        ax.set_xlim(0, 100); ax.tick_params(axis="x", labelsize=9)
-    for ax in axes[-1]: ax.set_xlabel("PG (% of items)" if metric == "pg"
-                                      else f"{metric.upper()} (× 100)", fontsize=9.5)
+        ax.set_yticks(np.arange(len(order)), [method_name(m) for m in order], fontsize=9)
+        ax.set_ylim(len(order) - 0.4, -0.6); ax.set_xlim(0, 100); ax.tick_params(axis="x", labelsize=9)
+    for ax in axes[-1]: ax.set_xlabel("PG (% of items)" if metric == "pg" else f"{metric.upper()} (× 100)",
+                                      fontsize=9.5)
     name = {"pg": "pointing game", "mrr": "mean reciprocal rank"}.get(metric, metric)
-    fig.suptitle(f"{metric.upper()} ({name}) per method, model and task "
-                 "(default setting; bars: 95% t intervals over items)",
-                 fontsize=10.5)
+    fig.suptitle(f"{metric.upper()} ({name}) per method, model and task (default setting; bars: 95% t intervals over "
+                 "items)", fontsize=10.5)
     fig.tight_layout()
     return fig
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #ecd5c30e
 def bfloat16_options(method: str, ad32) -> dict:
-    """Options of `method` on a bfloat16 copy of a model whose weights in float32
-    are `ad32`: ALTI-Logit reads its norms' statistics and its head's direction
-    there and leaves out its float32-tight self-checks; the other methods need none."""
+    """Options of `method` on a bfloat16 copy of a model whose weights in float32 are `ad32`: ALTI-Logit reads its
+    norms' statistics and its head's direction there and leaves out its float32-tight self-checks; others need none."""
     return dict(reference=ad32, check=False) if method == "alti_logit" else {}
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #ea7d41e3
 def tie_counts(scores, evidence, keep) -> dict:
-    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly
-    0), `top_ties` (sharing the top score), `evidence_ties` (non-evidence tokens
-    tied with the best evidence token), and `pg`, `mrr`, `mrr_avg` (`item_metrics`)."""
+    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly 0), `top_ties` (sharing the top
+    score), `evidence_ties` (non-evidence tokens tied with the best evidence token); `pg`, `mrr`, `mrr_avg` as ever."""
     s, e = np.asarray(scores, float)[keep], np.asarray(evidence, bool)[keep]
     if not e.any(): raise ValueError("no evidence among the evaluated tokens")
     met = item_metrics(scores, evidence, keep)
@@ -625,55 +549,43 @@ def tie_counts(scores, evidence, keep) -> dict:
                 evidence_ties=int(((s == s[e].max()) & ~e).sum()), **{k: met[k] for k in ("pg", "mrr", "mrr_avg")})
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #b5472510
-# the methods of the paper's qa rows with MRR < PG (Llama-3, Tables 1-5)
-TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")
-# segments of 100 items: a larger n reuses a smaller one's chunks
-PRECISIONS, TIE_SEGMENT = ("float32", "bfloat16"), 100
+TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")   # the methods of the paper's qa rows with MRR < PG (Llama-3)
+PRECISIONS, TIE_SEGMENT = ("float32", "bfloat16"), 100      # segments of 100 items: a larger n reuses a smaller one's
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #f15791fd
 def ties_file(results=True, kind="csv") -> Path:
     "The rows of `run_ties`, `results/agreement/qa_ties.csv`, or its run record (`kind='json'`)."
     return results_path("agreement", f"qa_ties.{kind}", results=results)
 
-def _ties_differ(path: Path, rows: pd.DataFrame) -> bool:
-    "Is the stored table missing, or for other (model, method, precision, item) rows than `rows`?"
-    if not path.exists(): return True
-    key = lambda d: sorted(zip(d.model, d.method, d.precision, d.id.astype(str)))
-    return key(pd.read_csv(path, dtype={"id": str})) != key(rows)
-
 # %% ../../nbs/53_agreement_benchmark.ipynb #23acfe0e
 def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, results=True, n_pool=None, chunk_size=8,
              batch_size=8, device=None, verbose=True) -> pd.DataFrame:
-    """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from
-    `cache`) of each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by
-    each method (contrastive, default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the
-    model, its products as `Bf16Products`, its options `bfloat16_options`). Chunks of `chunk_size` items under
-    `cache` (None: the committed chunks beside the benchmark's, `results/agreement/chunks`, where a run resumes;
-    True: the user's cache), a store per model, method, precision and segment of `TIE_SEGMENT` items; a segment
-    method by method, both models' first method first. Writes the rows (`ties_file`) and a run record when
-    something was computed or they are missing. Returns the rows (model, method, precision, then item order)."""
-    from normxlogit.model.zoo import load_model
+    """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from `cache`)
+    of each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by each method
+    (contrastive, default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the model, its products as
+    `Bf16Products`, its options `bfloat16_options`). Chunks of `chunk_size` items under `cache` (None: the committed
+    chunks beside the benchmark's, `results/agreement/chunks`, where a run resumes; True: the user's cache), a store per
+    model, method, precision and segment of `TIE_SEGMENT` items, a segment method by method. Writes the rows
+    (`ties_file`) and a run record when something was computed or they are missing. Returns the rows (model, method,
+    precision, then item order)."""
     if cache is None: cache = results_path("agreement", "chunks")
-    runs, rows, spent, computed = [], [], [], []
+    runs, done = [], []
     for spec in models:
         name, model, tok = spec if isinstance(spec, tuple) else (spec, *load_model(spec, device=device))
         items, _ = agreement_items(model, tok, "qa", n, n_pool, exclude=training_item_ids(name, "qa"), cache=cache)
         runs.append(dict(name=name, tok=tok, float32=get_adapter(model), used=items[items.used].reset_index(drop=True),
                          fp=model_fingerprint(model)))
     for a in range(0, max(len(r["used"]) for r in runs), TIE_SEGMENT):
-        # method first
         for m, r, p in [(m, r, p) for m in methods for r in runs if a < len(r["used"]) for p in PRECISIONS]:
             if p not in r:          # the bfloat16 copy, and its weights in float32 for ALTI-Logit's head
                 r[p] = get_adapter(copy.deepcopy(r["float32"].model).to(torch.bfloat16).eval())
                 r["ad32"] = get_adapter(copy.deepcopy(r[p].model).float().eval())
             seg, bs = r["used"].iloc[a:a + TIE_SEGMENT], method_batch_size(m, "qa", batch_size)
-            key = chunk_key("agreement-ties", model=r["name"], fingerprint=r["fp"], method=m,
-                            precision=p, options=method_options(m), batch_size=bs,
-                            chunk_size=chunk_size, items=item_key(seg))
+            key = chunk_key("agreement-ties", model=r["name"], fingerprint=r["fp"], method=m, precision=p,
+                            options=method_options(m), batch_size=bs, chunk_size=chunk_size, items=item_key(seg))
             def compute(j, r=r, seg=seg, m=m, p=p, bs=bs):
-                sub = seg.iloc[j * chunk_size:(j + 1) * chunk_size]
-                low = p == "bfloat16"     # the key keeps the default options: these only make bfloat16 run
-                with Bf16Products() if low else contextlib.nullcontext():
+                sub, low = seg.iloc[j * chunk_size:(j + 1) * chunk_size], p == "bfloat16"
+                with Bf16Products() if low else contextlib.nullcontext():   # the key keeps the default options
                     opts = method_options(m) | (bfloat16_options(m, r["ad32"]) if low else {})
                     sc, _ = explain_items(r[p], r["tok"], sub, m, True, bs, options=opts)
                 return {}, dict(rows=[dict(model=r["name"], id=str(i.id), method=m, precision=p,
@@ -681,17 +593,19 @@ def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, re
                                       for i, s in zip(sub.itertuples(), sc)])
             run = run_chunks(open_store(cache, "agreement", f"ties-{r['name']}-{m}-{p}", key),
                              -(-len(seg) // chunk_size), compute, progress=False)
-            rows += [x for c in run.chunks for x in c.meta["rows"]]
-            spent += [c.cpu_s for c in run.chunks if c.cpu_s is not None]
-            computed += [c for c in run.chunks if c.computed]
+            done += run.chunks
             if verbose and run.computed: print(f"  ties {r['name']} from item {a} {m} {p}: "
                                                f"{run.computed} chunks, {run.cpu_s:.0f} CPU s", flush=True)
-    out, rank = pd.DataFrame(rows), {x: i for i, x in enumerate([r["name"] for r in runs]
-                                                                + list(methods) + list(PRECISIONS))}
-    out = out.iloc[np.lexsort([out[c].map(rank) for c in ("precision", "method", "model")])].reset_index(drop=True)
-    changed = results and (bool(computed) or _ties_differ(ties_file(results), out))   # e.g. after results=False runs
-    if changed: write_csv(ties_file(results), out, float_format="%.6g")
-    if results: write_record(ties_file(results, "json"),
-                             run_record("agreement-ties", cpu_s=sum(spent), chunks=len(spent),
-                             n={r["name"]: len(r["used"]) for r in runs}, methods=list(methods)), changed)
+    rank = {x: i for i, x in enumerate([r["name"] for r in runs] + list(methods) + list(PRECISIONS))}
+    out = pd.DataFrame([x for c in done for x in c.meta["rows"]])
+    out = out.sort_values(["model", "method", "precision"], key=lambda c: c.map(rank)).reset_index(drop=True)
+    key = lambda d: sorted(zip(d.model, d.method, d.precision, d.id.astype(str)))
+    f = ties_file(results) if results else None    # written when computed here, missing, or for other rows
+    changed = results and (any(c.computed for c in done) or not f.exists()
+                           or key(pd.read_csv(f, dtype={"id": str})) != key(out))
+    if changed: write_csv(f, out, float_format="%.6g")
+    spent = [c.cpu_s for c in done if c.cpu_s is not None]
+    if results: write_record(ties_file(results, "json"), run_record(
+        "agreement-ties", cpu_s=sum(spent), chunks=len(spent), n={r["name"]: len(r["used"]) for r in runs},
+        methods=list(methods)), changed)
     return out

@@ -6,7 +6,6 @@
 from __future__ import annotations
 import numpy as np
 import pandas as pd
-from ..evidence.extractors import NORMXLOGIT_PARADIGMS
 from .common import with_ci, count_verdicts, quiet, verdict_mark, dashed
 from ..registry import method_colour
 from .blimp import ORDER, PARADIGMS, SHORT, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES
@@ -20,8 +19,7 @@ __all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
 def book_results(results=True) -> tuple:
-    """The committed book run: `(frame, counts, claims, record)`
-    from `results/blimp/alignment*` (or the folder `results`)."""
+    "The committed book run `(frame, counts, claims, record)` from `results/blimp/alignment*` (or a folder `results`)."
     got = read_results(results_files(run_sizes("book"), results))
     if got is None: raise FileNotFoundError("no book results of the BLiMP experiment: run "
                                             "`normxlogit reproduce blimp --scale book`")
@@ -32,20 +30,14 @@ def _names(items) -> str:
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
-# %% ../../nbs/52_blimp_alignment.ipynb #662d4321
-def _shown(t: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    "Numbers as the tables show them (`digits` decimals), '–' for a missing value."
-    return dashed(t, digits)
-
 # %% ../../nbs/52_blimp_alignment.ipynb #5c97b2ce
 def accuracy_table(counts: pd.DataFrame) -> pd.DataFrame:
     """Per model (rows) and paradigm: the accuracy on the eligible items (preferred / eligible) and the items used;
     '–' where a paradigm has no eligible item (the determiner paradigms do not fit a causal LM's prefix)."""
     c = counts.assign(paradigm=counts.paradigm.map(SHORT))
-    rows, cols = list(dict.fromkeys(c.model)), list(NORMXLOGIT_PARADIGMS)
-    acc = c.pivot(index="model", columns="paradigm", values="accuracy").reindex(index=rows, columns=cols).round(3)
-    used = c.pivot(index="model", columns="paradigm", values="used").reindex(index=rows, columns=cols)
-    return pd.concat({"accuracy": _shown(acc), "items used": used}, axis=1)
+    grid = lambda v: c.pivot(index="model", columns="paradigm", values=v).reindex(
+        index=list(dict.fromkeys(c.model)), columns=list(SHORT.values()))
+    return pd.concat({"accuracy": dashed(grid("accuracy").round(3), 3), "items used": grid("used")}, axis=1)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #112bc8b3
 def items_prose(counts: pd.DataFrame, sizes: dict | None = None) -> str:
@@ -53,13 +45,10 @@ def items_prose(counts: pd.DataFrame, sizes: dict | None = None) -> str:
     sizes = run_sizes("book") if sizes is None else sizes
     out = []
     for (m, kind), c in counts.groupby(["model", "kind"], sort=False):
-        n = sizes[kind][0]
-        c = c[c.eligible > 0]
-        short = c[c.used < n]
-        s = f"**{m}**: {int(c.used.sum()):,} items, {n} per paradigm from {len(c)} paradigms"
-        if len(short): s += " except " + _names([f"{SHORT[p]} ({u})"
-                for p, u in zip(short.paradigm, short.used)]) + ", where fewer qualified"
-        out.append(s)
+        n, c = sizes[kind][0], c[c.eligible > 0]
+        short = [f"{SHORT[p]} ({u})" for p, u in zip(c.paradigm, c.used) if u < n]
+        out.append(f"**{m}**: {int(c.used.sum()):,} items, {n} per paradigm from {len(c)} paradigms"
+                   + (f" except {_names(short)}, where fewer qualified" if short else ""))
     return "; ".join(out) + "."
 
 # %% ../../nbs/52_blimp_alignment.ipynb #7ec15aae
@@ -72,36 +61,31 @@ def layer_mean(frame: pd.DataFrame) -> pd.DataFrame:
 def protocol_table(frame: pd.DataFrame, model: str) -> pd.DataFrame:
     """One model's methods (rows) under our protocol and the authors' (columns: DP and AP of each), layer means, pooled
     over paradigms; '–' where a method has no DP (nearest first ranks tokens without scoring them)."""
-    t = layer_mean(frame[frame.model == model])
-    t = t[t.metric.isin(["dp", "ap", "dp_authors", "ap_authors"])].pivot(index="method",
-                                                                         columns="metric", values="value")
-    t = t.reindex([m for m in ORDER if m in t.index])[["dp", "ap", "dp_authors", "ap_authors"]]
-    t.index = t.index.map(label)
-    t.columns = pd.MultiIndex.from_tuples([("ours", "DP"), ("ours", "AP"), ("authors'", "DP"), ("authors'", "AP")])
-    return _shown(t)
+    t, cols = layer_mean(frame[frame.model == model]), ["dp", "ap", "dp_authors", "ap_authors"]
+    t = t[t.metric.isin(cols)].pivot(index="method", columns="metric", values="value")
+    t = t.reindex([m for m in ORDER if m in t.index])[cols].rename(index=label)
+    t.columns = pd.MultiIndex.from_product([["ours", "authors'"], ["DP", "AP"]])
+    return dashed(t, 3)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #8ccf0fbb
 SWITCH_LABELS = {"": "ours", ":norm": "norm", ":scale": "scale", ":dp": "dp", ":tokens": "tokens",
-                 ":evidence": "evidence",
-                 "_authors": "authors'"}
+                 ":evidence": "evidence", "_authors": "authors'"}
 
 def ablation_table(frame: pd.DataFrame, methods=ABLATED) -> pd.DataFrame:
-    """Layer means (pooled over paradigms) of `methods` per model (rows): our
-    protocol, ours with one choice switched to the authors' (columns named after the
-    `Protocol` field), and the authors' protocol; '–' where the switch cannot matter."""
+    """Layer means (pooled over paradigms) of `methods` per model (rows): our protocol, ours with one choice switched to
+    the authors' (columns: the `Protocol` field), and the authors' protocol; '–' where the switch cannot matter."""
     t = layer_mean(frame[frame.method.isin(methods)])
     t = t.assign(metric=t.metric.str[:2].str.upper(), variant=t.metric.str[2:].map(SWITCH_LABELS),
                  method=t.method.map(label))
     out = t.pivot_table(index=["model", "method", "metric"], columns="variant", values="value", sort=False)
-    return _shown(out[[v for v in SWITCH_LABELS.values() if v in out.columns]])
+    return dashed(out[[v for v in SWITCH_LABELS.values() if v in out.columns]], 3)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #0ae7edf1
-METRIC_AXIS = {"dp": "DP: share of the attribution\non the evidence (0 to 1)",
-               "ap": "AP: average precision of the\nevidence in the ranking (0 to 1)"}   # the figures' y labels
+METRIC_AXIS = {"dp": "DP: share of the attribution\non the evidence (0 to 1)",     # the figures' y labels
+               "ap": "AP: average precision of the\nevidence in the ranking (0 to 1)"}
 METRIC_NAME = {"dp": "Dot Product (DP)", "ap": "Average Precision (AP)"}
 LENS_COLOURS = {"logat_target": method_colour("logat"), "logat_foil": "#ff7f0e", "logat_plural": "#9467bd",
-                # the LogAt readings (not registered): Target in LogAt's colour
-                "logat_noun": "#bcbd22", "logat_apple": "#2ca02c"}
+                "logat_noun": "#bcbd22", "logat_apple": "#2ca02c"}   # the LogAt readings (not registered)
 OTHER_GREY, HIGHLIGHT = "#c4c4c4", "#d95f02"
 
 def colour(method: str) -> str:
@@ -110,29 +94,24 @@ def colour(method: str) -> str:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #25191a30
 def _highlight(method: str) -> str:
-    """The colour of a highlighted baseline: its own (`colour`), unless
-    that is a grey (it would read as 'other'): then `HIGHLIGHT`."""
-    import colorsys
-    from matplotlib.colors import to_rgb
-    return HIGHLIGHT if colorsys.rgb_to_hsv(*to_rgb(colour(method)))[1] < 0.25 else colour(method)
+    "A highlighted baseline's colour: its own (`colour`), or `HIGHLIGHT` for a grey (it would read as 'other')."
+    from matplotlib.colors import rgb_to_hsv, to_rgb
+    return HIGHLIGHT if rgb_to_hsv(to_rgb(colour(method)))[1] < 0.25 else colour(method)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #9e18d9c9
 def best_other(p: pd.DataFrame, metric: str, target: str = "normxlogit", exclude=("random",)) -> str | None:
-    """The method other than `target` (and `exclude`) with the highest
-    mean over its layers of `metric` in the pooled frame `p`."""
+    "The method other than `target` (and `exclude`) of highest mean over its layers of `metric` in the pooled `p`."
     q = p[(p.metric == metric) & ~p.method.isin((target,) + tuple(exclude))].dropna(subset=["value"])
     return None if q.empty else q.groupby("method").value.mean().idxmax()
 
 # %% ../../nbs/52_blimp_alignment.ipynb #2664c1f8
 def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None):
-    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of
-    one model (protocol `suffix`: '' ours, '_authors'). NormXLogit (black) and the best other
-    method of each panel (`best_other`, in its colour) are highlighted, Random is a dotted
-    reference, every other method is a thin grey line (dashed and horizontal where the method
-    has one value: the ℓ2 norm, and the methods that explain the output). Returns the figure."""
+    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of one model (protocol
+    `suffix`: '' ours, '_authors'). NormXLogit (black) and the best other method of each panel (`best_other`, in its
+    colour) are highlighted, Random is a dotted reference, every other method is a thin grey line (dashed and
+    horizontal where the method has one value: the ℓ2 norm, and the methods that explain the output). Returns the
+    figure."""
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import MaxNLocator
     p = pooled(frame[frame.model == model])
     methods = [m for m in ORDER if m in set(p.method)] if methods is None else list(methods)
     fig, axes = plt.subplots(1, 2, figsize=(9, 4.6), sharex=True)
@@ -141,34 +120,30 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
         best = best_other(q, metric + suffix)
         multi = q.groupby("method").layer.nunique() > 1
         lo, hi = q.layer[q.method.isin(multi[multi].index)].agg(["min", "max"]) if multi.any() else (0, 1)
-        def draw(m, **kw):
+        a, b = (q[q.method == m].sort_values("layer").value.to_numpy() for m in (best, "normxlogit"))
+        same = best is not None and len(a) == len(b) > 1 and np.allclose(a, b, rtol=1e-3, atol=1e-4)  # on NormXLogit
+        hl = dict(color=_highlight(best), lw=2.0, ls="--" if same or not multi[best] else "-") if best else None
+        def draw(m, ls="-", **kw):
             v = q[q.method == m].sort_values("layer")
             if v.empty: return
-            if multi.get(m, False): ax.plot(v.layer, v.value, **kw)
-            else: ax.hlines(float(v.value.iloc[0]), lo, hi,
-                            **{**kw, "ls": "--" if kw.get("ls", "-") == "-" else kw["ls"]})
-        for m in methods:
-            if m not in (best, "normxlogit", "random"): draw(m, color=OTHER_GREY, lw=1.0, zorder=1)
-        draw("random", color="#555555", lw=1.3, ls=":", zorder=2)
-        a, b = (q[q.method == m].sort_values("layer").value.to_numpy() for m in (best, "normxlogit"))
-        # lies on NormXLogit's line
-        same = best is not None and len(a) == len(b) > 1 and np.allclose(a, b, rtol=1e-3, atol=1e-4)
-        ls = "--" if same or not multi.get(best, False) else "-"
-        if best: draw(best, color=_highlight(best), lw=2.0, ls=ls, zorder=4)
-        draw("normxlogit", color="black", lw=2.6, zorder=3)
-        handles = [Line2D([], [], color="black", lw=2.6, label="NormXLogit")]
-        if best: handles.append(Line2D([], [], color=_highlight(best), lw=2.0, ls=ls,
-                                       label=f"{label(best)} (best other{'; on NormXLogit' if same else ''})"))
-        handles += [Line2D([], [], color="#555555", lw=1.3, ls=":", label="Random"),
-                    Line2D([], [], color=OTHER_GREY, lw=1.0,
-                           label=f"{len([m for m in set(q.method) if m not in (best, 'normxlogit', 'random')])} "
-                                 "other methods")]
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.19), ncol=1, fontsize=9, frameon=False)
+            if multi[m]: ax.plot(v.layer, v.value, ls=ls, **kw)
+            else: ax.hlines(float(v.value.iloc[0]), lo, hi, ls="--" if ls == "-" else ls, **kw)
+        nxl, rnd = dict(color="black", lw=2.6), dict(color="#555555", lw=1.3, ls=":")   # styles of lines and legend
+        grey = dict(color=OTHER_GREY, lw=1.0)
+        others = [m for m in methods if m not in (best, "normxlogit", "random")]
+        for m in others: draw(m, zorder=1, **grey)
+        draw("random", zorder=2, **rnd)
+        if best: draw(best, zorder=4, **hl)
+        draw("normxlogit", zorder=3, **nxl)
+        keys = [("NormXLogit", nxl), best and (f"{label(best)} (best other{'; on NormXLogit' if same else ''})", hl),
+                ("Random", rnd), (f"{len(set(others) & set(q.method))} other methods", grey)]
+        ax.legend(handles=[plt.Line2D([], [], label=t, **kw) for t, kw in filter(None, keys)], loc="upper center",
+                  bbox_to_anchor=(0.5, -0.19), ncol=1, fontsize=9, frameon=False)
         ax.set_title(METRIC_NAME[metric], fontsize=10)
         ax.set_ylabel(METRIC_AXIS[metric], fontsize=9.5)
         ax.set_xlabel("layer", fontsize=9.5)
         ax.tick_params(labelsize=9)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
     fig.suptitle(f"{model} ({'authors' if suffix else 'our'} protocol): how well each layer's explanation\n"
                  "points at the evidence, pooled over paradigms", fontsize=10.5)
     fig.tight_layout()
@@ -177,31 +152,26 @@ def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None)
 # %% ../../nbs/52_blimp_alignment.ipynb #1f2365b7
 def plot_paradigms(frame: pd.DataFrame, metric: str, models=None,
                    methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
-    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of
-    a few layer-wise `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target)
-    dashed, as it often lies on it), on one y scale for every panel. Returns the figure."""
+    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of a few layer-wise
+    `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target) dashed, as it often lies on it), on
+    one y scale for every panel. Returns the figure."""
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import MaxNLocator
     models = list(dict.fromkeys(frame.model)) if models is None else list(models)
     q = frame[frame.model.isin(models) & (frame.metric == metric) & frame.method.isin(methods)]
     pars = [p for p in PARADIGMS if p in set(q.paradigm)]
     fig, axes = plt.subplots(len(models), len(pars), figsize=(9, 0.9 + 2.3 * len(models)), sharey=True, squeeze=False)
-    style = lambda m: dict(color=colour(m), lw=2.4 if m == "normxlogit" else 1.4,
-                           ls="--" if m == "logat_target" else "-",
-                           zorder=3 if m == "normxlogit" else 4 if m == "logat_target" else 2)
-    for r, model in enumerate(models):
-        for c, par in enumerate(pars):
-            ax = axes[r, c]
-            for m in methods:
-                v = q[(q.model == model) & (q.paradigm == par) & (q.method == m)].sort_values("layer")
-                if len(v): ax.plot(v.layer, v.value, **style(m))
-            ax.set_title(f"{model} · {SHORT[par]}", fontsize=9.5); ax.tick_params(labelsize=9)
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
-            if c == 0: ax.set_ylabel(METRIC_AXIS[metric], fontsize=9)
-            if r == len(models) - 1: ax.set_xlabel("layer", fontsize=9.5)
-    fig.legend(handles=[Line2D([], [], **{k: v
-            for k, v in style(m).items() if k != "zorder"}, label=label(m)) for m in methods],
+    style = {m: dict(color=colour(m), lw=2.4 if m == "normxlogit" else 1.4, ls="--" if m == "logat_target" else "-",
+                     zorder=3 if m == "normxlogit" else 4 if m == "logat_target" else 2) for m in methods}
+    for (r, c), ax in np.ndenumerate(axes):
+        v = q[(q.model == models[r]) & (q.paradigm == pars[c])]
+        for m in methods:
+            w = v[v.method == m].sort_values("layer")
+            if len(w): ax.plot(w.layer, w.value, **style[m])
+        ax.set_title(f"{models[r]} · {SHORT[pars[c]]}", fontsize=9.5); ax.tick_params(labelsize=9)
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
+        if c == 0: ax.set_ylabel(METRIC_AXIS[metric], fontsize=9)
+        if r == len(models) - 1: ax.set_xlabel("layer", fontsize=9.5)
+    fig.legend(handles=[plt.Line2D([], [], **style[m], label=label(m)) for m in methods],   # (a legend ignores zorder)
                loc="lower center", ncol=len(methods), fontsize=9, frameon=False)
     fig.suptitle(f"{METRIC_NAME[metric]} per layer and paradigm (our protocol)", fontsize=10.5)
     fig.tight_layout(rect=(0, 0.45 / fig.get_figheight(), 1, 1))
@@ -213,39 +183,39 @@ CLAIM_LABELS = {   # the claims in short, as the tables' rows name them (`CLAIMS
     "target_above_foil": "LogAt(Target) > LogAt(Foil)", "depth_trend": "with depth: Target up, Foil down",
     "plural_best": 'LogAt("plural") > every method', "plural_vs_controls": 'LogAt("plural") > "noun", "apple"',
     "plural_top": '"plural" lead larger in top half', "l2_informative": "ℓ2 norm > random"}
-DEPTH_PART = {"Target rising": "weaker part: LogAt(Target), top − bottom half",
-              # the two parts of `depth_trend`, as the reading names them
+DEPTH_PART = {"Target rising": "weaker part: LogAt(Target), top − bottom half",   # the parts of `depth_trend`, named
               "Foil falling": "weaker part: LogAt(Foil), bottom − top half"}
 
 # %% ../../nbs/52_blimp_alignment.ipynb #4cdadb58
+def _by_claim(v: pd.DataFrame, paper: bool = False) -> pd.DataFrame:
+    """A table of (claim, metric) rows in the order of `CLAIMS`, DP then AP, named by `CLAIM_LABELS`, '–' where missing;
+    with `paper`, a last column of the paper's differences (`PAPER_VALUES`)."""
+    keys = [(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index]
+    v = dashed(v.reindex(keys))
+    if paper: v["paper"] = [PAPER_VALUES.get(k, "") for k in keys]
+    v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in keys], names=["claim", "metric"])
+    return v
+
 def _corrected_away(r) -> bool:
     "An inconclusive claim whose unadjusted interval excludes zero: only Holm's correction made it inconclusive."
     return r.verdict == "inconclusive" and (r.lo > 0 or r.hi < 0)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #57aeb1c2
 def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
-    """The claims of one protocol for the reader: a row per claim (`CLAIM_LABELS`) and metric, a
-    column per model, cells 'verdict symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does
-    not hold, ? inconclusive; '–': not measured on that model; what each difference compares is
-    `CLAIM_STAT`, stated in `claims_prose`), plus '(Holm p ...)' where the interval excludes zero
-    but the Holm-adjusted p does not reach 0.05; and the paper's difference where it gives one."""
+    """The claims of one protocol: a row per claim (`CLAIM_LABELS`) and metric, a column per model, cells 'verdict
+    symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–' not measured; the
+    difference is `CLAIM_STAT`), plus '(Holm p ...)' where only Holm's correction made it inconclusive; and the paper's
+    difference where it gives one."""
     t = claims[claims.protocol == protocol]
     if t.empty: raise ValueError(f"no claims of protocol {protocol!r}")
     cell = t.assign(cell=[verdict_mark(r.verdict, _ci(r.value, r.lo, r.hi))
-                          + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
-                          for r in t.itertuples()])
+                          + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "") for r in t.itertuples()])
     v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first")
-    v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])[list(dict.fromkeys(t.model))]
-    v = dashed(v)
-    v.columns.name = None
-    v["paper"] = [PAPER_VALUES.get(k, "") for k in v.index]
-    v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in v.index], names=["claim", "metric"])
-    return v
+    return _by_claim(v[list(dict.fromkeys(t.model))].rename_axis(columns=None), paper=True)
 
 # %% ../../nbs/52_blimp_alignment.ipynb #da6073e7
 def _ci(value, lo, hi) -> str:
-    """`with_ci` to 3 decimals; an interval within ±0.0005 of zero
-    in scientific notation (so that it does not read as 0.000)."""
+    "`with_ci` to 3 decimals; an interval within ±0.0005 of zero in scientific notation (not to read as 0.000)."
     return with_ci(value, lo, hi) if max(abs(lo), abs(hi)) >= 5e-4 else f"{value:.1e} [{lo:.1e}, {hi:.1e}]"
 
 # %% ../../nbs/52_blimp_alignment.ipynb #7db658ce
@@ -258,20 +228,20 @@ def _cite(r) -> str:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #eba0bd90
 def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
-    """The claim-by-claim reading, generated from the claims table (no number typed by hand): per
-    claim, for which models and metrics it holds, does not hold or is inconclusive under our protocol,
-    each with its difference and 95% interval (and the deciding method where the claim compares
-    several); the weak reference apart; which verdicts the authors' protocol turns; then the tally."""
+    """The claim-by-claim reading, generated from the claims table (no number typed by hand): per claim, for which
+    models and metrics it holds, does not hold or is inconclusive under our protocol, each with its difference and 95%
+    interval (and the deciding method where the claim compares several); the weak reference apart; which verdicts the
+    authors' protocol turns; then the tally."""
     ours, auth = claims[claims.protocol == "ours"], claims[claims.protocol == "authors"]
     strong = [m for m in dict.fromkeys(claims.model) if m not in weak]
-    out, flips = [], 0
+    so, out, flips = ours[ours.model.isin(strong)], [], 0
     for claim, text in CLAIMS.items():
         o = ours[ours.claim == claim]
         if o.empty: continue
         parts = []
         for v in ("holds", "does not hold", "inconclusive"):
             x = o[(o.verdict == v) & o.model.isin(strong)]
-            if len(x): parts.append(f"{v} for " + _names([f"{m} ({'; '.join(_cite(r) for r in g.itertuples())})"
+            if len(x): parts.append(f"{v} for " + _names([f"{m} ({'; '.join(map(_cite, g.itertuples()))})"
                                                             for m, g in x.groupby("model", sort=False)]))
         s = f"* **{CLAIM_LABELS[claim]}**: {text} ({CLAIM_STAT[claim]}): " + ("; ".join(parts) if parts
                 else "not measured on the models that know agreement")
@@ -280,12 +250,9 @@ def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
             f"{r.metric.upper()} {r.verdict}" for r in wk.itertuples())
         a = auth[(auth.claim == claim) & auth.model.isin(strong)].set_index(["model", "metric"]).verdict
         b = o[o.model.isin(strong)].set_index(["model", "metric"]).verdict.reindex(a.index)
-        fl = [f"{m} {k.upper()} ({b[(m, k)]} → {a[(m, k)]})" for (m, k) in a.index if a[(m, k)] != b[(m, k)]]
+        fl = [f"{m} {k.upper()} ({x} → {y})" for (m, k), x, y in zip(a.index, b, a) if x != y]
         flips += len(fl)
-        s += ("; the authors' protocol turns " + _names(fl)) if fl else ("; the authors' protocol "
-                                                                         "gives the same verdicts")
-        out.append(s + ".")
-    so = ours[ours.model.isin(strong)]
+        out.append(s + "; the authors' protocol " + (f"turns {_names(fl)}." if fl else "gives the same verdicts."))
     if strong: out.append(f"\nIn all, on the models that know agreement ({_names(strong)}), the "
                           f"{len(so)} verdicts under our protocol are: {count_verdicts(so.verdict)}; "
                           f"the authors' protocol changes {flips} of them.")
@@ -293,46 +260,33 @@ def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #5b3ab25e
 def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
-    """`layers_ahead` for the reader: for the claims that one layer-wise method beats
-    others (rows: claim and metric), per model and protocol (columns) on how many of
-    the model's layers its pooled curve lies above every compared one ('k/L')."""
+    """`layers_ahead` for the reader: for the claims that one layer-wise method beats others (rows: claim and metric),
+    per model and protocol (columns), on how many layers its pooled curve lies above every compared one ('k/L')."""
     t = claims[claims.layers_ahead.notna()]
     t = t.assign(cell=[f"{round(a * L)}/{L}" for a, L in zip(t.layers_ahead, t.layers)],
                  proto=t.protocol.map({"ours": "ours", "authors": "authors'"}))
     v = t.pivot_table(index=["claim", "metric"], columns=["model", "proto"], values="cell", aggfunc="first")
-    v = v.reindex([(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index])
     v = v.reindex(columns=[(m, p) for m in dict.fromkeys(t.model) for p in ("ours", "authors'") if (m, p) in v.columns])
-    v = dashed(v)
-    v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in v.index], names=["claim", "metric"])
-    v.columns.names = [None, None]
-    return v
+    return _by_claim(v).rename_axis(columns=[None, None])
 
 # %% ../../nbs/52_blimp_alignment.ipynb #6dda5ecb
 # the levels the paper quotes (RoBERTa, the authors' code): captions of Fig. 4-5, the figures' random baseline, §5.2
-PAPER_LEVELS = {
-    "ℓ2 norm DP": "0.14",
-    "ℓ2 norm AP": "0.35",
-    "Random DP": "0.11",
-    "Random AP": "0.28 to 0.30",
-    'LogAt("plural") DP': "0.28 (7/12)",
-    'LogAt("plural") AP': "0.50 (7/12)",
-}
+PAPER_LEVELS = {"ℓ2 norm DP": "0.14", "ℓ2 norm AP": "0.35", "Random DP": "0.11", "Random AP": "0.28 to 0.30",
+                'LogAt("plural") DP': "0.28 (7/12)", 'LogAt("plural") AP': "0.50 (7/12)"}
 
 def levels_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The paper's levels (`PAPER_LEVELS`) beside ours: per model and protocol (rows), the pooled DP and AP
     of the ℓ2 norm and of the random baseline, and of LogAt("plural") at its best layer ('value (layer/L)')."""
-    p = pooled(frame)
-    rows = {("paper: RoBERTa", "authors' code"): PAPER_LEVELS}
+    p, rows = pooled(frame), {("paper: RoBERTa", "authors' code"): PAPER_LEVELS}
     for model in dict.fromkeys(frame.model):
         for proto, suffix in (("ours", ""), ("authors'", "_authors")):
-            r = {}
+            r = rows[(model, proto)] = {}
             for k in ("dp", "ap"):
                 q = p[(p.model == model) & (p.metric == k + suffix)]
-                for m, name in (("l2norm", "ℓ2 norm"), ("random", "Random")):
-                    r[f"{name} {k.upper()}"] = f"{float(q[q.method == m].value.iloc[0]):.3f}"
+                r |= {f"{name} {k.upper()}": f"{float(q[q.method == m].value.iloc[0]):.3f}"
+                      for m, name in (("l2norm", "ℓ2 norm"), ("random", "Random"))}
                 pl = q[q.method == "logat_plural"].set_index("layer").value
                 r[f'LogAt("plural") {k.upper()}'] = f"{pl.max():.3f} ({int(pl.idxmax())}/{int(pl.index.max())})"
-            rows[(model, proto)] = r
     return pd.DataFrame(rows).T[list(PAPER_LEVELS)]
 
 # %% ../../nbs/52_blimp_alignment.ipynb #721c7e6e
@@ -342,8 +296,7 @@ def spread_table(record: dict) -> pd.DataFrame:
 
 # %% ../../nbs/52_blimp_alignment.ipynb #8665f88c
 def cost_prose(record: dict) -> str:
-    """The run's CPU cost, generated from its record: scoring per item
-    (as the chunks recorded it) and in all, with the item selection."""
+    "The run's CPU cost from its record: scoring per item (as the chunks recorded it) and in all, with item selection."
     info = record["info"]
     per = [f"{v['cpu_s'] / v['items']:.2f} s ({m}, {v['items']:,} items)" for m, v in info.items() if v["items"]]
     total = sum(v["cpu_s"] + v["items_cpu_s"] for v in info.values())

@@ -14,11 +14,9 @@ from ..metrics.stats import bootstrap_ci, paired_t, holm, interval_verdict, lead
 from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
-from .common import chunk_key, open_store, run_chunks, results_path, write_csv
-from .common import scratch_unless_book
-from .common import write_record, command_line, Command, Opt, run_record, cost_table
-from .common import verdict_mark, with_ci, register_experiment, Claims, plan_from, ScaleRun
-from .common import scale_runs
+from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_record,
+    scratch_unless_book, command_line, Command, Opt, run_record, cost_table, verdict_mark, with_ci,
+    register_experiment, Claims, plan_from, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
@@ -30,12 +28,10 @@ __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCAL
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
 GEN_METHODS = ("normxlogit", "logat", "l2norm", "attention_last", "rollout", "grad_l1", "grad_l2", "grad_l2sq", "gxi",
-               "ig",
-               "lrp", "attnlrp", "alti_logit", "random")
+               "ig", "lrp", "attnlrp", "alti_logit", "random")
 DEFAULT_OPTIONS = {"ig": dict(baseline="mean", keep="first", n_steps=32, delta_tol=math.inf)}
 KS = (1, 2, 4, 8)
-# a step's IG is complete when its relative completeness gap is within this (as in chapter *Integrated Gradients*)
-IG_TOL = 0.05
+IG_TOL = 0.05   # a step's IG is complete within this relative completeness gap (as in chapter *Integrated Gradients*)
 SCALE_RUNS = {"tiny": [ScaleRun("tiny-llama", "squad", 3, options=dict(new_tokens=3))],     # n: questions
               "book": [ScaleRun("smollm2-135m", "squad", 50, options=dict(new_tokens=20))],
               "paper": [ScaleRun("smollm2-135m", "squad", 200, options=dict(new_tokens=20))]}
@@ -44,8 +40,7 @@ FULL_COMMAND = ("bash tools/generation.sh   # = normxlogit experiment generation
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #78adb08e
 def generation_prompts(n: int, seed: int = 0, path=None) -> list:
-    """The first `n` of the answerable SQuAD 2.0 questions (distinct,
-    stripped) in a seeded order that does not depend on `n`."""
+    "The first `n` answerable SQuAD 2.0 questions (distinct, stripped), in a seeded order that does not depend on `n`."
     from normxlogit.evidence.datasets import load_squad
     if n < 1: raise ValueError(f"n must be at least 1, got {n}")
     q = pd.Series(load_squad(path=path).question.str.strip().unique())
@@ -61,85 +56,70 @@ def deletions(g, ks=KS):
         c = g.context(t)
         order = rank_tokens(g.matrix[t, :c], ~g.special[:c])
         n_rank.append(len(order))
-        for j, k in enumerate(ks):
-            kk = min(k, len(order))
-            out.append((t, j, kk, perturb(g.ids[:c], order[:kk], "delete")[0]))
+        out += [(t, j, min(k, len(order)), perturb(g.ids[:c], order[:k], "delete")[0]) for j, k in enumerate(ks)]
     return out, n_rank
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #970f889e
 def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=None, ks=KS, new_tokens: int = 20,
                  seed: int = 0, batch_size: int = 16) -> tuple[dict, dict]:
-    """`(arrays, meta)` of one question: per method, step and k the probability of the
-    generated token after deleting the method's top-k context tokens (`p_deleted` (M, G, K)),
-    the probability without deletion (`p_full` (G,)), the step entropy, the rankable tokens
-    per step, the k used, each method's CPU seconds and IG's relative completeness gap."""
+    """`(arrays, meta)` of one question: `p_deleted` (M, G, K), the generated token's probability per method, step and k
+    after deleting the method's top-k context tokens; `p_full` (G,) without deletion; the step `entropy`, `n_rankable`
+    tokens per step, `k_used`, each method's `cpu_s` and IG's relative completeness gap `ig_rel_gap`."""
     options = {**DEFAULT_OPTIONS, **(options or {})}
-    p_ids, _ = prompt_ids(model, tokenizer, question, chat=True)
-    gen = greedy_continuation(model, tokenizer, p_ids, new_tokens)
+    gen = greedy_continuation(model, tokenizer, prompt_ids(model, tokenizer, question, chat=True)[0], new_tokens)
     exps, secs, gap = {}, [], np.full(len(gen), np.nan)
     for m in methods:
-        opts = dict(options.get(m, {}))
-        if m == "random": opts.setdefault("seed", seed)
+        opts = {**({"seed": seed} if m == "random" else {}), **options.get(m, {})}
         c0 = time.process_time()
         with record_completeness() as log:
             exps[m] = explain_generation(model, tokenizer, question, method=m, continuation=gen, chat=True, **opts)
         secs.append(time.process_time() - c0)
         if m == "ig": gap = np.array([r["rel_gap"] for r in log], float)
-    g0 = exps[methods[0]]
-    seqs, index, plan = [], {}, []
-    def row(s):
-        "The row of the shortened context `s` among the sequences to run (each distinct one once)."
-        key = tuple(s)
-        if key not in index: index[key] = len(seqs); seqs.append(list(s))
-        return index[key]
+    g0, index, plan = exps[methods[0]], {}, []
+    row = lambda s: index.setdefault(tuple(s), len(index))     # each distinct shortened context is run once
     full_rows = [row(g0.ids[:g0.context(t)]) for t in range(len(gen))]    # the contexts without deletion
-    n_rank = None
     for mi, m in enumerate(methods):
         dl, n_rank = deletions(exps[m], ks)
         plan += [(mi, t, j, kk, row(s)) for t, j, kk, s in dl]
     c0 = time.process_time()
-    logp = model_outputs(model, tokenizer, seqs, batch_size=batch_size).log_softmax(-1)
+    logp = model_outputs(model, tokenizer, [list(s) for s in index], batch_size=batch_size).log_softmax(-1)
     secs_del = time.process_time() - c0
-    full = np.array([float(logp[full_rows[t], gen[t]].exp()) for t in range(len(gen))])
+    prob = lambda r, t: float(logp[r, gen[t]].exp())
     pdel = np.full((len(methods), len(gen), len(ks)), np.nan); kused = np.zeros((len(gen), len(ks)), int)
-    for mi, t, j, kk, r in plan: pdel[mi, t, j] = float(logp[r, gen[t]].exp()); kused[t, j] = kk
-    arrays = dict(p_deleted=pdel, p_full=full, entropy=g0.step_scores["entropy"], n_rankable=np.array(n_rank),
-                  k_used=kused,
-                  cpu_s=np.array(secs), cpu_s_deletion=np.array(secs_del),
-                  n_sequences=np.array(len(seqs)), ig_rel_gap=gap)
-    meta = dict(question=question, answer=g0.generated_text, n_prompt=g0.n_prompt, n_generated=len(gen))
-    return arrays, meta
+    for mi, t, j, kk, r in plan: pdel[mi, t, j] = prob(r, t); kused[t, j] = kk
+    arrays = dict(p_deleted=pdel, p_full=np.array([prob(r, t) for t, r in enumerate(full_rows)]),
+                  entropy=g0.step_scores["entropy"], n_rankable=np.array(n_rank), k_used=kused, cpu_s=np.array(secs),
+                  cpu_s_deletion=np.array(secs_del), n_sequences=np.array(len(index)), ig_rel_gap=gap)
+    return arrays, dict(question=question, answer=g0.generated_text, n_prompt=g0.n_prompt, n_generated=len(gen))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #40a619e2
 @dataclass
 class GenerationRun:
-    """A faithfulness run: `steps` (one row per question, step, method
-    and k), `prompts` (means over steps), `record` (the run record)."""
+    "A faithfulness run: `steps` (one row per question, step, method and k), `prompts` (means over steps), `record`."
     steps: pd.DataFrame
     prompts: pd.DataFrame
     record: dict
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #eaa4155b
 def _steps_frame(chunks, methods, ks, model_name):
-    rows = []
+    "One row per question, method, step and k (in that order) of the chunks."
+    frames = []
     for ch in chunks:
-        a, q = ch.arrays, ch.meta
-        for mi, m in enumerate(methods):
-            for t in range(q["n_generated"]):
-                for j, k in enumerate(ks):
-                    pf, pd_ = float(a["p_full"][t]), float(a["p_deleted"][mi, t, j])
-                    rows.append((model_name, q["index"], t, m, k, int(a["k_used"][t, j]), int(a["n_rankable"][t]),
-                                 pf, pd_, pf - pd_, float(a["entropy"][t])))
-    return pd.DataFrame(rows, columns=["model", "prompt", "step", "method", "k", "k_used", "n_rankable", "p_full",
-                                       "p_deleted", "p_drop", "entropy"])
+        a = ch.arrays
+        mi, t, j = np.indices(a["p_deleted"].shape).reshape(3, -1)
+        pf, pdel = a["p_full"][t].astype(float), a["p_deleted"][mi, t, j].astype(float)
+        frames.append(pd.DataFrame(dict(
+            model=model_name, prompt=ch.meta["index"], step=t, method=np.array(methods)[mi], k=np.array(ks)[j],
+            k_used=a["k_used"][t, j], n_rankable=a["n_rankable"][t], p_full=pf, p_deleted=pdel, p_drop=pf - pdel,
+            entropy=a["entropy"][t].astype(float))))
+    return pd.concat(frames, ignore_index=True)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #genplan01
 @dataclass
 class GenerationPlan:
-    """The protocol of the study (`run_generation`'s options): `n_prompts` questions, `new_tokens` generated per answer,
-    the `methods` compared (with 'random'), their `options` (over `DEFAULT_OPTIONS`), the deletion sizes `ks`, the
-    `seed`, the `batch_size` of the gradient methods' prefixes and `reverse` (the last question first: a second
-    process)."""
+    """The protocol (`run_generation`'s options): `n_prompts` questions, `new_tokens` generated per answer, `methods`
+    compared (with 'random'), their `options` (over `DEFAULT_OPTIONS`), the deletion sizes `ks`, the `seed`, the
+    `batch_size` of the gradient methods' prefixes and `reverse` (the last question first: a second process)."""
     n_prompts: int = 50
     new_tokens: int = 20
     methods: tuple = GEN_METHODS
@@ -156,8 +136,7 @@ class GenerationPlan:
         if "random" not in self.methods:
             raise ValueError("the comparison needs the random ranking: keep 'random' in methods")
         if not self.ks or any(k < 1 for k in self.ks): raise ValueError(f"ks must be positive ints, got {self.ks}")
-        given = self.options or {}
-        self.options = {m: {**DEFAULT_OPTIONS.get(m, {}), **given.get(m, {})} for m in self.methods}
+        self.options = {m: {**DEFAULT_OPTIONS.get(m, {}), **(self.options or {}).get(m, {})} for m in self.methods}
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #3f939fc4
 def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | None = None, cache=True, results=True,
@@ -168,50 +147,35 @@ def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | Non
     `results/generation`); `write=False` only computes the chunks (a second process)."""
     from normxlogit.model.zoo import model_fingerprint
     p = plan_from(GenerationPlan, plan, fields)
-    n_prompts, new_tokens, methods, options, ks, seed = p.n_prompts, p.new_tokens, p.methods, p.options, p.ks, p.seed
-    batch_size, reverse = p.batch_size, p.reverse
-    qs = generation_prompts(n_prompts, seed)
-    key = chunk_key(EXPERIMENT, model=model_fingerprint(model), name=model_name, methods=list(methods), options=options,
-                    ks=list(ks), new_tokens=new_tokens, seed=seed, chat=True)
+    qs = generation_prompts(p.n_prompts, p.seed)
+    key = chunk_key(EXPERIMENT, model=model_fingerprint(model), name=model_name, methods=list(p.methods),
+                    options=p.options, ks=list(p.ks), new_tokens=p.new_tokens, seed=p.seed, chat=True)
     store = open_store(cache, "generation", f"faithfulness-{model_name}", key)
     def compute(j):
-        a, mt = score_prompt(model, tokenizer, qs[j], methods, options, ks, new_tokens, seed=j, batch_size=batch_size)
-        return a, dict(mt, index=j)
+        a, meta = score_prompt(model, tokenizer, qs[j], p.methods, p.options, p.ks, p.new_tokens, j, p.batch_size)
+        return a, dict(meta, index=j)
     t0 = time.time()
-    run = run_chunks(store, n_prompts, compute, desc=f"generation {model_name}", progress=progress,
-                     order=range(n_prompts)[::-1] if reverse else None)
-    steps = _steps_frame(run.chunks, methods, ks, model_name)
-    prompts = (steps.groupby(["model", "prompt", "method", "k"], as_index=False)
-               .agg(n_steps=("step", "size"), p_full=("p_full", "mean"), p_deleted=("p_deleted", "mean"),
-                    p_drop=("p_drop", "mean")))
-    cpu = np.stack([ch.arrays["cpu_s"] for ch in run.chunks])
-    gaps = np.concatenate([ch.arrays["ig_rel_gap"].reshape(-1) for ch in run.chunks])
+    run = run_chunks(store, p.n_prompts, compute, desc=f"generation {model_name}", progress=progress,
+                     order=range(p.n_prompts)[::-1] if p.reverse else None)
+    steps = _steps_frame(run.chunks, p.methods, p.ks, model_name)
+    prompts = steps.groupby(["model", "prompt", "method", "k"], as_index=False).agg(
+        n_steps=("step", "size"), **{c: (c, "mean") for c in ("p_full", "p_deleted", "p_drop")})
+    each = lambda name: [ch.arrays[name] for ch in run.chunks]
+    gaps = np.concatenate([g.reshape(-1) for g in each("ig_rel_gap")]); none = np.isnan(gaps).all()
     rec = run_record(
-        EXPERIMENT,
-        cpu_s=run.cpu_s_stored,
-        wall_s=time.time() - t0,
-        model=model_name,
-        n_prompts=n_prompts,
-        new_tokens=new_tokens,
-        n_steps=int(steps[(steps.method == methods[0]) & (steps.k == ks[0])].shape[0]),
-        methods=list(methods),
-        ks=list(ks),
-        options=options,
-        seed=seed,
-        chunks_computed=run.computed,
-        chunks_untimed=run.untimed,
-        cpu_s_per_prompt=dict(zip(methods, np.round(cpu.mean(0), 3).tolist())),
-        cpu_s_deletion_per_prompt=round(float(np.mean([ch.arrays["cpu_s_deletion"] for ch in run.chunks])), 3),
-        ig_rel_gap_median=None if np.isnan(gaps).all() else round(float(np.nanmedian(gaps)), 4),
-        ig_converged_share=None if np.isnan(gaps).all() else round(float(np.mean(gaps[~np.isnan(gaps)] <= IG_TOL)), 4),
-        questions=[ch.meta["question"] for ch in run.chunks],
-        answers=[ch.meta["answer"] for ch in run.chunks],
-    )
+        EXPERIMENT, cpu_s=run.cpu_s_stored, wall_s=time.time() - t0, model=model_name, n_prompts=p.n_prompts,
+        new_tokens=p.new_tokens, n_steps=sum(ch.meta["n_generated"] for ch in run.chunks), methods=list(p.methods),
+        ks=list(p.ks), options=p.options, seed=p.seed, chunks_computed=run.computed, chunks_untimed=run.untimed,
+        cpu_s_per_prompt=dict(zip(p.methods, np.round(np.mean(each("cpu_s"), 0), 3).tolist())),
+        cpu_s_deletion_per_prompt=round(float(np.mean(each("cpu_s_deletion"))), 3),
+        ig_rel_gap_median=None if none else round(float(np.nanmedian(gaps)), 4),
+        ig_converged_share=None if none else round(float(np.mean(gaps[~np.isnan(gaps)] <= IG_TOL)), 4),
+        questions=[ch.meta["question"] for ch in run.chunks], answers=[ch.meta["answer"] for ch in run.chunks])
     if write:
-        write_csv(results_path(EXPERIMENT, "faithfulness.csv", results=results), prompts.round(6))
-        write_csv(results_path(EXPERIMENT, "faithfulness_steps.csv.gz", results=results),
-                  steps.round(6), compression="gzip")
-        write_record(results_path(EXPERIMENT, "faithfulness.json", results=results), rec, run.computed)
+        path = lambda name: results_path(EXPERIMENT, name, results=results)
+        write_csv(path("faithfulness.csv"), prompts.round(6))
+        write_csv(path("faithfulness_steps.csv.gz"), steps.round(6), compression="gzip")
+        write_record(path("faithfulness.json"), rec, run.computed)
     return GenerationRun(steps, prompts, rec)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a984ad29
@@ -225,32 +189,27 @@ def load_results(results=True):
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #08eaf262
 def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Per method and k (and 'mean', the average over k): the mean drop over questions with a
-    95% bootstrap interval, and the paired difference to `random` with its bootstrap interval,
-    its paired t p-value `p`, Holm's `p_holm` over the methods compared with random at that k,
-    and the verdict ('holds': above random, the interval above 0 and p_holm < 0.05)."""
-    p = prompts.copy()
-    mean = p.groupby(["model", "prompt", "method"], as_index=False).p_drop.mean().assign(k="mean")
-    p = pd.concat([p.assign(k=p.k.astype(str)), mean], ignore_index=True)
-    rnd = p[p.method == "random"].set_index(["prompt", "k"]).p_drop
-    rows = []
+    """Per method and k (and 'mean', the average over k): the mean drop over questions with a 95% bootstrap interval,
+    the paired difference to `random` with its bootstrap interval, paired t `p`, Holm's `p_holm` over the methods at
+    that k, and the verdict ('holds': above random, the interval above 0 and p_holm < 0.05)."""
+    mean = prompts.groupby(["model", "prompt", "method"], as_index=False).p_drop.mean().assign(k="mean")
+    p = pd.concat([prompts.assign(k=prompts.k.astype(str)), mean], ignore_index=True).set_index(["prompt", "k"])
+    rnd, rows = p[p.method == "random"].p_drop, []
     for (meth, k), d in p.groupby(["method", "k"], sort=False):
-        v, lo, hi = bootstrap_ci(d.p_drop, n_boot, seed)
-        diff = d.set_index(["prompt", "k"]).p_drop - rnd.reindex(d.set_index(["prompt", "k"]).index)
-        dv, dlo, dhi = bootstrap_ci(diff, n_boot, seed) if meth != "random" else (np.nan, np.nan, np.nan)
-        p_ = paired_t(diff.values)["p"] if meth != "random" else np.nan
-        rows.append(dict(method=meth, k=k, n=len(d), p_drop=v, lo=lo, hi=hi, vs_random=dv, vs_lo=dlo, vs_hi=dhi, p=p_))
+        diff = d.p_drop - rnd.reindex(d.index)
+        vs = (np.nan,) * 4 if meth == "random" else (*bootstrap_ci(diff, n_boot, seed), paired_t(diff.values)["p"])
+        rows.append(dict(zip(["method", "k", "n", "p_drop", "lo", "hi", "vs_random", "vs_lo", "vs_hi", "p"],
+                             [meth, k, len(d), *bootstrap_ci(d.p_drop, n_boot, seed), *vs])))
     S = pd.DataFrame(rows)
-    S["p_holm"] = np.nan
-    for k, g in S[S.method != "random"].groupby("k"): S.loc[g.index, "p_holm"] = holm(g.p.values)
-    S["verdict"] = [interval_verdict(r.vs_lo, r.vs_hi, r.p_holm) if r.method != "random"
-                    else "–" for r in S.itertuples()]
+    S["p_holm"] = S[S.method != "random"].groupby("k").p.transform(holm)
+    S["verdict"] = [interval_verdict(r.vs_lo, r.vs_hi, r.p_holm) if r.method != "random" else "–"
+                    for r in S.itertuples()]
     return S
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #4e2a719c
 def _order(S):
-    m = S[S.k == "mean"].sort_values("p_drop", ascending=False).method.tolist()
-    return m
+    "The methods, largest mean drop (over k) first."
+    return S[S.k == "mean"].sort_values("p_drop", ascending=False).method.tolist()
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #5b83e93d
 def _name(m, record=None):
@@ -266,40 +225,31 @@ def ig_not_converged(record) -> bool:
 def ig_note(record) -> str:
     "The table note on IG's completeness ('' when IG converged or did not run)."
     if not record or record.get("ig_rel_gap_median") is None: return ""
-    n = record["options"].get("ig", {}).get("n_steps")
-    share = record.get("ig_converged_share")
-    if share is None: return (f"IG ({n} nodes): median relative completeness "
-                              f"gap {record['ig_rel_gap_median']:.3f} per step.")
+    n, share = record["options"].get("ig", {}).get("n_steps"), record.get("ig_converged_share")
+    gap = record["ig_rel_gap_median"]
+    if share is None: return f"IG ({n} nodes): median relative completeness gap {gap:.3f} per step."
     if share >= 0.95: return f"IG ({n} nodes) is complete within {IG_TOL:.0%} on {share:.0%} of the steps."
     return (f"† IG did not converge: with {n} Gauss-Legendre nodes only {share:.0%} of the steps are complete "
-            f"within {IG_TOL:.0%} (median relative completeness gap {record['ig_rel_gap_median']:.2f}). Its "
-            f"rows measure this {n}-node approximation, not IG itself; they are kept (dropping steps would "
-            "select them) but no conclusion about IG is drawn from them.")
+            f"within {IG_TOL:.0%} (median relative completeness gap {gap:.2f}). Its rows measure this {n}-node "
+            "approximation, not IG itself; they are kept (dropping steps would select them) but no conclusion about IG "
+            "is drawn from them.")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a3966d05
-def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    """One row per method (best mean first), one column per k: 'drop
-    [lo, hi]'; IG marked † when `record` says it did not converge."""
+def _by_k(S, record, methods, cell) -> pd.DataFrame:
+    "One row per method of `methods` (IG marked † as in `_name`), one column per k and 'mean': `cell(rows by k, k)`."
     ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
-    rows = []
-    for m in _order(S):
-        d = S[S.method == m].set_index("k")
-        rows.append({"method": _name(m, record),
-                     **{f"k={k}" if k != "mean" else "mean": with_ci(d.p_drop[k], d.lo[k], d.hi[k]) for k in ks}})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean":
+                          cell(S[S.method == m].set_index("k"), k) for k in ks}} for m in methods])
+
+def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
+    "One row per method (best mean first), one column per k: 'drop [lo, hi]'; IG marked † when it did not converge."
+    return _by_k(S, record, _order(S), lambda d, k: with_ci(d.p_drop[k], d.lo[k], d.hi[k]))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #44df057d
 def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    """One row per method: the difference to random at each k and on
-    average, 'diff [lo, hi] (verdict)'; IG marked † as in `wide_table`."""
-    ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
-    rows = []
-    for m in [x for x in _order(S) if x != "random"]:
-        d = S[S.method == m].set_index("k")
-        rows.append({"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean":
-                     f"{with_ci(d.vs_random[k], d.vs_lo[k], d.vs_hi[k])} {verdict_mark(d.verdict[k])}"
-                     for k in ks}})
-    return pd.DataFrame(rows)
+    "One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'; IG † as above."
+    return _by_k(S, record, [m for m in _order(S) if m != "random"],
+                 lambda d, k: f"{with_ci(d.vs_random[k], d.vs_lo[k], d.vs_hi[k])} {verdict_mark(d.verdict[k])}")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #e5fa780b
 def plot_summary(S: pd.DataFrame, ax=None):
@@ -352,47 +302,34 @@ def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) 
     over its comparisons, `leaders`); otherwise the tied group is named."""
     M = S[(S.k == "mean") & (S.method != "random")].sort_values("p_drop", ascending=False)
     if ig_not_converged(record): M = M[M.method != "ig"]          # a non-converged IG is shown, but not counted
-    r = S[(S.k == "mean") & (S.method == "random")].iloc[0]
+    r, best = S[(S.k == "mean") & (S.method == "random")].iloc[0], M.iloc[0]
     by = {v: M[M.verdict == v].method.map(method_label).tolist() for v in ("holds", "does not hold", "inconclusive")}
-    best = M.iloc[0]
     per_k = S[(S.k != "mean") & (S.method != "random") & S.method.isin(M.method)]
     always = [method_label(m) for m, d in per_k.groupby("method") if (d.verdict == "holds").all()]
-    parts = [f"Over {record['n_prompts']} "
-             "questions "
-             f"({record['n_steps']} "
-             "generated tokens), deleting "
-             "random context tokens lowers "
-             "the generated token's "
-             "probability by "
-             f"{r['p_drop']:.3f} on average "
-             "over k (95% interval "
-             f"{r['lo']:.3f} to "
-             f"{r['hi']:.3f}). "
-             f"{method_label(best.method)} "
-             "has the largest mean drop, "
-             f"{best['p_drop']:.3f} "
-             f"[{best.lo:.3f}, {best.hi:.3f}]" + _lead_text(leaders(prompts, record) if prompts is not None else None)]
-    if by["holds"]: parts.append(f"On average over k, {len(by['holds'])} of {len(M)} methods "
-                                 "beat random (interval of the paired difference above 0, Holm "
-                                 f"over the {len(M)} comparisons): {', '.join(by['holds'])}.")
-    if by["does not hold"]: parts.append(f"Below random: {', '.join(by['does not hold'])}.")
-    if by["inconclusive"]: parts.append(f"Inconclusive: {', '.join(by['inconclusive'])}.")
+    parts = [f"Over {record['n_prompts']} questions ({record['n_steps']} generated tokens), deleting random context "
+             f"tokens lowers the generated token's probability by {r['p_drop']:.3f} on average over k (95% interval "
+             f"{r['lo']:.3f} to {r['hi']:.3f}). {method_label(best.method)} has the largest mean drop, "
+             f"{best['p_drop']:.3f} [{best.lo:.3f}, {best.hi:.3f}]"
+             + _lead_text(leaders(prompts, record) if prompts is not None else None)]
+    heads = {"holds": f"On average over k, {len(by['holds'])} of {len(M)} methods beat random (interval of the paired "
+                      f"difference above 0, Holm over the {len(M)} comparisons)",
+             "does not hold": "Below random", "inconclusive": "Inconclusive"}
+    parts += [f"{head}: {', '.join(by[v])}." for v, head in heads.items() if by[v]]
     parts.append(f"At every k separately: {', '.join(always) if always else 'none'}.")
     if ig_not_converged(record): parts.append("These counts leave out IG, which did not converge (†): "
                                               + ig_note(record).removeprefix("† IG did not converge: "))
-    elif record.get("ig_rel_gap_median") is not None: parts.append(ig_note(record))
+    elif ig_note(record): parts.append(ig_note(record))
     return " ".join(parts)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #681226bd
+def _explain_rates(record) -> dict:
+    "CPU seconds per question of each method's explanation in the run record, by step name."
+    return {f"explain: {method_label(m)}": v for m, v in record["cpu_s_per_prompt"].items()}
+
 def cost_per_prompt(steps, record) -> pd.DataFrame:
-    """CPU seconds per question: each method's explanation, and the
-    deletions of all methods together (from the run record)."""
-    rows = [dict(step=f"explain: {method_label(m)}", cpu_s_per_question=v)
-            for m, v in record["cpu_s_per_prompt"].items()]
-    rows.append(dict(step="deletions (all methods)", cpu_s_per_question=record["cpu_s_deletion_per_prompt"]))
-    df = pd.DataFrame(rows)
-    return pd.concat([df, pd.DataFrame([dict(step="total",
-                                             cpu_s_per_question=df.cpu_s_per_question.sum())])], ignore_index=True)
+    "CPU seconds per question (from the run record): each method's explanation, and all methods' deletions together."
+    s = pd.Series({**_explain_rates(record), "deletions (all methods)": record["cpu_s_deletion_per_prompt"]})
+    return pd.DataFrame(dict(step=[*s.index, "total"], cpu_s_per_question=[*s, s.sum()]))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #421f2bee
 def _lead_text(L: pd.DataFrame | None) -> str:
@@ -413,19 +350,17 @@ def estimate(scale: str = "book", record=None) -> pd.DataFrame:
     CPU seconds per question of the run record (`record`, default: the committed `faithfulness.json`; rates scale with
     the number of generated tokens)."""
     run, = scale_runs(SCALE_RUNS, scale)
-    if scale == "tiny": return cost_table([dict(step="tiny Llama: 3 questions, all methods",
-                                                units=3, cpu_s_per_unit=0.5)])
+    if scale == "tiny":
+        return cost_table([dict(step="tiny Llama: 3 questions, all methods", units=3, cpu_s_per_unit=0.5)])
     if record is None:
         p = results_path(EXPERIMENT, "faithfulness.json")
         record = json.loads(p.read_text()) if p.exists() else None
     if record is None or record.get("model") != run.model:
-        return cost_table([dict(step=f"{run.model}: {run.n} questions (no recorded run)",
-                                units=run.n, cpu_s_per_unit=np.nan)])
+        return cost_table([dict(step=f"{run.model}: {run.n} questions (no recorded run)", units=run.n,
+                                cpu_s_per_unit=np.nan)])
     f = run.get("new_tokens") / record["new_tokens"]
-    rows = [dict(step=f"explain: {method_label(m)}", units=run.n, cpu_s_per_unit=round(v * f, 2))
-            for m, v in record["cpu_s_per_prompt"].items()]
-    rows.append(dict(step="deletions", units=run.n, cpu_s_per_unit=round(record["cpu_s_deletion_per_prompt"] * f, 2)))
-    return cost_table(rows)
+    rates = {**_explain_rates(record), "deletions": record["cpu_s_deletion_per_prompt"]}
+    return cost_table(dict(step=s, units=run.n, cpu_s_per_unit=round(v * f, 2)) for s, v in rates.items())
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
 @scratch_unless_book("generation")
@@ -446,8 +381,8 @@ def _run(a):
     plan = GenerationPlan(a.prompts, a.new_tokens, [m for m in a.methods.split(",") if m], opts,
                           [int(k) for k in a.ks.split(",") if k], a.seed, a.batch_size, a.reverse)
     res = run_generation(model, tok, a.model, plan, cache=a.cache, results=a.results, write=not a.no_write)
-    print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed",
-                                                 "cpu_s", "cpu_s_per_prompt")}))
+    print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed", "cpu_s",
+                                                 "cpu_s_per_prompt")}))
     if not a.no_write: print(wide_table(summarise(res.prompts)).to_string(index=False))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #16445371
@@ -467,8 +402,8 @@ RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-lla
             Opt("batch_size", 16, "shortened contexts per forward pass"), Opt("seed", 0, "random seed"),
             Opt("reverse", False, "visit the chunks last first (a second process shares the work)"),
             Opt("no_write", False, "only compute and store chunks (the second process's role)"))
-main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion "
-                                "of each step's top-k context tokens), resumable.", {
+main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion of each step's top-k context "
+                    "tokens), resumable.", {
     "run": Command("run (or continue) the study", _run, RUN_OPTS, ("results", "cache", "device", "threads")),
     "summary": Command("print the tables of a written run", _summary, (), ("results",))})
 
@@ -481,13 +416,11 @@ def read_claims(results=True):
     return S.assign(source="project", population=f"{G['record']['model']}, {G['record']['n_prompts']} questions")
 
 CLAIM_TABLE = Claims("Generation: each method's top tokens matter more than random ones", "this project",
-                "59_generation_faithfulness.ipynb#results", "generation/faithfulness.csv", read_claims)
-_registered = register_experiment(EXPERIMENT, "Faithfulness of generation "
-                                              "explanations: deleting "
-                                              "each step's top-k context "
-                                              "tokens (SmolLM2 answering "
-                                              "SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main,
-                    reproduce=reproduce, estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
+                     "59_generation_faithfulness.ipynb#results", "generation/faithfulness.csv", read_claims)
+_registered = register_experiment(
+    EXPERIMENT, "Faithfulness of generation explanations: deleting each step's top-k context tokens (SmolLM2 "
+    "answering SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main, reproduce=reproduce,
+    estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #5507a354
 # `python -m normxlogit.experiments.generation ...`; not in a notebook

@@ -13,7 +13,7 @@ from ..core import model_name
 from ..cache import key_hash
 from ..evidence.datasets import squad_articles
 from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows
-from .common import dashed
+from .common import dashed, with_ci
 
 # %% auto #0
 __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'MULTI_TOKENS',
@@ -38,11 +38,9 @@ def squad_document(tokenizer, article: str = DOC_ARTICLE, max_tokens: int = DOC_
     (`text`), and where the gold answer of `question` starts in it (`answer_start`, -1 if its paragraph is left out)."""
     a = next((x for x in squad_articles(data) if x["title"] == article), None)
     if a is None: raise ValueError(f"no article {article!r} in the SQuAD 2.0 dev set")
-    paras, start = pack_paragraphs(tokenizer, a, max_tokens), -1
-    for j, p in enumerate(paras):
-        for q in p["qas"]:
-            if q["question"] == question and q["answers"] and start < 0:
-                start = sum(len(x["context"]) + 2 for x in paras[:j]) + q["answers"][0]["answer_start"]
+    paras = pack_paragraphs(tokenizer, a, max_tokens)
+    start = next((_answer_start(paras, j, q) for j, p in enumerate(paras) for q in p["qas"]
+                  if q["question"] == question and q["answers"]), -1)
     return dict(text="\n\n".join(p["context"] for p in paras), answer_start=start, n_paragraphs=len(paras))
 
 def document_prompt(document: str, question: str) -> str:
@@ -66,50 +64,42 @@ def answer_logprobs(model, tokenizer, prompt: str, answer, chat: bool = True) ->
 def delete_spans(text: str, spans, drop) -> str:
     "`text` without the spans numbered in `drop`, each with the blank that follows it."
     cut = sorted((spans[k][0], spans[k + 1][0] if k + 1 < len(spans) else len(text)) for k in drop)
-    out, pos = [], 0
-    for a, b in cut: out.append(text[pos:a]); pos = b
-    return ("".join(out) + text[pos:]).strip()
+    ends, starts = [0] + [b for _, b in cut], [a for a, _ in cut] + [len(text)]
+    return "".join(text[b:a] for b, a in zip(ends, starts)).strip()
 
 # %% ../../nbs/61_long_documents.ipynb #d86fa20d
 def document_example(model, tokenizer, document: str, question: str, methods=DOC_METHODS, ks=DOC_KS,
                      seeds: int = DOC_SEEDS, max_new_tokens: int = 10, answer_start: int = -1, out=print) -> dict:
-    """The sentence-level deletion test on one document: the greedy answer explained by each method, its sentence
-    scores, and per method and k the answer's mean log-probability after deleting the top-k sentences (ranked by the
-    scores summed over the answer tokens), beside `seeds` random draws of k sentences. Returns `dict(rows, sentences,
-    record)`: the deletion rows, the sentence scores per method and step, and the run record."""
+    """The sentence deletion test: per method and k, the greedy answer's mean log-probability after deleting the top-k
+    sentences (by scores summed over the answer), beside `seeds` random k. `dict(rows, sentences, record)`."""
     from normxlogit.core import sentence_spans
     from normxlogit.generation import explain_generation
     c00, t00, mi = time.process_time(), time.time(), machine_info("cpu", gmacs=False)
-    prompt = document_prompt(document, question)
-    spans = sentence_spans(document)
+    prompt, spans = document_prompt(document, question), sentence_spans(document)
     exps, cpu = {}, {}
     for m in methods:
         c0 = time.process_time()
         exps[m] = explain_generation(model, tokenizer, prompt, method=m, max_new_tokens=max_new_tokens, chat=True)
         cpu[m] = round(time.process_time() - c0, 2)
         out(f"{m}: {exps[m].generated_text!r}, {cpu[m]} CPU s")
-    g0 = exps[methods[0]]
-    stop = set(tokenizer.all_special_ids)
+    g0, stop = exps[methods[0]], set(tokenizer.all_special_ids)
     n_ans = next((t for t, i in enumerate(g0.targets) if i in stop), g0.n_generated)
     answer = g0.targets[:n_ans]
     if not answer: raise ValueError("the model answered with no token before its end-of-turn token")
-    c0 = time.process_time()
+    c0, sent, draws = time.process_time(), [], []
     lp = lambda drop: float(answer_logprobs(model, tokenizer, document_prompt(delete_spans(document, spans, drop),
                                                                               question), answer).mean())
-    full, rows, sent = lp([]), [], []
     for m in methods:
         _, S = exps[m].sentence_scores(tokenizer, spans)
         sent += [dict(method=m, step=t, token=exps[m].target_texts[t], sentence=j, score=float(S[t, j]))
                  for t in range(n_ans) for j in range(len(spans))]
-        order = np.argsort(-S[:n_ans].sum(0), kind="stable")
-        for k in ks: rows.append(dict(method=m, k=k, seed=-1, deleted=" ".join(map(str, sorted(order[:k]))),
-                                      logp_full=full, logp_deleted=lp(order[:k])))
-    for k in ks:
-        for s in range(seeds):
-            drop = np.random.default_rng(1000 * k + s).permutation(len(spans))[:k]
-            rows.append(dict(method="random", k=k, seed=s, deleted=" ".join(map(str, sorted(drop))), logp_full=full,
-                             logp_deleted=lp(drop)))
-    rows = pd.DataFrame(rows).assign(drop=lambda d: d.logp_full - d.logp_deleted)
+        draws += [(m, k, -1, np.argsort(-S[:n_ans].sum(0), kind="stable")[:k]) for k in ks]
+    draws += [("random", k, s, np.random.default_rng(1000 * k + s).permutation(len(spans))[:k])
+              for k in ks for s in range(seeds)]
+    full = lp([])
+    rows = pd.DataFrame([dict(method=m, k=k, seed=s, deleted=" ".join(map(str, sorted(d))), logp_full=full,
+                              logp_deleted=lp(d)) for m, k, s, d in draws])
+    rows["drop"] = rows.logp_full - rows.logp_deleted
     in_answer = next((j for j, (a, b) in enumerate(spans) if a <= answer_start < b), None)
     rec = run_record("scale", cpu_s=time.process_time() - c00, wall_s=time.time() - t00, model=model_name(model),
                      question=question, answer=tokenizer.decode(answer), answer_tokens=len(answer),
@@ -136,7 +126,7 @@ def run_document_example(model_name: str = "smollm2-135m", results=True, recompu
     from normxlogit.model.zoo import load_model
     p = document_paths(results)
     if recompute is None: recompute = os.environ.get("NORMXLOGIT_RECOMPUTE") == "1"
-    if p["rows"].exists() and not recompute: return load_document_example(results)
+    if p["rows"].exists() and not recompute: return _load(p)
     m, t = load_model(model_name, device="cpu")
     doc = squad_document(t)
     r = document_example(m, t, doc["text"], DOC_QUESTION, answer_start=doc["answer_start"], out=out)
@@ -145,12 +135,15 @@ def run_document_example(model_name: str = "smollm2-135m", results=True, recompu
     write_csv(p["rows"], r["rows"].round(6))
     return load_document_example(results)
 
+def _load(p: dict) -> dict | None:
+    "The files of `p` but its `chunks` (CSV as frames, JSON as dicts); None when `p['rows']` is missing."
+    if not p["rows"].exists(): return None
+    read = lambda f: pd.read_csv(f) if f.suffix == ".csv" else json.loads(f.read_text())
+    return {k: read(f) for k, f in p.items() if k != "chunks"}
+
 def load_document_example(results=True) -> dict | None:
     "`dict(rows, sentences, record)` of the written document example (None when it has not been computed)."
-    p = document_paths(results)
-    if not p["rows"].exists(): return None
-    return dict(rows=pd.read_csv(p["rows"]), sentences=pd.read_csv(p["sentences"]),
-                record=json.loads(p["record"].read_text()))
+    return _load(document_paths(results))
 
 # %% ../../nbs/61_long_documents.ipynb #2e2aed9b
 def document_table(D: dict) -> pd.DataFrame:
@@ -171,8 +164,7 @@ def document_reading(D: dict | None) -> str:
     "The example in words, from its files."
     from normxlogit.registry import method_label
     if D is None: return "Not computed yet: run `run_document_example()`."
-    rec, r, s = D["record"], D["rows"], D["sentences"]
-    T = document_table(D)
+    rec, r, s, T = D["record"], D["rows"], D["sentences"], document_table(D)
     tot = {m: d.groupby("sentence").score.sum() for m, d in s.groupby("method", sort=False)}
     top = {m: int(v.idxmax()) for m, v in tot.items()}
     gold = rec["answer_sentence"]
@@ -202,9 +194,8 @@ def document_reading(D: dict | None) -> str:
             f"{rec['load_avg_end']:.1f} at the end, 2 cores, shared with another job).")
 
 def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
-    """Heatmap of one answer token's sentence scores (default: the answer token with the largest NormXLogit sentence
-    score), one row per method (each scaled by its largest |score|), over the `top` sentences with the largest
-    |score|."""
+    """Heatmap of one answer token's sentence scores (default: its last word token), one row per method (scaled by its
+    largest |score|), over the `top` sentences with the largest |score| and the gold one."""
     import matplotlib.pyplot as plt
     import seaborn as sns
     from normxlogit.registry import method_label
@@ -215,15 +206,14 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
     W = s[s.step == token].pivot_table(index="method", columns="sentence", values="score", sort=False)
     W = W.div(W.abs().max(1), axis=0)
     ans = D["record"]["answer_sentence"]
-    cols = W.abs().max(0).sort_values(ascending=False).index[:top]
-    cols = sorted(set(cols) | ({ans} if ans is not None else set()))
+    cols = sorted(set(W.abs().max(0).sort_values(ascending=False).index[:top]) | ({ans} - {None}))
     W = W[cols].rename(index=method_label)
     fig, ax = plt.subplots(figsize=(min(1 + 0.55 * len(cols), 10), 1 + 0.5 * len(W)))
     sns.heatmap(W, ax=ax, cmap="RdBu_r", center=0, vmin=-1, vmax=1, cbar_kws=dict(label="score / largest |score|"))
     ax.set_xticklabels([f"{c}*" if c == ans else str(c) for c in cols])
-    tok = s[(s.step == token)].token.iloc[0]
-    ax.set_title(f"Sentence scores of the answer token {tok!r} (sentences by number, * the gold answer's)", fontsize=9)
-    ax.set_xlabel("sentence of the document"); ax.set_ylabel("")
+    ax.set_title(f"Sentence scores of the answer token {s[s.step == token].token.iloc[0]!r} (sentences by number, * "
+                 "the gold answer's)", fontsize=9)
+    ax.set(xlabel="sentence of the document", ylabel="")
     ax.tick_params(axis="y", rotation=0)
     return ax
 
@@ -231,8 +221,7 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
 MULTI_TOKENS, MULTI_N, MULTI_SEEDS = 4000, 12, 5   # each document's token budget, documents planned, random draws per k
 
 def pack_paragraphs(tokenizer, article: dict, max_tokens: int) -> list:
-    """The first paragraphs of `article` (dicts of SQuAD) whose
-    contexts fit in `max_tokens` tokens together (at least one)."""
+    "The first paragraphs of a SQuAD `article` whose contexts fit in `max_tokens` tokens together (at least one)."
     paras, n = [], 0
     for p in article["paragraphs"]:
         k = len(tokenizer(p["context"], add_special_tokens=False)["input_ids"])
@@ -241,39 +230,37 @@ def pack_paragraphs(tokenizer, article: dict, max_tokens: int) -> list:
     return paras
 
 # %% ../../nbs/61_long_documents.ipynb #d6d8680c
+def _answer_start(paras: list, j: int, q: dict) -> int:
+    "Where the gold answer of `q` (a question of paragraph `j`) starts in the paragraphs joined by blank lines."
+    return sum(len(p["context"]) + 2 for p in paras[:j]) + q["answers"][0]["answer_start"]
+
 def article_document(tokenizer, article: dict, max_tokens: int, seed: int) -> dict | None:
-    """One document of `article`: its first paragraphs within `max_tokens` (None when they hold less than 90 % of it),
-    joined by blank lines, and one answerable question drawn with `seed` from a paragraph drawn among them, with where
-    its gold answer starts in the text."""
+    """One document of `article`: its first paragraphs within `max_tokens` (None below 90 % of it), and one answerable
+    question drawn with `seed` from one of them, with where its gold answer starts in the text."""
     paras = pack_paragraphs(tokenizer, article, max_tokens)
     text = "\n\n".join(p["context"] for p in paras)
     if len(tokenizer(text, add_special_tokens=False)["input_ids"]) < 0.9 * max_tokens: return None
     rng = np.random.default_rng(seed)
     for j in rng.permutation(len(paras)):
-        qs = [q for q in paras[j]["qas"] if q["answers"]]
-        if not qs: continue
-        q = qs[int(rng.integers(len(qs)))]
-        start = sum(len(p["context"]) + 2 for p in paras[:j]) + q["answers"][0]["answer_start"]
-        return dict(article=article["title"], text=text, question=q["question"], answer_start=start,
-                    gold=q["answers"][0]["text"], n_paragraphs=len(paras))
+        if qs := [q for q in paras[j]["qas"] if q["answers"]]:
+            q = qs[int(rng.integers(len(qs)))]
+            return dict(article=article["title"], text=text, question=q["question"],
+                        answer_start=_answer_start(paras, j, q), gold=q["answers"][0]["text"], n_paragraphs=len(paras))
     return None
 
 def multi_documents(tokenizer, n: int = MULTI_N, max_tokens: int = MULTI_TOKENS, data=None) -> list:
-    """`n` documents of `max_tokens` tokens from the first SQuAD
-    2.0 dev articles long enough (`article_document`, seed i)."""
+    "`n` documents of `max_tokens` tokens from the first SQuAD 2.0 dev articles long enough (`article_document`)."
     docs = []
     for i, a in enumerate(squad_articles(data)):
-        d = article_document(tokenizer, a, max_tokens, seed=i)
-        if d is not None: docs.append(d)
+        if (d := article_document(tokenizer, a, max_tokens, seed=i)) is not None: docs.append(d)
         if len(docs) == n: return docs
     raise ValueError(f"only {len(docs)} SQuAD 2.0 dev articles hold {max_tokens} tokens; asked for {n}")
 
 # %% ../../nbs/61_long_documents.ipynb #aa03caaa
 def documents_paths(results=True) -> dict:
     "The files of the many-documents run: the deletion rows of every document, and one record per document."
-    return dict(rows=results_path("scale", "documents.csv", results=results),
-                record=results_path("scale", "documents.json", results=results),
-                chunks=results_path("scale", "documents_chunks", results=results))
+    return {k: results_path("scale", f, results=results)
+            for k, f in (("rows", "documents.csv"), ("record", "documents.json"), ("chunks", "documents_chunks"))}
 
 def _document_chunk(model, tokenizer, doc: dict, seeds: int) -> tuple:
     "One document's deletion test as a chunk: the sentence scores as an array, the rows and the record as meta."
@@ -284,24 +271,15 @@ def _document_chunk(model, tokenizer, doc: dict, seeds: int) -> tuple:
                   s.groupby("method", sort=False)])
     rec = dict(r["record"], article=doc["article"], gold=doc["gold"], n_paragraphs=doc["n_paragraphs"])
     g = rec["answer_sentence"]
-    tot = {m: S[i].sum(0) for i, m in enumerate(s.method.unique())}
-    rec["gold_rank"] = {m: None if g is None else int((v > v[g]).sum()) + 1 for m, v in tot.items()}
+    rec["gold_rank"] = {m: None if g is None else int((v > v[g]).sum()) + 1
+                        for m, v in zip(s.method.unique(), (x.sum(0) for x in S))}
     return dict(scores=S), dict(rows=r["rows"].to_dict("list"), record=rec)
 
 # %% ../../nbs/61_long_documents.ipynb #430be515
-def _write_documents(p: dict, run, model_name: str, tokens: int) -> pd.DataFrame:
-    rows = pd.concat([pd.DataFrame(c.meta["rows"]).assign(doc=j) for j, c in enumerate(run.chunks)], ignore_index=True)
-    recs = [dict(c.meta["record"], doc=j, cpu_s=c.cpu_s, model=model_name) for j, c in enumerate(run.chunks)]
-    write_json(p["record"], dict(model=model_name, tokens=tokens, seeds=MULTI_SEEDS, documents=recs))
-    write_csv(p["rows"], rows.round(6))
-    return rows
-
 def run_documents(model_name: str = "smollm2-135m", n: int = MULTI_N, tokens: int = MULTI_TOKENS, results=True,
                   loaded=None, progress: bool = True) -> pd.DataFrame:
-    """The deletion test of `document_example` on the first `n` documents of `multi_documents` (`tokens` each,
-    `MULTI_SEEDS` random draws per k), one chunk per document under `documents_paths(results)['chunks']`, and the files
-    rewritten after each document, so that a killed run keeps every finished one and a re-run computes nothing. Returns
-    the rows (column `doc`). `loaded`: `(model, tokenizer)` (else the model is loaded when a document is missing)."""
+    """`document_example` on the first `n` documents of `multi_documents`, one chunk each, the files rewritten after
+    each (a re-run computes nothing); returns the rows (column `doc`). `loaded`: `(model, tokenizer)`, else loaded."""
     from tqdm.auto import tqdm
     from normxlogit.cache import ChunkStore
     from normxlogit.model.zoo import load_model
@@ -316,21 +294,22 @@ def run_documents(model_name: str = "smollm2-135m", n: int = MULTI_N, tokens: in
         return _document_chunk(m, t, multi_documents(t, n, tokens)[j], MULTI_SEEDS)
     for upto in tqdm(range(1, n + 1), desc="documents", disable=not progress, leave=False):
         run = run_chunks(store, upto, compute, progress=False)
-        if run.computed or not p["rows"].exists(): _write_documents(p, run, model_name, tokens)
+        if run.computed or not p["rows"].exists():
+            ch = list(enumerate(run.chunks))
+            write_json(p["record"], dict(model=model_name, tokens=tokens, seeds=MULTI_SEEDS, documents=[
+                dict(c.meta["record"], doc=j, cpu_s=c.cpu_s, model=model_name) for j, c in ch]))
+            write_csv(p["rows"], pd.concat([pd.DataFrame(c.meta["rows"]).assign(doc=j) for j, c in ch],
+                                           ignore_index=True).round(6))
     return pd.read_csv(p["rows"]).query("doc < @n").reset_index(drop=True) if n else pd.DataFrame()
 
 # %% ../../nbs/61_long_documents.ipynb #d2a500a9
 def load_documents(results=True) -> dict | None:
     "`dict(rows, record)` of the many-documents run (None before it has run)."
-    p = documents_paths(results)
-    if not p["rows"].exists(): return None
-    return dict(rows=pd.read_csv(p["rows"]), record=json.loads(p["record"].read_text()))
+    return _load(documents_paths(results))
 
 def documents_table(M: dict) -> pd.DataFrame:
-    """Per method and k, over the documents: the mean drop of the answer's log-probability when the method's top-k
-    sentences are deleted, minus the mean drop of random k sentences in the same document, with its 95 % t interval,
-    its p-value Holm-adjusted over the table's comparisons (`p (Holm)`) and the verdict of 'deletes more than random'
-    (`verdict` with the adjusted p; one document has no interval: '–', inconclusive)."""
+    """Per method and k: the mean drop when its top-k sentences are deleted minus random k's in the same document, 95 %
+    paired t interval, Holm-adjusted p and the verdict of 'deletes more than random' (one document: inconclusive)."""
     from normxlogit.metrics.stats import holm, paired_t
     from normxlogit.registry import method_label
     from normxlogit.experiments.common import verdict
@@ -341,7 +320,7 @@ def documents_table(M: dict) -> pd.DataFrame:
         d = d.set_index("doc")["drop"]
         base = rnd.xs(k, level="k").reindex(d.index)
         tests.append(t := paired_t(d.to_numpy(), base.to_numpy()))
-        ci = f"{t['diff']:.3f} [{t['lo']:.3f}, {t['hi']:.3f}]" if t["n"] > 1 else f"{t['diff']:.3f} [–]"
+        ci = with_ci(t["diff"], t["lo"], t["hi"]) if t["n"] > 1 else f"{t['diff']:.3f} [–]"
         out.append({"method": method_label(m), "k": int(k), "documents": t["n"], "drop": round(float(d.mean()), 3),
                     "random drop": round(float(base.mean()), 3), "difference [95 % CI]": ci})
     ph = holm([t["p"] for t in tests])
@@ -389,8 +368,7 @@ RUNS = (("forward_all", False), ("forward_last", False), ("normxlogit", False), 
         ("attnlrp", True), ("grad_l2", True))
 PEER_RUNS = (("inseq:input_x_gradient", False),)    # inseq 0.7.1 on the same documents (its own venv: `peer_python`)
 COLUMNS = ["model", "method", "checkpointed", "tokens", "peak_gib", "base_gib", "wall_s", "cpu_s", "load_avg",
-           "cpu_model",
-           "stopped", "started"]
+           "cpu_model", "stopped", "started"]
 
 def document_ids(tokenizer, n: int, data=None) -> list:
     "The first `n` token ids of the SQuAD 2.0 dev contexts joined into one document (real text, no special tokens)."
@@ -403,15 +381,13 @@ def document_ids(tokenizer, n: int, data=None) -> list:
 def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
     """In this (fresh) process: load the model, run `method` once on an `n`-token document (after a warm-up on a short
     text), and return the peak resident memory of the run (GiB, model included) and its seconds."""
-    import torch
     from normxlogit.model.zoo import load_model
     from normxlogit.model.memory import checkpointed
     from normxlogit.core import explain
     from normxlogit.attribution import gradients, lrp, logit_attribution  # noqa: F401 (importing them registers the methods)
     from normxlogit.experiments.profiling import peak_rss_gib, reset_peak_rss, rss_gib
     m, t = load_model(model_name, device="cpu")
-    ids = document_ids(t, n)
-    text = t.decode(ids)
+    ids = document_ids(t, n); text = t.decode(ids)
     fwd, peer = method.startswith("forward"), method.startswith("inseq:")
     if peer: step = inseq_step(m, t, method.split(":", 1)[1]); step("A short text to", "A short text to warm up")
     else: explain(m, t, "A short text to warm up.", method="normxlogit" if fwd else method)
@@ -427,9 +403,8 @@ def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
                 wall_s=round(time.perf_counter() - t0, 2), cpu_s=round(time.process_time() - c0, 2))
 
 def inseq_step(model, tokenizer, method: str):
-    """inseq's attribution `method` (e.g. 'input_x_gradient') as a call `(input_text, generated_text)` that attributes
-    the generated text's new tokens to the input's, target the logit (the peer run of the table; it needs inseq,
-    installed apart: `bash tools/inseq_env.sh build`)."""
+    """inseq's `method` (e.g. 'input_x_gradient') as a call `(input_text, generated_text)` attributing the new tokens'
+    logits to the input (the peer; inseq is installed apart: `bash tools/inseq_env.sh build`)."""
     import inseq
     im = inseq.load_model(model, method, tokenizer=tokenizer)
     return lambda a, b: im.attribute(a, b, attributed_fn="logit", show_progress=False)
@@ -446,25 +421,20 @@ def load_rows(results=True) -> pd.DataFrame:
 
 def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, results=True, budget_gib: float = 20.0,
             time_limit: float = 1800, python=None, out=print) -> pd.DataFrame:
-    """Every (method, checkpointed, length) of `runs` x `lengths` not yet in the results CSV, each in a fresh process
-    (`watch_child`: killed above `budget_gib` or after `time_limit` s, then `stopped` says so and the peak is a lower
-    bound); each row is written as soon as it is measured, so a killed run loses one measurement. `python`: the
-    interpreter of the child (default: this one, and `peer_python()` for the peer's `PEER_RUNS`)."""
+    """Every (method, checkpointed, length) of `runs` x `lengths` not yet in the results CSV, each by `probe_row`,
+    each row written as soon as it is measured. `python`: the child's interpreter (default: `probe_row`'s)."""
     rows = load_rows(results)
     done = {(r.method, bool(r.checkpointed), int(r.tokens)) for r in rows.itertuples()}
-    for n in lengths:
-        for method, ck in runs:
-            if (method, ck, n) in done: continue
-            row = probe_row(model_name, method, n, ck, budget_gib, time_limit, python)
-            rows = merge_rows(csv_path(results), [row], columns=COLUMNS)     # appended under the folder lock
-            out(f"{label(method, ck)} at {n} tokens: {row['peak_gib']} GiB, {row.get('wall_s')} s {row['stopped']}")
+    for n, (method, ck) in ((n, r) for n in lengths for r in runs if (*r, n) not in done):
+        row = probe_row(model_name, method, n, ck, budget_gib, time_limit, python)
+        rows = merge_rows(csv_path(results), [row], columns=COLUMNS)     # appended under the folder lock
+        out(f"{label(method, ck)} at {n} tokens: {row['peak_gib']} GiB, {row.get('wall_s')} s {row['stopped']}")
     return rows
 
 def probe_row(model_name: str, method: str, n: int, ck: bool, budget_gib: float = 20.0,
               time_limit: float = 1800, python=None, env=None) -> dict:
-    """One measurement in a fresh process (`probe`, watched by `watch_child`: killed above `budget_gib` or after
-    `time_limit` s, then `stopped` says so and the peak is a lower bound), as a row of `COLUMNS`; `env`: more
-    environment variables for the child."""
+    """One measurement in a fresh process (`probe` under `watch_child`: killed above `budget_gib` or after `time_limit`
+    s, then `stopped` says so and the peak is a lower bound), as a row of `COLUMNS`; `env`: more for the child."""
     from normxlogit.experiments.efficiency import watch_child
     mi = machine_info("cpu", gmacs=False)
     python = python or (peer_python() if method.startswith("inseq:") else None)      # a peer runs in its own venv
@@ -491,11 +461,11 @@ def peer_root() -> Path:
 
 # %% ../../nbs/61_long_documents.ipynb #c37a0f67
 def label(method: str, ck) -> str:
+    "A run's name in the tables: its method's (inseq's for the peer), then ', checkpointed' when `ck`."
     from normxlogit.registry import method_label
-    peer = method.split(":", 1)[1].replace("_", " ") if method.startswith("inseq:") else None
-    name = {"forward_all": "forward (all logits)", "forward_last": "forward (last logits)"}.get(method) or (
-        f"inseq {peer}" if peer else method_label(method))
-    return name + (", checkpointed" if ck else "")
+    peer = method[6:].replace("_", " ") if method.startswith("inseq:") else ""
+    name = {"forward_all": "forward (all logits)", "forward_last": "forward (last logits)"}.get(method)
+    return (name or (f"inseq {peer}" if peer else method_label(method))) + (", checkpointed" if ck else "")
 
 def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
     "One row per method (checkpointed or not), one column per length: the peak memory in GiB ('–' where not measured)."
@@ -508,41 +478,29 @@ def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
 
 # %% ../../nbs/61_long_documents.ipynb #7bf1a31e
 def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=None) -> pd.DataFrame:
-    """The two memory goals per length: NormXLogit's peak over the lower of the two forward passes' (met when at most
-    `ratio`), and each checkpointed gradient method's peak (met when at most `budget_gib`); unmeasured or stopped runs
-    are 'not measured'. At the length of the repeated rounds `rep` (when given) the ratio goal is theirs: the median
-    ratio and `repeat_reading`'s verdict on its interval, not the single run's."""
-    out = []
-    get = lambda m, ck, n: (
-        rows[
-            (rows.method == m) & (rows.checkpointed == ck) & (rows.tokens == n) & (rows.stopped.fillna("") == "")
-        ].peak_gib
-    )
+    """Per length: NormXLogit's peak over the lower forward pass's (met when <= `ratio`; at the length of the rounds
+    `rep`, their median and `repeat_reading`'s verdict), each checkpointed gradient method's peak (<= `budget_gib`)."""
+    ok, out, name = rows[rows.stopped.fillna("") == ""], [], f"NormXLogit peak / forward peak <= {ratio}"
+    get = lambda m, ck, n: ok[(ok.method == m) & (ok.checkpointed == ck) & (ok.tokens == n)].peak_gib
     for n in sorted(rows.tokens.unique()):
         nx_, fw = get("normxlogit", False, n), pd.concat([get("forward_all", False, n), get("forward_last", False, n)])
         if rep is not None and len(rep) and n == int(rep.tokens.max()):
             x = repeat_reading(rep, ratio)
-            out.append(dict(goal=f"NormXLogit peak / forward peak <= {ratio}", tokens=n, value=round(x["ratio"], 3),
-                            verdict=x["verdict"]))
+            out.append(dict(goal=name, tokens=n, value=round(x["ratio"], 3), verdict=x["verdict"]))
         elif len(nx_) and len(fw):
             r = float(nx_.iloc[-1] / fw.min())
-            out.append(dict(goal=f"NormXLogit peak / forward peak <= {ratio}", tokens=n, value=round(r, 3),
-                            verdict="met" if r <= ratio else "not met"))
-        for m, ck in RUNS:
-            if not ck: continue
-            v = get(m, True, n)
-            if len(v): out.append(dict(goal=f"{label(m, True)} peak <= {budget_gib} GiB", tokens=n,
-                                       value=float(v.iloc[-1]),
-                                       verdict="met" if v.iloc[-1] <= budget_gib else "not met"))
+            out.append(dict(goal=name, tokens=n, value=round(r, 3), verdict="met" if r <= ratio else "not met"))
+        out += [dict(goal=f"{label(m, True)} peak <= {budget_gib} GiB", tokens=n, value=float(v.iloc[-1]),
+                     verdict="met" if v.iloc[-1] <= budget_gib else "not met")
+                for m, ck in RUNS if ck and len(v := get(m, True, n))]
     return pd.DataFrame(out, columns=["goal", "tokens", "value", "verdict"])
 
 def reading(rows: pd.DataFrame, rep: pd.DataFrame | None = None) -> str:
     "The results in words, from the rows (and the repeated rounds `rep`, which decide the ratio goal at their length)."
     if rows.empty: return "No measurement yet: run `measure()`."
-    g = goals(rows, rep=rep)
-    n = int(rows.tokens.max())
-    plain = rows[(rows.method == "gxi") & (~rows.checkpointed.astype(bool)) & (rows.tokens == n)]
-    ck = rows[(rows.method == "gxi") & (rows.checkpointed.astype(bool)) & (rows.tokens == n)]
+    g, n = goals(rows, rep=rep), int(rows.tokens.max())
+    gx = rows[(rows.method == "gxi") & (rows.tokens == n)]
+    plain, ck = gx[~gx.checkpointed.astype(bool)], gx[gx.checkpointed.astype(bool)]
     parts = [f"Measured up to {n:,} tokens on {rows.cpu_model.iloc[-1]} (load at the start of each run "
              f"{rows.load_avg.min():.1f} to {rows.load_avg.max():.1f}, 2 cores)."]
     if len(plain) and len(ck):
@@ -560,7 +518,6 @@ def reading(rows: pd.DataFrame, rep: pd.DataFrame | None = None) -> str:
 
 # %% ../../nbs/61_long_documents.ipynb #8a5b84a4
 REPEAT_TOKENS, REPEATS = 8192, 25      # the length where one run each left NormXLogit's memory goal unmet, and rounds
-
 ARENA_ENV = {"MALLOC_ARENA_MAX": "1"}   # the ablation: glibc's malloc with one arena instead of one per thread
 
 def repeats_path(results=True, env=None) -> Path:
@@ -570,35 +527,28 @@ def repeats_path(results=True, env=None) -> Path:
 
 def measure_repeats(model_name: str = "smollm2-135m", n: int = REPEAT_TOKENS, methods=("forward_last", "normxlogit"),
                     repeats: int = REPEATS, results=True, env=None, out=print) -> pd.DataFrame:
-    """`repeats` rounds at `n` tokens; in each round every method of `methods` runs once, in turn, each in a fresh
-    process (`probe_row`, with the environment variables `env`). Each row is written as soon as it is measured;
-    rounds in the file are not run again."""
+    """`repeats` rounds at `n` tokens, each running every method of `methods` in turn by `probe_row` (with `env`);
+    each row written as soon as it is measured, rounds in the file not run again."""
     p = repeats_path(results, env)
     old = pd.read_csv(p) if p.exists() else pd.DataFrame(columns=["round", "method"])
     done = set(zip(old["round"], old.method))
-    for k in range(repeats):
-        for m in methods:
-            if (k, m) in done: continue
-            row = dict(round=k, **probe_row(model_name, m, n, False, env=env))
-            merge_rows(p, [row], columns=["round", *COLUMNS])
-            out(f"round {k}: {m} at {row['tokens']} tokens: {row['peak_gib']} GiB {row['stopped']}")
+    for k, m in ((k, m) for k in range(repeats) for m in methods if (k, m) not in done):
+        row = dict(round=k, **probe_row(model_name, m, n, False, env=env))
+        merge_rows(p, [row], columns=["round", *COLUMNS])
+        out(f"round {k}: {m} at {row['tokens']} tokens: {row['peak_gib']} GiB {row['stopped']}")
     return pd.read_csv(p)
-
 
 # %% ../../nbs/61_long_documents.ipynb #47f83daa
 def repeat_reading(rep: pd.DataFrame, ratio: float = 1.1) -> dict:
-    """NormXLogit's peak over the last-logits forward pass's, round by round (both ran in the same round, one after the
-    other): the median of the per-round ratios with an interval of their order statistics (`ratio_interval`: at
-    least 0.95 where the rounds allow it), each method's peaks, the goal's verdict on that interval, and how many
-    rounds had a ratio above the goal (`over`)."""
+    """NormXLogit's peak over the last-logits forward pass's in the same round: the median ratio with its interval of
+    order statistics (`ratio_interval`), the verdict on it, each method's peaks, the rounds above `ratio` (`over`)."""
     from normxlogit.experiments.efficiency import ratio_interval, goal_verdict
     ok = rep[rep.stopped.fillna("") == ""]
     w = ok.pivot_table(index="round", columns="method", values="peak_gib").dropna()
-    med, lo, hi, cover = ratio_interval(w.normxlogit / w.forward_last)
+    med, lo, hi, cover = ratio_interval(q := w.normxlogit / w.forward_last)
     return dict(rounds=len(w), ratio=med, lo=lo, hi=hi, coverage=cover, verdict=goal_verdict(lo, hi, ratio),
-                over=int((w.normxlogit / w.forward_last > ratio).sum()),
+                over=int((q > ratio).sum()),
                 peaks={m: (w[m].median(), w[m].min(), w[m].max()) for m in ("forward_last", "normxlogit")})
-
 
 # %% ../../nbs/61_long_documents.ipynb #a61rep01
 def load_repeats(results=True, env=None) -> pd.DataFrame | None:
@@ -626,7 +576,6 @@ def repeat_text(rep: pd.DataFrame | None, single: pd.DataFrame | None = None, ti
               f"{v['normxlogit'] / v['forward_last']:.2f}x) is one draw; the rounds, not it, decide the goal.")
     return s
 
-
 # %% ../../nbs/61_long_documents.ipynb #a61sprd1
 def spread_text(rep: pd.DataFrame | None, ablation: pd.DataFrame | None) -> str:
     """Does the spread of the peaks shrink with one malloc arena? Each method's range of peaks over the first rounds
@@ -642,7 +591,6 @@ def spread_text(rep: pd.DataFrame | None, ablation: pd.DataFrame | None) -> str:
            "so these rounds do not settle where the spread comes from; the goal is read from the default rounds "
            "as they are.")
     return f"The range of each call's peaks over the first {k} rounds of each run: {parts}; {end}"
-
 
 # %% ../../nbs/61_long_documents.ipynb #a61peer1
 def peer_text(rows: pd.DataFrame) -> str:
@@ -661,4 +609,3 @@ def peer_text(rows: pd.DataFrame) -> str:
     return (f"**inseq on the same documents** ({label(p.method.iloc[0], False)}, inseq 0.7.1 in its own venv, one "
             f"generation step: the document's last token from the ones before it; each in a fresh process): "
             + "; ".join(parts) + ".")
-

@@ -25,79 +25,76 @@ _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_ta
 
 # %% ../../nbs/55_sanity.ipynb #b72a7929
 def short_verdict(r) -> str:
-    """One method's overall verdict (a row of `verdicts`) in a word: the first of
-    fail, inconclusive, mirror among its evaluable tests, else pass; '(† <tests>)'
-    appended for tests that are not evaluable, 'not evaluable †' when none is."""
+    """One method's overall verdict (a row of `verdicts`) in a word: the first of fail, inconclusive, mirror among
+    its evaluable tests, else pass; '(† <tests>)' appended for tests not evaluable, 'not evaluable †' when none is."""
     outs = {t: r.get(f"{t}_outcome") for t, _ in DECISIVE}
-    outs = {t: o for t, o in outs.items() if isinstance(o, str)}
-    ev, ne = [o for o in outs.values() if o != "not evaluable"], [TEST_LABEL[t]
-                                                                  for t, o in outs.items() if o == "not evaluable"]
+    ev = [o for o in outs.values() if isinstance(o, str) and o != "not evaluable"]
+    ne = [TEST_LABEL[t] for t, o in outs.items() if o == "not evaluable"]
     if not ev: return "not evaluable †"
     word = next((k for k in ("fail", "inconclusive", "mirror") if k in ev), "pass")
     return word + (f" († {', '.join(ne)})" if ne else "")
 
 # %% ../../nbs/55_sanity.ipynb #de5136a4
+def _shorts(V: pd.DataFrame) -> pd.Series:
+    "`short_verdict` of every row of `V`, indexed by model and method label as the tables show them."
+    idx = pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label)))
+    return pd.Series([short_verdict(r) for _, r in V.iterrows()], index=idx)
+
 def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts for the page: per test and statistic '✓ 0.12 [0.08, 0.16]'
-    (the CI lies below the threshold), '✗ ...' (above), '? ...' (contains it), '†
-    ...' (not evaluable), '–' (not run); the random-target test under signed ρ and
-    |ρ|; the overall `short_verdict` (pass, mirror, fail, inconclusive, not evaluable)."""
+    """The verdicts for the page: per test and statistic '✓ 0.12 [0.08, 0.16]' (the CI lies below the threshold),
+    '✗ ...' (above), '? ...' (contains it), '† ...' (not evaluable), '–' (not run); the random-target test under signed
+    ρ and |ρ|; the overall `short_verdict` (pass, mirror, fail, inconclusive, not evaluable)."""
     def cell(r, col, test):
         if not isinstance(r.get(f"{col}_verdict"), str): return "–"
-        mark = "†" if r.get(f"{test}_outcome") == "not evaluable" else MARK[r[f"{col}_verdict"]]
-        return f"{mark} {r[col]:.2f} [{r[f'{col}_lo']:.2f}, {r[f'{col}_hi']:.2f}]"
-    cols = [c for c in _COLUMNS if f"{c[0]}_verdict" in V]
-    out = pd.DataFrame({name: [cell(r, col, test) for _, r in V.iterrows()] for col, test, name in cols},
-                       index=pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label))))
-    return out.assign(verdict=[short_verdict(r) for _, r in V.iterrows()])
+        return ("†" if r.get(f"{test}_outcome") == "not evaluable" else MARK[r[f"{col}_verdict"]]) + " " + _cis(r, col)
+    sv = _shorts(V)
+    return pd.DataFrame({name: [cell(r, col, test) for _, r in V.iterrows()] for col, test, name in _COLUMNS
+                         if f"{col}_verdict" in V}, index=sv.index).assign(verdict=sv.to_list())
 
 # %% ../../nbs/55_sanity.ipynb #5e3561bc
 def _pct(x) -> str: return f"{100 * x:.0f} %"
 
 # %% ../../nbs/55_sanity.ipynb #6e83f571
 def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: float = MAX_NOT_CONVERGED) -> str:
-    """The verdict table's notes on Integrated Gradients, generated from the verdicts `V` (computed
-    with `convergence=DG`), the diagnostics `DG` and the runs' options: per model, the share of
-    explanations above IG's completeness tolerance on the trained model and on each compared
-    variant, which tests are not evaluable (†), and the range of limits that gives the same marks."""
+    """The verdict table's notes on Integrated Gradients, from the verdicts `V` (computed with `convergence=DG`), the
+    diagnostics `DG` and the runs' options: per model, the share of explanations above IG's completeness tolerance on
+    the trained model and each compared variant, the tests not evaluable (†), the limits that give the same marks."""
     import inspect
     from normxlogit.attribution.ig import integrated_gradients
     dflt = {k: p.default for k, p in inspect.signature(integrated_gradients).parameters.items()}
-    share = {(d.model, d.method, d.variant): d.not_converged_share for d in DG.itertuples()}
+    share = dict(zip(zip(DG.model, DG.method, DG.variant), DG.not_converged_share))
     out = []
     for r in V.itertuples():
-        tests = [t for t, _ in DECISIVE if isinstance(getattr(r, f"{t}_outcome", None), str)
-                 and pd.notna(getattr(r, f"{t}_not_converged", np.nan))]
-        if not tests or max(getattr(r, f"{t}_not_converged") for t in tests) == 0: continue
+        get = lambda t, k: getattr(r, f"{t}_{k}", None)
+        nc = {t: get(t, "not_converged") for t, _ in DECISIVE       # the share not complete on each test's worse side
+              if isinstance(get(t, "outcome"), str) and pd.notna(get(t, "not_converged"))}
+        if not nc or max(nc.values()) == 0: continue
         o = {**dflt, **runs.get(r.model, {}).get("options", {}).get(r.method, {})}
-        ne = [t for t in tests if getattr(r, f"{t}_outcome") == "not evaluable"]
-        ok = [t for t in tests if t not in ne]
-        comp = ", ".join(f"{TEST_LABEL[t]} ({getattr(r, f'{t}_variant')}) "
-                         f"{_pct(share[r.model, r.method, getattr(r, f'{t}_variant')])}"
-                         for t in tests)
+        pct = lambda variant: _pct(share[r.model, r.method, variant])
+        ne = [t for t in nc if get(t, "outcome") == "not evaluable"]
+        ok = [t for t in nc if t not in ne]
+        lo, hi = max([nc[t] for t in ok], default=0.0), min([nc[t] for t in ne], default=None)
+        comp = ", ".join(f"{TEST_LABEL[t]} ({get(t, 'variant')}) {pct(get(t, 'variant'))}" for t in nc)
         rule = "Gauss-Legendre" if o["quadrature_rule"] == "gausslegendre" else o["quadrature_rule"]
-        txt = (f"* **{method_label(r.method)} on {r.model}** ({o['n_steps']} {rule} "
-               f"nodes, baseline `{o['baseline']}`; an explanation is complete when |ΣIG "
-               f"− (f(x) − f(baseline))| ≤ {o['delta_tol']:g} × |f(x) − f(baseline)|). "
-               f"Not complete: {_pct(share[r.model, r.method, 'trained'])} of the "
-               f"trained model's explanations; of the compared ones, {comp}. ")
-        if ne: txt += (f"Not evaluable (†: more than {_pct(limit)} on either "
-                       f"side): {', '.join(TEST_LABEL[t] for t in ne)}. ")
-        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on "
-                       f"comparisons in which at most {_pct(max(getattr(r, f'{t}_not_converged') for t in ok))} "
-                       "of either side's explanations are not complete. ")
-        lo = max([getattr(r, f"{t}_not_converged") for t in ok], default=0.0)
-        hi = min([getattr(r, f"{t}_not_converged") for t in ne], default=None)
-        txt += (f"Any limit from {_pct(lo)} to just below {_pct(hi)} gives the same marks." if hi is not None else
-                f"Any limit from {_pct(lo)} up gives the same marks.")
-        out.append(txt)
+        txt = (f"* **{method_label(r.method)} on {r.model}** ({o['n_steps']} {rule} nodes, baseline `{o['baseline']}`; "
+               f"an explanation is complete when |ΣIG − (f(x) − f(baseline))| ≤ {o['delta_tol']:g} × |f(x) − "
+               f"f(baseline)|). Not complete: {pct('trained')} of the trained model's explanations; of the compared "
+               f"ones, {comp}. ")
+        if ne: txt += (f"Not evaluable (†: more than {_pct(limit)} on either side): "
+                       f"{', '.join(TEST_LABEL[t] for t in ne)}. ")
+        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on comparisons in "
+                       f"which at most {_pct(lo)} of either side's explanations are not complete. ")
+        out.append(txt + f"Any limit from {_pct(lo)} " + ("up" if hi is None else f"to just below {_pct(hi)}")
+                   + " gives the same marks.")
     return "\n".join(out)
 
 # %% ../../nbs/55_sanity.ipynb #ad34b3a6
 def _ci3(v, lo, hi) -> str: return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
 
 # %% ../../nbs/55_sanity.ipynb #ed20fb90
-def _ci(r) -> str: return _ci3(r.value, r.ci_low, r.ci_high)
+def _cis(r, col: str) -> str: return _ci3(r[col], r[f"{col}_lo"], r[f"{col}_hi"])      # a verdicts row's statistic
+
+def _ci(r) -> str: return _ci3(r.value, r.ci_low, r.ci_high)                              # a summary row's value
 
 # %% ../../nbs/55_sanity.ipynb #bd8d0b5d
 def _rng(s) -> str:
@@ -107,62 +104,43 @@ def _rng(s) -> str:
 def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7),
                     convergence: pd.DataFrame | None = None) -> pd.DataFrame:
     "Model x method table of the overall verdict (`short_verdict`) at each threshold of the decisive correlations."
-    cols = {}
-    for th in thresholds:
-        V = verdicts(summary, th, convergence)
-        idx = pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label)))
-        cols[f"threshold {th:g}"] = pd.Series([short_verdict(r) for _, r in V.iterrows()], index=idx)
-    return pd.DataFrame(cols)
+    return pd.DataFrame({f"threshold {th:g}": _shorts(verdicts(summary, th, convergence)) for th in thresholds})
 
 # %% ../../nbs/55_sanity.ipynb #6a2a2ad7
 def threshold_reading(T: pd.DataFrame, base: str = "threshold 0.5") -> str:
     "Which overall verdicts of a `threshold_table` differ from those at `base`, per threshold and model."
     out = []
-    for col in T.columns:
-        if col == base: continue
+    for col in T.columns.drop(base, errors="ignore"):
         moved = T[T[col] != T[base]]
-        if moved.empty: out.append(f"* At {col}: every verdict as at {base}."); continue
         per = [f"{mod}: " + ", ".join(f"{meth} {r[base]} → {r[col]}" for (_, meth), r in d.iterrows())
                for mod, d in moved.groupby(level=0, sort=False)]
-        out.append(f"* At {col}, {len(moved)} of {len(T)} verdicts move ({'; '.join(per)}).")
+        out.append(f"* At {col}, {len(moved)} of {len(T)} verdicts move ({'; '.join(per)})." if len(moved) else
+                   f"* At {col}: every verdict as at {base}.")
     return "\n".join(out)
 
 # %% ../../nbs/55_sanity.ipynb #af35c9f5
 def _model_lines(v, info: dict, threshold: float) -> list:
     "One model's summary sentence, then its failing and inconclusive tests with the decisive ρ and CI."
-    mod = v.model.iloc[0]
     word = v.short.map(lambda x: "pass†" if x.startswith("pass (") else x.split(" ")[0])
     names = lambda w: ", ".join(r.method + (" " + r.short.split(" ", 1)[1] if "(" in r.short else "")
                                 for r in v[word == w].itertuples())
-    head = (f"**{mod}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
+    head = (f"**{v.model.iloc[0]}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
             f"{len(info.get('stages', []))} stages): {int((word == 'pass').sum())} of {len(v)} methods pass every test"
             + (f" ({names('pass')})" if (word == "pass").any() else ""))
     for w, what in (("pass†", "pass every test that is evaluable"),
                     ("mirror", "mirror on the random-target test and pass the other tests"),
-                    ("fail", "fail at least one"), ("inconclusive",
-                            f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
+                    ("fail", "fail at least one"),
+                    ("inconclusive", f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
                     ("not", "not evaluable †")):
         if (word == w).any(): head += f"; {int((word == w).sum())} {what} ({names(w)})"
     out = [head + "."]
     for t, what in (("cascade", "the cascade (|ρ| with only the embeddings left)"),
                     ("random_target", "the random-target test"), ("data", "the data randomisation test (|ρ|)")):
-        if f"{t}_outcome" not in v: continue
+        stats = (("ρ ", t), ("|ρ| ", f"{t}_abs")) if t == "random_target" else (("", t),)
         for o, label in (("fail", "Fail"), ("inconclusive", "Inconclusive on")):
-            bad = v[v[f"{t}_outcome"] == o]
-            if bad.empty: continue
-            if t == "random_target":
-                cells = [
-                    f"{r.method} (ρ "
-                    f"{_ci3(r.random_target, r.random_target_lo, r.random_target_hi)}, "
-                    "|ρ| "
-                    f"{_ci3(r.random_target_abs, r.random_target_abs_lo, r.random_target_abs_hi)})"
-                    for r in bad.itertuples()
-                ]
-            else:
-                cells = [
-                    f"{r.method} ({_ci3(getattr(r, t), getattr(r, t + '_lo'), getattr(r, t + '_hi'))})"
-                    for r in bad.itertuples()
-                ]
+            if f"{t}_outcome" not in v or not (v[f"{t}_outcome"] == o).any(): continue
+            cells = [f"{r['method']} ({', '.join(s + _cis(r, c) for s, c in stats)})"
+                     for _, r in v[v[f"{t}_outcome"] == o].iterrows()]
             out.append(f"* {label} {what}: " + ", ".join(cells) + ".")
     return out
 
@@ -175,35 +153,29 @@ def _random_target_lines(v, threshold: float) -> list:
         f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} "
         f"(below {threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a "
         "fail under |ρ|): the other target's explanation ranks the same tokens first, with the opposite sign.")
-    if len(ok): out.append(
-        f"* Pass the random-target test under both statistics: {', '.join(ok.method)} "
-        f"(signed ρ {_rng(ok.random_target)}, |ρ| {_rng(ok.random_target_abs)}).")
+    if len(ok): out.append(f"* Pass the random-target test under both statistics: {', '.join(ok.method)} "
+                           f"(signed ρ {_rng(ok.random_target)}, |ρ| {_rng(ok.random_target_abs)}).")
     return out
 
 # %% ../../nbs/55_sanity.ipynb #50e58366
-def _baseline_lines(s) -> list:
-    "`l2norm` under the cascade and `random` over every test, from one model's summary rows `s`."
-    out = []
-    cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
-    l2 = cas[cas.method == "l2norm"].set_index("randomised")
+def _baseline_lines(cas, s) -> list:
+    "`l2norm` under the cascade (`cas`: one model's cascade |ρ| rows) and `random` over every test (`s`: its |ρ| rows)."
+    out, l2 = [], cas[cas.method == "l2norm"].set_index("randomised")
     if len(l2):
-        above = l2.drop(index="embeddings", errors="ignore")
-        lo = above.value.min()
-        txt = (f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} "
-               "while only the head and layers are randomised")
+        lo = l2.drop(index="embeddings", errors="ignore").value.min()
+        txt = (f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are "
+               "randomised")
         if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
-        out.append(txt + ": it follows the input, not the model, which is what "
-                         "it is for (the floor of NormXLogit's norm factor).")
-    rnd = s[(s.method == "random") & (s.metric == "spearman_abs")]
-    if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.value.abs().max():.2f} over every test and stage.")
+        out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's "
+                         "norm factor).")
+    rnd = s[s.method == "random"].value.abs()
+    if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.max():.2f} over every test and stage.")
     return out
 
-def _factor_lines(s, f) -> list:
-    """NormXLogit against its two factors (`f`: one model's factor
-    rows), on the trained model and with every layer random."""
+def _factor_lines(cas, f) -> list:
+    "NormXLogit against its two factors (`f`: one model's factor |ρ| rows), trained and with every layer random."
     orig = f[f.test == "original"].set_index("method")
     if not {"l2norm", "logat"} <= set(orig.index): return []
-    cas = s[(s.test == "cascade") & (s.metric == "spearman_abs")]
     layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
     deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
     nx = cas[cas.method == "normxlogit"].set_index("randomised")
@@ -219,60 +191,49 @@ def _factor_lines(s, f) -> list:
 
 # %% ../../nbs/55_sanity.ipynb #7f4dafb4
 def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | None = None) -> str:
-    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no
-    number in it is typed by hand): per model, which methods pass every test, mirror,
-    fail, stay inconclusive or are not evaluable (with the decisive ρ and its 95% CI), the
-    random-target test under both statistics, then NormXLogit against its two factors."""
+    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by
+    hand): per model, which methods pass every test, mirror, fail, stay inconclusive or are not evaluable (with the
+    decisive ρ and its 95% CI), the random-target test under both statistics, then NormXLogit against its factors."""
     S, Fa = R["summary"], R["factors"]
     V = verdicts(S, threshold, convergence)
-    V = V.assign(short=[short_verdict(r) for _, r in V.iterrows()])
-    out = []
+    V, out = V.assign(short=_shorts(V).to_list()), []
     for mod, v in V.groupby("model", sort=False):
-        s, f = S[S.model == mod], Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
+        s, f = S[(S.model == mod) & (S.metric == "spearman_abs")], Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
+        cas = s[s.test == "cascade"]
         out += [*_model_lines(v, R["runs"].get(mod, {}), threshold), *_random_target_lines(v, threshold),
-                *_baseline_lines(s), *_factor_lines(s, f), ""]
+                *_baseline_lines(cas, s), *_factor_lines(cas, f), ""]
     return "\n".join(out).strip()
 
 # %% ../../nbs/55_sanity.ipynb #0135784b
 def diagnostics_reading(DG: pd.DataFrame) -> str:
-    """The diagnostics in words, per model: IG's share of explanations
-    above its completeness tolerance, rollout's ρ with earliness."""
+    "The diagnostics in words, per model: IG's share of explanations above its completeness tolerance, rollout's ρ."
     out = []
     for mod, d in DG.groupby("model", sort=False):
-        ig = d[d.method == "ig"].set_index("variant")
-        if len(ig):
-            sh = ig.not_converged_share
-            out.append(f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the "
-                       f"completeness gap is above its tolerance on {sh.get('trained', float('nan')):.0%} of the "
-                       f"trained model's explanations, and on {sh.min():.0%} to {sh.max():.0%} per model variant"
-                       + (f" (fewest on {sh.idxmin()}, most on {sh.idxmax()})." if sh.max() - sh.min() > 0.05 else ".")
-                       + (" Most of its explanations on this "
-                          "model do not add up to the "
-                          "explained logit: its tests here are "
-                          "not evaluable (†, see the verdicts)." if sh.get("trained", 0) > MAX_NOT_CONVERGED else ""))
+        ig = d[d.method == "ig"]
+        sh = ig.set_index("variant").not_converged_share
+        if len(sh): out.append(
+            f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the "
+            f"completeness gap is above its tolerance on {sh.get('trained', np.nan):.0%} of the trained model's "
+            f"explanations, and on {sh.min():.0%} to {sh.max():.0%} per model variant"
+            + (f" (fewest on {sh.idxmin()}, most on {sh.idxmax()})." if sh.max() - sh.min() > 0.05 else ".")
+            + (" Most of its explanations on this model do not add up to the explained logit: its tests here are not "
+               "evaluable (†, see the verdicts)." if sh.get("trained", 0) > MAX_NOT_CONVERGED else ""))
         ro = d[d.method == "rollout"].set_index("variant").rho_position.dropna()
-        if len(ro):
-            out.append(
-                f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', float('nan')):.2f} "
-                f"on the trained model, {ro.min():.2f} to {ro.max():.2f} over all variants"
-                + (
-                    ": its ranking is mostly position, which no randomisation of the weights changes."
-                    if ro.min() > 0.8
-                    else "."
-                )
-            )
+        if len(ro): out.append(
+            f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', np.nan):.2f} on the trained model, "
+            f"{ro.min():.2f} to {ro.max():.2f} over all variants"
+            + (": its ranking is mostly position, which no randomisation of the weights changes." if ro.min() > 0.8
+               else "."))
     return "\n".join(out)
 
 # %% ../../nbs/55_sanity.ipynb #c1131b42
 METRIC_LABELS = {"spearman_abs": "Spearman ρ of |scores|", "spearman_signed": "Spearman ρ of signed scores",
-                 # how figures and tables name the similarity metrics
-                 "topk_intersection": "top-20% intersection (share)"}
+                 "topk_intersection": "top-20% intersection (share)"}   # how figures and tables name the metrics
 LINE_STYLES = {"grad_l2": "--", "grad_l2sq": ":", "lrp": "--", "globenc": ":", "attention": "--", "decompx": "--",
                "alti": "--", "value_zeroing": "-.", "random": ":"}      # close registry colours told apart by the line
 MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad_l2sq", "gxi", "random", "ig",
-                    "attention",
-                    "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx", "alti_logit"),
-                   ["^", "o", "<", "s", "D", "v", "P", ".", "*", "X", "p", "h", ">", "x", "d", "H", "8", "1"]))
+                    "attention", "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx",
+                    "alti_logit"), "^o<sDvP.*Xph>xdH81"))
 
 # %% ../../nbs/55_sanity.ipynb #563c9aa4
 def metric_label(metric: str) -> str:
@@ -290,6 +251,24 @@ def _style(m: str) -> dict:
                 lw=2.4 if m == "normxlogit" else 1.3, zorder=5 if m == "normxlogit" else 2)
 
 # %% ../../nbs/55_sanity.ipynb #fafad4aa
+def _stage_axis(ax, stages, xlabel: str):
+    "The stages as x tick labels, and the x label."
+    ax.set_xticks(range(len(stages)))
+    ax.set_xticklabels([stage_label(s) for s in stages], rotation=45, ha="right", fontsize=9)
+    ax.set_xlabel(xlabel, fontsize=9.5)
+
+def _curves(ax, d, metric: str, xlabel: str, label, alpha: float, **style):
+    "A curve per method of `d` (`label(method)`) over its stages in their order, with its CI band, on the axis `ax`."
+    order = list(dict.fromkeys(d.randomised))
+    for m, g in d.groupby("method", sort=False):
+        g = g.set_index("randomised").reindex(order)
+        ax.plot(range(len(order)), g.value, label=label(m), **{**_style(m), **style})
+        if "ci_low" in g:
+            ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=alpha, color=method_colour(m), lw=0)
+    _stage_axis(ax, order, xlabel)
+    ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
+    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
+
 def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None,
                  model: str | None = None, legend: bool = True):
     """One curve per method over the cascade (x: stages randomised so far, from the head down), with confidence bands;
@@ -298,18 +277,8 @@ def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None,
     d = summary[(summary.test == "cascade") & (summary.metric == metric)]
     if model is not None: d = d[d.model == model]
     if d.empty: raise ValueError(f"no cascade rows for metric {metric!r}" + (f" and model {model!r}" if model else ""))
-    order = list(dict.fromkeys(d.randomised))
-    if ax is None: _, ax = plt.subplots(figsize=(max(6, 0.6 * len(order)), 3.8))
-    for m, g in d.groupby("method", sort=False):
-        g = g.set_index("randomised").reindex(order)
-        ax.plot(range(len(order)), g.value, label=method_label(m), **_style(m))
-        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.12,
-                                          color=method_colour(m), lw=0)
-    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order],
-                                                         rotation=45, ha="right", fontsize=9)
-    ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
-    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
-    ax.set_xlabel("randomised so far, from the top down", fontsize=9.5)
+    if ax is None: _, ax = plt.subplots(figsize=(max(6, 0.6 * len(dict.fromkeys(d.randomised))), 3.8))
+    _curves(ax, d, metric, "randomised so far, from the top down", method_label, 0.12)
     if legend: ax.legend(fontsize=9, ncol=2, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return ax
 
@@ -321,12 +290,11 @@ def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
     fig, axs = plt.subplots(2, 2, figsize=(9, 8.2))
     axs = axs.ravel()
     for ax, met in zip(axs, metrics): plot_cascade(summary, met, ax=ax, model=model, legend=False)
-    spare = axs[len(metrics)] if len(metrics) < 4 else None
     h, l = axs[0].get_legend_handles_labels()
-    if spare is not None:
-        spare.axis("off"); spare.legend(h, l, loc="center", ncol=2, fontsize=9, frameon=False,
-                                        title="method", title_fontsize=9.5)
-        for ax in axs[len(metrics) + 1:]: ax.axis("off")
+    if len(metrics) < 4:
+        axs[len(metrics)].legend(h, l, loc="center", ncol=2, fontsize=9, frameon=False, title="method",
+                                 title_fontsize=9.5)
+        for ax in axs[len(metrics):]: ax.axis("off")
     else: fig.legend(h, l, loc="lower center", ncol=6, fontsize=9, frameon=False)
     fig.suptitle(f"{model}: cascading randomisation, the trained model's explanation against the randomised model's",
                  fontsize=10.5)
@@ -335,8 +303,7 @@ def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
 
 # %% ../../nbs/55_sanity.ipynb #7c74ab84
 def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
-    """Method x stage heat map of the independent randomisation (each
-    stage randomised alone), every cell labelled with its value."""
+    "Method x stage heat map of the independent randomisation (each stage alone), every cell labelled with its value."
     import matplotlib.pyplot as plt
     d = summary[(summary.test == "independent") & (summary.metric == metric) & (summary.model == model)]
     if d.empty: raise ValueError(f"no independent rows for {model!r}")
@@ -344,67 +311,48 @@ def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_
     p = p.loc[list(dict.fromkeys(d.method)), list(dict.fromkeys(d.randomised))].rename(index=method_label)
     if ax is None: _, ax = plt.subplots(figsize=(min(9, 0.8 * p.shape[1] + 3.2), 0.36 * p.shape[0] + 1.9))
     im = ax.imshow(p.values, vmin=-1, vmax=1, cmap="RdBu_r", aspect="auto")
-    ax.set_xticks(range(p.shape[1])); ax.set_xticklabels([stage_label(s) for s in p.columns],
-                                                         rotation=45, ha="right", fontsize=9)
+    _stage_axis(ax, p.columns, "the one stage randomised")
     ax.set_yticks(range(p.shape[0])); ax.set_yticklabels(p.index, fontsize=9)
     for (i, j), v in np.ndenumerate(p.values):
         if not np.isnan(v): ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8.5,
                                     color="white" if abs(v) > 0.6 else "black")
-    ax.set_xlabel("the one stage randomised", fontsize=9.5)
-    ax.set_title(
-        f"{model}: one stage randomised at a time\n({metric_label(metric)}, trained against randomised)", fontsize=10
-    )
+    ax.set_title(f"{model}: one stage randomised at a time\n({metric_label(metric)}, trained against randomised)",
+                 fontsize=10)
     cb = plt.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
-    cb.set_label(metric_label(metric), fontsize=9)
-    cb.ax.tick_params(labelsize=9)
+    cb.set_label(metric_label(metric), fontsize=9); cb.ax.tick_params(labelsize=9)
     ax.figure.tight_layout()
     return ax
 
 # %% ../../nbs/55_sanity.ipynb #5e2f18d7
 def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
-    """Spearman of NormXLogit with `l2norm`, `logat` and `random`
-    on the trained model (`none`) and after each cascade stage."""
+    "Spearman of NormXLogit with `l2norm`, `logat` and `random` on the trained model (`none`) and along the cascade."
     import matplotlib.pyplot as plt
     d = factors[(factors.model == model) & (factors.metric == metric) & factors.test.isin(["original", "cascade"])]
     if d.empty: raise ValueError(f"no NormXLogit factor rows for {model!r}")
-    order = list(dict.fromkeys(d.randomised))
     if ax is None: _, ax = plt.subplots(figsize=(8, 3.9))
-    for m, g in d.groupby("method", sort=False):
-        g = g.set_index("randomised").loc[order]
-        ax.plot(range(len(order)), g.value, label=f"NormXLogit vs {method_label(m)}", **{**_style(m), "lw": 1.6})
-        if "ci_low" in g: ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=0.15,
-                                          color=method_colour(m), lw=0)
-    ax.set_xticks(range(len(order))); ax.set_xticklabels([stage_label(s) for s in order],
-                                                         rotation=45, ha="right", fontsize=9)
-    ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
-    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
-    ax.set_xlabel("model: trained, then randomised so far from the top down", fontsize=9.5)
+    _curves(ax, d, metric, "model: trained, then randomised so far from the top down",
+            lambda m: f"NormXLogit vs {method_label(m)}", 0.15, lw=1.6)
     ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     ax.set_title(f"{model}: NormXLogit against its factors on the same model", fontsize=10)
     ax.figure.tight_layout()
     return ax
 
 # %% ../../nbs/55_sanity.ipynb #77f4408d
-def ci_table(S: pd.DataFrame, test: str, metrics=("spearman_signed",
-                                                  "spearman_abs", "topk_intersection")) -> pd.DataFrame | None:
-    """Model x method table of one test's mean similarities with their
-    95% CIs ('0.12 [0.08, 0.16]'); None when the test was not run."""
+def ci_table(S: pd.DataFrame, test: str,
+             metrics=("spearman_signed", "spearman_abs", "topk_intersection")) -> pd.DataFrame | None:
+    "Model x method table of one test's mean similarities with their 95% CIs ('0.12 [0.08, 0.16]'); None if not run."
     d = S[(S.test == test) & S.metric.isin(metrics)]
     if d.empty: return None
-    d = d.assign(cell=[f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in zip(d.value, d.ci_low, d.ci_high)],
-                 method=d.method.map(method_label))
-    t = d.pivot_table(index=["model", "method"], columns="metric", values="cell",
-                      aggfunc="first", sort=False)[list(metrics)]
-    t.columns = [metric_label(m) for m in t.columns]
-    return dashed(t)
+    d = d.assign(cell=[_ci3(*x) for x in zip(d.value, d.ci_low, d.ci_high)], method=d.method.map(method_label))
+    t = d.pivot_table(index=["model", "method"], columns="metric", values="cell", aggfunc="first", sort=False)
+    return dashed(t[list(metrics)].rename(columns=metric_label).rename_axis(columns=None))
 
 # %% ../../nbs/55_sanity.ipynb #23257fde
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
-    """Spearman of |NormXLogit| with each factor on the trained model
-    (`none`) and along the cascade; '–' where a model has no such stage."""
+    """Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a
+    model has no such stage."""
     f = F[(F.metric == "spearman_abs") & F.test.isin(["original", "cascade"])]
-    t = f.pivot_table(index=["model", "method"], columns="randomised", values="value", sort=False).round(2)
-    t = dashed(t)
+    t = dashed(f.pivot_table(index=["model", "method"], columns="randomised", values="value", sort=False).round(2))
     t.index = t.index.set_levels(t.index.levels[1].map(lambda m: f"vs {method_label(m)}"), level=1)
     t.columns = pd.Index([stage_label(c) for c in t.columns], name="randomised down to")
     return t
