@@ -13,24 +13,22 @@ from ..cache import key_hash, ChunkStore, find_stores
 from ..evidence.datasets import task_data
 from ..metrics.faithfulness_run import run_faithfulness
 from ..model.zoo import load_model, model_fingerprint
-from ..paths import results_dir
 from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
 from .common import chunk_key, cache_root, results_path, write_csv, scratch_unless_book
-from .common import cost_table, register_experiment, command_line, Command, CommandError, Opt
-from .common import Claims, ScaleRun, scale_runs
+from .common import cost_table, Opt, Claims, register_experiment, command_line, Command
+from .common import CommandError, ScaleRun, scale_runs
 from .profiling import machine_info
-from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES
-from .experiment1_report import ABLATIONS, N_BOOT, family_of, methods_of, result_files
-from .experiment1_report import load_results, cells, bootstrap_cells, summarise, paper_numbers
-from .experiment1_report import convergence, compare_orderings, write_table1, write_orderings
-from .experiment1_report import write_ablations, show
+from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES, ABLATIONS, N_BOOT
+from .experiment1_report import family_of, methods_of, result_files, load_results, cells
+from .experiment1_report import bootstrap_cells, summarise, paper_numbers, convergence
+from .experiment1_report import compare_orderings, write_table1, write_orderings, write_ablations
+from .experiment1_report import show
 
 # the paper gives no counts: its code takes 500 MNLI items; all SST-2 dev sentences
 PAPER_N = {"sst2": 872, "mnli": 500, "qnli": 500, "stsb": 500}
 IG_STEPS = {False: 50, True: 25}                                # the paper: 50 steps, 25 for the decoder (Llama 2)
-# item sample seed, items per chunk, IG path sequences per pass
-SEED, BATCH_SIZE, IG_BATCH = 0, 16, 64
+SEED, BATCH_SIZE, IG_BATCH = 0, 16, 64                          # item shuffle seed, items per chunk, IG paths per pass
 _N = dict(minilm=dict(sst2=872, mnli=500, qnli=500, stsb=500), smollm2=dict(sst2=400, mnli=400, qnli=400, stsb=400))
 _SIX = ("random", "l2norm", "logat", "normxlogit", "grad_l1", "gxi")
 SCALE_RUNS = {   # one run per fine-tuned model ('<family>-<task>') and task; methods None: every method of the family;
@@ -53,45 +51,39 @@ __all__ = ['PAPER_N', 'IG_STEPS', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'SCALE_RUNS'
 # %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
                    ig_batch: int = IG_BATCH) -> dict:
-    """The options of `method` in Experiment 1, as in the chunk keys of the committed runs: G×I and IG
-    aggregated with the L1 norm, IG with `ig_steps` (default 50, 25 for a decoder) and `ig_batch` path
-    sequences per pass; `embedding='output'` for the norm-based methods in the `embedding_output` ablation."""
+    """The options of `method` in the committed runs' chunk keys: G×I and IG with the L1 norm, IG with `ig_steps`
+    (default 50, 25 for a decoder) and `ig_batch` paths per pass; `embedding` ('output': an ablation) for the norms."""
     if method == "gxi": return {"aggregate": "l1"}
-    if method == "ig": return {"n_steps": int(ig_steps or IG_STEPS[decoder]), "aggregate": "l1",
-                               "internal_batch_size": int(ig_batch)}
-    if embedding is not None and method in ("normxlogit", "l2norm"): return {"embedding": embedding}
-    return {}
+    if method == "ig":
+        return dict(n_steps=int(ig_steps or IG_STEPS[decoder]), aggregate="l1", internal_batch_size=int(ig_batch))
+    return {"embedding": embedding} if embedding is not None and method in ("normxlogit", "l2norm") else {}
 
 # %% ../../nbs/51a_experiment1_run.ipynb #73532690
+def _rows(r: ScaleRun, ig_batch: int = IG_BATCH) -> list:
+    "The `plan` rows of one `ScaleRun`, one per method (the model family's methods unless the run names them)."
+    fam = family_of(r.model)
+    opts = lambda m: method_options(m, MODEL_FAMILIES[fam]["decoder"], r.get("ig_steps"), r.get("embedding"), ig_batch)
+    return [dict(model=r.model, family=fam, task=r.task, method=m, n=int(r.n), ablation=r.get("ablation", ""),
+                 options=opts(m), correct_only=r.get("correct_only", False), protocol=r.get("protocol", "paper"))
+            for m in (methods_of(fam) if r.methods is None else r.methods)]
+
 def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
-    """Every run of Experiment 1 at `scale` (`SCALE_RUNS`), one row per model x task x method (x ablation): `model`,
-    `family`, `task`, `method`, `n` (items), `ablation` ('' for the default protocol), `options` (the method's options),
-    `correct_only`, `protocol`. Scales: 'book' (the committed results, with the ablations), 'paper' (`PAPER_N` for both
-    families) and 'tiny' (a few items of MiniLM, for the tests). `ablations=False` leaves the ablation runs out."""
-    rows = []
-    for r in scale_runs(SCALE_RUNS, scale):
-        if ablations is False and r.get("ablation"): continue
-        fam = family_of(r.model)
-        dec, ablation = MODEL_FAMILIES[fam]["decoder"], r.get("ablation", "")
-        for m in r.methods or methods_of(fam):
-            rows.append(dict(model=r.model, family=fam, task=r.task, method=m, n=int(r.n), ablation=ablation,
-                             options=method_options(m, dec, r.get("ig_steps"), r.get("embedding")),
-                             correct_only=r.get("correct_only", False), protocol=r.get("protocol", "paper")))
-    return pd.DataFrame(rows, columns=["model", "family", "task", "method", "n", "ablation", "options",
-                                       "correct_only", "protocol"])
+    """Every run of Experiment 1 at `scale` ('book': the committed results with the ablations, 'paper': `PAPER_N` for
+    both families, 'tiny': a few MiniLM items), one row per model x task x method (x ablation; `ablation` '' for the
+    default protocol) with the method's `options`; `ablations=False` leaves the ablation runs out."""
+    runs = [r for r in scale_runs(SCALE_RUNS, scale) if ablations is not False or not r.get("ablation")]
+    return pd.DataFrame([row for r in runs for row in _rows(r)])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #10d67030
 def result_file(model: str, task: str, method: str, ablation: str = "", results=True) -> Path:
-    """Where a run's per-item rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz`
-    (results: True = `results_dir('faithfulness')`)."""
+    "Where a run's rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz` (True: the book's)."
     sub = ("ablations", ablation) if ablation else ()
     return results_path("faithfulness", *sub, f"{model}_{task}_{method}.csv.gz", results=results)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #753d1fb0
 @functools.lru_cache(maxsize=8)
 def _dev_rows(task: str, seed: int = SEED) -> tuple:
-    dev = task_data(task).dev
-    return tuple(dev.index[np.random.default_rng(seed).permutation(len(dev))])
+    return tuple(np.random.default_rng(seed).permutation(task_data(task).dev.index).tolist())
 
 # %% ../../nbs/51a_experiment1_run.ipynb #aeb7e04c
 def planned_rows(task: str, n: int, seed: int = SEED) -> list:
@@ -100,34 +92,25 @@ def planned_rows(task: str, n: int, seed: int = SEED) -> list:
 
 # %% ../../nbs/51a_experiment1_run.ipynb #d91b9a9e
 def cell_status(path, task: str, method: str, n: int, correct_only: bool = False) -> tuple:
-    """`(status, items found)` of one result file against its plan: 'done' (the planned items, or more, in the runner's
-    order; for IG with the completeness record), 'missing', 'short' (fewer items than planned), 'other items' (not
-    the runner's items) or 'no completeness record' (an IG file written before the runner kept it)."""
+    """`(status, items found)` of a result file: 'done' (the planned items or more, in the runner's order; IG's with
+    the completeness record), 'missing', 'short', 'other items' or 'no completeness record' (IG, before it was kept)."""
     path = Path(path)
     if not path.exists(): return "missing", 0
-    head = pd.read_csv(path, nrows=0).columns
     d = pd.read_csv(path, usecols=["sample", "row"]).drop_duplicates("sample").sort_values("sample")
-    rows, order = d.row.tolist(), _dev_rows(task)
-    if correct_only:                                # a subsequence of the shuffle (the correctly predicted items)
-        pos = pd.Index(order).get_indexer(rows)
-        ok = (pos >= 0).all() and (np.diff(pos) > 0).all() and len(rows) <= n
-    else:
-        k = min(len(rows), n)
-        ok = rows[:k] == list(order[:k])
-        if ok and len(rows) < n: return "short", len(rows)
-    if not ok: return "other items", len(rows)
-    if method == "ig" and "completeness_gap" not in head: return "no completeness record", len(rows)
-    return "done", len(rows)
+    pos, k = pd.Index(_dev_rows(task)).get_indexer(d.row), len(d)       # each item's place in the runner's shuffle
+    if correct_only: ok = (pos >= 0).all() and (np.diff(pos) > 0).all() and k <= n   # a subsequence (correct items)
+    else: ok = (pos[:n] == np.arange(min(k, n))).all()                   # the shuffle's first items, in order
+    if not ok: return "other items", k
+    if k < n and not correct_only: return "short", k
+    ig_ok = method != "ig" or "completeness_gap" in pd.read_csv(path, nrows=0).columns
+    return ("done" if ig_ok else "no completeness record"), k
 
 # %% ../../nbs/51a_experiment1_run.ipynb #e0d96fa1
 def status(p: pd.DataFrame, results=True) -> pd.DataFrame:
     "`plan` rows with each run's `status` and `n_found` (`cell_status`) in the folder `results`."
-    out = p.copy()
-    got = [cell_status(result_file(r.model, r.task, r.method, r.ablation, results), r.task,
-                       r.method, r.n, r.correct_only)
-           for r in p.itertuples()]
-    out["status"] = [g[0] for g in got]; out["n_found"] = [g[1] for g in got]
-    return out
+    got = [cell_status(result_file(r.model, r.task, r.method, r.ablation, results), r.task, r.method, r.n,
+                       r.correct_only) for r in p.itertuples()]
+    return p.assign(status=[g[0] for g in got], n_found=[g[1] for g in got])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #594cd452
 @dataclass(frozen=True)
@@ -141,21 +124,18 @@ class CellPlan:
     protocol: str = "paper"
 
 def run_cell(model, tok, name: str, cell: CellPlan, out, cache=None, progress: bool = True) -> dict:
-    """One run (`cell`) with the loaded `model` (named `name`), exactly as `normxlogit faithfulness` runs it (same
-    arguments, so the same chunk keys: a killed run resumes from the chunks in `cache`, a folder, or none for None); its
-    rows go to `out` (gzipped CSV, written atomically). Returns its record: items, chunks found done, CPU and wall s."""
-    task, method, n, options = cell.task, cell.method, cell.n, cell.options
-    correct_only, protocol = cell.correct_only, cell.protocol
-    td = task_data(task)
-    if n > len(td.dev): raise ValueError(f"{task} has {len(td.dev)} held-out items, not {n}")
+    """One run (`cell`) of the loaded `model` `name` as `normxlogit faithfulness` runs it (same chunk keys: resumes from
+    the chunks in the folder `cache`; None: none), its rows written to `out` (gzipped CSV); returns the run's record."""
+    td, c = task_data(cell.task), cell
+    if c.n > len(td.dev): raise ValueError(f"{c.task} has {len(td.dev)} held-out items, not {c.n}")
     c0, t0 = time.process_time(), time.time()
-    res = run_faithfulness([method], model, tok, td.dev, n=n, cache=cache if cache is not None else False,
-                           correct_only=correct_only, protocol=protocol,
-                           method_options={method: options} if options else {},
-                           text_columns=td.text, label_column=td.label, dataset_name=f"{task}-heldout", model_name=name,
-                           seed=SEED, batch_size=BATCH_SIZE, progress=progress)
+    res = run_faithfulness([c.method], model, tok, td.dev, n=c.n, cache=False if cache is None else cache,
+                           correct_only=c.correct_only, protocol=c.protocol,
+                           method_options={c.method: c.options} if c.options else {}, text_columns=td.text,
+                           label_column=td.label, dataset_name=f"{c.task}-heldout", model_name=name, seed=SEED,
+                           batch_size=BATCH_SIZE, progress=progress)
     write_csv(out, res.samples, compression="gzip")
-    return dict(model=name, task=task, method=method, n=res.info["n_used"], chunks=res.info["chunks"],
+    return dict(model=name, task=c.task, method=c.method, n=res.info["n_used"], chunks=res.info["chunks"],
                 chunks_found=res.info["chunks_found_done"], cpu_s=round(time.process_time() - c0, 1),
                 wall_s=round(time.time() - t0, 1))
 
@@ -170,119 +150,92 @@ def drop_chunks(cache, name: str, task: str, method: str, n_items: int) -> int:
 # %% ../../nbs/51a_experiment1_run.ipynb #88c6095e
 def log_run(rec: dict, results=True) -> Path:
     "Append one run's record (with the machine's load at the end and the time) to `runs.csv` in `results`."
-    m = machine_info(gmacs=False)
-    row = dict(rec, load_avg=m.get("load_avg"), n_cpus=m.get("n_cpus"),
-               finished=pd.Timestamp.now("UTC").strftime("%Y-%m-%d %H:%M"))
-    path = results_path("faithfulness", "runs.csv", results=results)
-    old = pd.read_csv(path) if path.exists() else pd.DataFrame()
-    return write_csv(path, pd.concat([old, pd.DataFrame([row])], ignore_index=True))
+    m, path = machine_info(gmacs=False), results_path("faithfulness", "runs.csv", results=results)
+    row = pd.DataFrame([dict(rec, load_avg=m.get("load_avg"), n_cpus=m.get("n_cpus"),
+                             finished=pd.Timestamp.now("UTC").strftime("%Y-%m-%d %H:%M"))])
+    return write_csv(path, pd.concat([pd.read_csv(path), row], ignore_index=True) if path.exists() else row)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #dd2fc7aa
 def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress: bool = True, keep_chunks: bool = True,
              out=print) -> list:
-    """Run the rows of `todo` (a `plan`/`status` frame) one model at a time: each model is loaded once and handed to
-    `run_cell` for its tasks and methods. Records go to `runs.csv`; `keep_chunks=False` removes a finished run's chunks.
-    Returns the records."""
+    """Run the rows of `todo` (a `plan`/`status` frame) with `run_cell`, loading each model once; returns the records
+    (also appended to `runs.csv`). `keep_chunks=False` removes a finished run's chunks."""
     recs = []
     for name, g in todo.groupby("model", sort=False):
         model, tok = load_model(name, device=device)
         for r in g.itertuples():
-            out(f"== {name} {r.task} {r.method}{' (' + r.ablation + ')' if r.ablation else ''} "
-                f"{time.strftime('%H:%M:%S')}")
+            out(f"== {name} {r.task} {r.method}{f' ({r.ablation})' if r.ablation else ''} {time.strftime('%H:%M:%S')}")
             f = result_file(name, r.task, r.method, r.ablation, results)
             cell = CellPlan(r.task, r.method, r.n, r.options, r.correct_only, r.protocol)
-            rec = run_cell(model, tok, name, cell, f, cache, progress)
-            rec["ablation"] = r.ablation
+            rec = dict(run_cell(model, tok, name, cell, f, cache, progress), ablation=r.ablation)
             log_run(rec, f.parent)
             if cache is not None and not keep_chunks: drop_chunks(cache, name, r.task, r.method, rec["n"])
-            out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} "
-                f"found done), {rec['cpu_s']:.0f} CPU s; wrote {f.name}")
+            out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} found done), "
+                f"{rec['cpu_s']:.0f} CPU s; wrote {f.name}")
             recs.append(rec)
         del model
     return recs
 
 # %% ../../nbs/51a_experiment1_run.ipynb #f43c64d7
 def faith_key(name: str, fingerprint: str, task: str, method: str, rows, options: dict | None = None,
-              protocol: str = "paper",
-              ratios=DEFAULT_RATIOS, metrics=("comprehensiveness", "sufficiency")) -> dict:
-    """The chunk key `run_faithfulness` gives one run of Experiment 1
-    (`chunk_key(None, ...)`: the runner's keys carry no experiment name)."""
+              protocol: str = "paper", ratios=DEFAULT_RATIOS, metrics=("comprehensiveness", "sufficiency")) -> dict:
+    "The chunk key `run_faithfulness` gives one run of Experiment 1 (`chunk_key(None, ...)`: no experiment name)."
     return chunk_key(None, model=name, fingerprint=fingerprint, method=method, options=options or {},
-                     dataset=f"{task}-heldout",
-                     rows=[str(i) for i in rows], label=None, metrics=list(metrics), ratios=list(ratios),
-                     protocol=protocol,
-                     faithfulness={}, batch_size=BATCH_SIZE)
+                     dataset=f"{task}-heldout", rows=[str(i) for i in rows], label=None, metrics=list(metrics),
+                     ratios=list(ratios), protocol=protocol, faithfulness={}, batch_size=BATCH_SIZE)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1fd47cad
 def committed_chunks(results=True, device=None) -> pd.DataFrame:
-    """Every chunk folder of a run under `results` (e.g. an unfinished run's committed chunks): its run (model, task,
-    method, items, chunks) and whether the key that `faith_key` builds from the plan (the runner's items, this model's
-    fingerprint, the method's options) equals the stored key and hashes to the folder's name."""
+    """Every chunk folder under `results` (an unfinished run's): its run, its chunks, and whether the key `faith_key`
+    builds from the plan (runner's items, model fingerprint, method options) equals its key and hashes to its name."""
     root = results_path("faithfulness", results=results)
-    rows, fps = [], {}
+    rows, fp = [], functools.cache(lambda name: model_fingerprint(load_model(name, device=device)[0]))
     for kj in sorted(root.rglob("faith-*/key.json")):
         try: k = json.loads(kj.read_text())
         except (OSError, ValueError): continue             # a folder removed (or being written) by a run in progress
-        name, task, method = k["model"], k["dataset"].removesuffix("-heldout"), k["method"]
-        if name not in fps: fps[name] = model_fingerprint(load_model(name, device=device)[0])
-        dec = MODEL_FAMILIES.get(family_of(name), {}).get("decoder", False)
-        mine = faith_key(name, fps[name], task, method, planned_rows(task, len(k["rows"])),
-                         method_options(method, dec), k["protocol"])
+        name, task, method, n = k["model"], k["dataset"].removesuffix("-heldout"), k["method"], len(k["rows"])
+        opts = method_options(method, MODEL_FAMILIES.get(family_of(name), {}).get("decoder", False))
+        mine = faith_key(name, fp(name), task, method, planned_rows(task, n), opts, k["protocol"])
         mine = json.loads(json.dumps(mine, sort_keys=True, default=str))       # as `ChunkStore` stores a key
-        rows.append(dict(folder=str(kj.parent.relative_to(root)), model=name, task=task, method=method,
-                         n=len(k["rows"]),
+        rows.append(dict(folder=str(kj.parent.relative_to(root)), model=name, task=task, method=method, n=n,
                          chunks=len(ChunkStore.at(kj.parent).done()), key_matches=mine == k,
                          hash_matches=kj.parent.name == f"faith-{method}-{key_hash(mine)}"))
-    return pd.DataFrame(rows, columns=["folder", "model", "task", "method", "n", "chunks",
-                                       "key_matches", "hash_matches"])
+    return pd.DataFrame(rows, columns=["folder", "model", "task", "method", "n", "chunks", "key_matches",
+                                       "hash_matches"])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #d1423cee
 def write_report(results=True, n_boot: int = N_BOOT) -> list:
-    """Read the result files in `results` (True: `results_dir('faithfulness')`, or a folder) and write the tables there:
-    `table1.csv` (Tables 1 and 3), `orderings.csv` (every NormXLogit-vs-baseline ordering with its test and outcome),
-    `ig_convergence.csv` (IG's completeness per column) and, when ablations exist, `table1_ablations.csv`. Returns the
-    paths written."""
-    files = result_files(root=None if results is True else results)
+    """Write the tables of the result files in `results` (True: `results_dir('faithfulness')`, or a folder) there, and
+    return their paths: `table1.csv` (Tables 1 and 3), `orderings.csv` (every NormXLogit-vs-baseline ordering, tested),
+    `ig_convergence.csv` (IG's completeness per column) and, when ablations exist, `table1_ablations.csv`."""
+    root, at = None if results is True else results, lambda name: results_path("faithfulness", name, results=results)
+    files = result_files(root=root)
     if files.empty: raise FileNotFoundError("no result files to report on")
     arrays = cells(load_results(files))
-    summary = summarise(bootstrap_cells(arrays, n_boot=n_boot))
-    paper = paper_numbers()
-    conv = convergence(files)
+    summary, paper, conv = summarise(bootstrap_cells(arrays, n_boot=n_boot)), paper_numbers(), convergence(files)
     flagged = {(r.model, r.task) for r in conv.itertuples() if r.n_recorded and r.converged < 0.95}
     comps = [compare_orderings(arrays, summary, paper, t, n_boot=n_boot, not_evaluable=flagged) for t in (1, 3)]
-    out = [write_table1(summary, results_path("faithfulness", "table1.csv", results=results)),
-           write_orderings(comps, results_path("faithfulness", "orderings.csv", results=results)),
-           write_csv(results_path("faithfulness", "ig_convergence.csv", results=results),
-                     conv.sort_values("model", kind="stable"))]
-    abl = {}
-    for name in ABLATIONS:
-        af = result_files(ablation=name, root=None if results is True else results)
-        if len(af): abl[name] = summarise(bootstrap_cells(cells(load_results(af)), n_boot=n_boot))
-    if abl: out.append(write_ablations(summary, abl,
-                                       results_path("faithfulness", "table1_ablations.csv", results=results)))
-    return out
+    abl = {a: summarise(bootstrap_cells(cells(load_results(af)), n_boot=n_boot))
+           for a in ABLATIONS if len(af := result_files(ablation=a, root=root))}
+    return ([write_table1(summary, at("table1.csv")), write_orderings(comps, at("orderings.csv")),
+             write_csv(at("ig_convergence.csv"), conv.sort_values("model", kind="stable"))]
+            + ([write_ablations(summary, abl, at("table1_ablations.csv"))] if abl else []))
 
 # %% ../../nbs/51a_experiment1_run.ipynb #ddbeb43c
 @scratch_unless_book("experiment1")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, dry_run: bool = False,
-              progress: bool = True,
-              out=print) -> dict:
-    """Experiment 1 from scratch, resumably, at `scale` ('tiny', 'book' or 'paper', see `plan`) on
-    `device`: every run whose result file in `results` is not 'done' (`status`) is run (chunks under
-    `cache_root(cache, 'faithfulness')`, the runner's default folder), then the tables are written
-    (`experiment1_report.write_report`). A finished experiment computes nothing; only the book's scale
-    writes into the committed results (`scratch_unless_book`). `dry_run`: only say what would run.
-    Returns `cells`, `pending` (before), `computed`, `cpu_s` and the `files` written."""
-    p = plan(scale)
-    st = status(p, results)
+              progress: bool = True, out=print) -> dict:
+    """Experiment 1 at `scale` (see `plan`), resumably: every run not 'done' in `results` is run (chunks under
+    `cache_root(cache, 'faithfulness')`), then `write_report`; only the book's scale writes into the committed results.
+    Returns `cells`, `pending` (before), `computed`, `cpu_s` and the `files` written (`dry_run`: what would run)."""
+    st = status(plan(scale), results)
     todo = st[st.status != "done"]
     rec = dict(scale=scale, cells=len(st), pending=len(todo), computed=0, cpu_s=0.0)
     if dry_run: return dict(rec, todo=todo)
-    runs = run_plan(todo, results, cache_root(cache, "faithfulness"),
-                    None if device == "auto" else device, progress, out=out)
-    rec.update(computed=len(runs), cpu_s=round(sum(r["cpu_s"] for r in runs), 1))
-    rec["files"] = [f.name for f in write_report(results)]
-    return rec
+    runs = run_plan(todo, results, cache_root(cache, "faithfulness"), None if device == "auto" else device, progress,
+                    out=out)
+    return dict(rec, computed=len(runs), cpu_s=round(sum(r["cpu_s"] for r in runs), 1),
+                files=[f.name for f in write_report(results)])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #b111b14c
 def run_costs(results=True) -> pd.DataFrame:
@@ -294,14 +247,12 @@ def run_costs(results=True) -> pd.DataFrame:
 
 # %% ../../nbs/51a_experiment1_run.ipynb #e06d809a
 def estimate(scale: str = "book", pending_only: bool = False, results=True) -> pd.DataFrame:
-    """The CPU cost of `plan(scale)` on one core (`cost_table`): one step per model family x method (ablations as one
-    step), items x the CPU seconds per item measured on a few items of each task (`run_costs`); `pending_only`: only
-    the runs that are not done in `results`."""
-    p = status(plan(scale), results) if pending_only else plan(scale)
-    if pending_only: p = p[p.status != "done"]
+    """The CPU cost of `plan(scale)` (`pending_only`: its runs not done in `results`) on one core, as a `cost_table`
+    per model family x method (ablations as one step): items x the CPU seconds per item measured (`run_costs`)."""
+    p = status(plan(scale), results).query("status != 'done'") if pending_only else plan(scale)
     rate = run_costs(results).set_index(["family", "task", "method"]).cpu_s_per_item
-    p = p.assign(cpu=[r.n * rate.get((r.family, r.task, r.method), np.nan) for r in p.itertuples()])
-    p["step"] = np.where(p.ablation == "", p.family + " · " + p.method.map(method_label), "ablations")
+    p = p.assign(cpu=[r.n * rate.get((r.family, r.task, r.method), np.nan) for r in p.itertuples()],
+                 step=np.where(p.ablation == "", p.family + " · " + p.method.map(method_label), "ablations"))
     rows = [dict(step=s, units=int(g.n.sum()), cpu_s_per_unit=g.cpu.sum(min_count=len(g)) / g.n.sum())
             for s, g in p.groupby("step", sort=False)]
     return cost_table(rows or [dict(step="nothing to run", units=0, cpu_s_per_unit=0.0)])
@@ -309,48 +260,37 @@ def estimate(scale: str = "book", pending_only: bool = False, results=True) -> p
 # %% ../../nbs/51a_experiment1_run.ipynb #1ed5c07a
 def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.DataFrame:
     """CPU seconds per item of the runs `cells` ((family, task, method) triples) on their first `n_items` items, without
-    chunks, one model at a time (loaded once), with what the fresh rows say about the committed file: the largest
-    difference of a score (`max_abs_diff`; the predicted value for STS-B) and, for IG, the worst completeness gap and
-    the share of items within 5 %."""
-    rows = []
-    for (fam, task), g in pd.DataFrame(list(cells),
-                                       columns=["family", "task", "method"]).groupby(["family", "task"], sort=False):
-        name = f"{fam}-{task}"
+    chunks, and how the fresh rows differ from the committed file (`max_abs_diff` of the score; the prediction for
+    STS-B); for IG the worst completeness gap and the share of items within 5 %."""
+    rows, nan, todo = [], pd.Series(np.nan), pd.DataFrame(list(cells), columns=["family", "task", "method"])
+    for (fam, task), g in todo.groupby(["family", "task"], sort=False):
+        name, v = f"{fam}-{task}", "pred_perturbed" if task in REGRESSION_TASKS else "score"
         model, tok = load_model(name, device=device)
         for m in g.method:
             with tempfile.TemporaryDirectory() as d:
-                f = Path(d) / "rows.csv.gz"
                 cell = CellPlan(task, m, n_items, method_options(m, MODEL_FAMILIES[fam]["decoder"]))
-                r = run_cell(model, tok, name, cell, f, None, progress=False)
-                new = pd.read_csv(f)
-            diff = np.nan
-            old_path = result_file(name, task, m, results=results)
-            if old_path.exists():
-                k = ["row", "ratio", "metric"]
-                both = new.merge(pd.read_csv(old_path), on=k, suffixes=("", "_old"))
-                v = "pred_perturbed" if task in REGRESSION_TASKS else "score"
-                diff = float((both[v] - both[v + "_old"]).abs().max()) if len(both) else np.nan
+                r = run_cell(model, tok, name, cell, Path(d) / "rows.csv.gz", None, progress=False)
+                new = pd.read_csv(Path(d) / "rows.csv.gz")
+            one = new.drop_duplicates("row")                             # one row per item
+            old = result_file(name, task, m, results=results)       # none: no rows to compare, the difference NaN
+            old = pd.read_csv(old) if old.exists() else new.iloc[:0]
+            both = new.merge(old, on=["row", "ratio", "metric"], suffixes=("", "_old"))
             rows.append(dict(family=fam, model=name, task=task, method=m, items=r["n"], cpu_s=r["cpu_s"],
-                             cpu_s_per_item=round(r["cpu_s"] / r["n"], 3),
-                             mean_tokens=float(new.drop_duplicates("row").n_tokens.mean()),
-                             max_abs_diff=diff,
-                             completeness_gap_max=float(new.completeness_gap.max()) if "completeness_gap" in new
-                             else np.nan,
-                             converged=float(new.drop_duplicates("row").converged.mean())
-                             if "converged" in new else np.nan))
+                             cpu_s_per_item=round(r["cpu_s"] / r["n"], 3), mean_tokens=float(one.n_tokens.mean()),
+                             max_abs_diff=float((both[v] - both[v + "_old"]).abs().max()),
+                             completeness_gap_max=float(new.get("completeness_gap", nan).max()),
+                             converged=float(one.get("converged", nan).mean())))
         del model
     return pd.DataFrame(rows)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #b1b448d2
 def ig_recompute_cost(results=True) -> pd.DataFrame:
-    """What recording IG's completeness for the committed IG files that lack it would cost: per file, the items it has
-    times IG's CPU seconds per item measured on that task (`run_costs`), as a `cost_table`."""
-    st = status(plan("book", ablations=False), results)
-    st = st[(st.method == "ig") & (st.status == "no completeness record")]
-    rate = run_costs(results).set_index(["family", "task", "method"]).cpu_s_per_item
-    return cost_table([dict(step=f"{r.model} · IG", units=int(r.n_found),
-                            cpu_s_per_unit=rate.get((r.family, r.task, "ig"), np.nan))
-                       for r in st.itertuples()] or [dict(step="nothing to recompute", units=0, cpu_s_per_unit=0.0)])
+    "What recording IG's completeness in the IG files without it costs: their items x IG's rate (`run_costs`)."
+    st = status(plan("book", ablations=False), results).query("method == 'ig' and status == 'no completeness record'")
+    rate = run_costs(results).query("method == 'ig'").set_index(["family", "task"]).cpu_s_per_item
+    rows = [dict(step=f"{r.model} · IG", units=int(r.n_found), cpu_s_per_unit=rate.get((r.family, r.task), np.nan))
+            for r in st.itertuples()]
+    return cost_table(rows or [dict(step="nothing to recompute", units=0, cpu_s_per_unit=0.0)])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1e492191
 RUN_OPTS = (Opt("model", help="a fine-tuned model, e.g. minilm-sst2", kind=str, positional=True),
@@ -370,17 +310,15 @@ def _run(a):
     fam = family_of(a.model)
     if fam not in MODEL_FAMILIES: raise CommandError(f"unknown model family {fam!r}; known: {sorted(MODEL_FAMILIES)}")
     n_dev = len(task_data(a.task).dev)
-    if not 1 <= a.n <= n_dev: raise CommandError(f"{a.task} has {n_dev} held-out items; "
-                                                 f"n must be 1..{n_dev}, got {a.n}")
-    methods = a.methods.replace(",", " ").split() if a.methods else list(methods_of(fam))
-    bad = [m for m in methods if m not in REGISTERED]
-    if bad: raise CommandError(f"unknown methods {bad}; see `normxlogit methods`")
-    dec = MODEL_FAMILIES[fam]["decoder"]
-    outdir = results_dir("faithfulness") if a.results is True else Path(a.results)
-    todo = pd.DataFrame([dict(model=a.model, family=fam, task=a.task, method=m, n=a.n, ablation="",
-                              options=method_options(m, dec, a.ig_steps, a.embedding, a.ig_batch),
-                              correct_only=a.correct_only, protocol=a.protocol) for m in methods])
-    st = status(todo, outdir)
+    if not 1 <= a.n <= n_dev:
+        raise CommandError(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got {a.n}")
+    methods = tuple(a.methods.replace(",", " ").split()) if a.methods else None
+    if bad := [m for m in methods or () if m not in REGISTERED]:
+        raise CommandError(f"unknown methods {bad}; see `normxlogit methods`")
+    outdir = results_path("faithfulness", results=a.results)
+    run = ScaleRun(a.model, a.task, a.n, methods, dict(ig_steps=a.ig_steps, embedding=a.embedding,
+                                                        correct_only=a.correct_only, protocol=a.protocol))
+    st = status(pd.DataFrame(_rows(run, a.ig_batch)), outdir)
     for r in st[st.status == "done"].itertuples():
         print(f"{result_file(r.model, r.task, r.method, results=outdir).name} is done ({r.n_found} items)")
     run_plan(st[st.status != "done"], outdir, outdir / "chunks" if a.cache is True else Path(a.cache), a.device,
@@ -406,14 +344,13 @@ def read_claims(results=True):
     "The paper's orderings tested (`orderings.csv`), one row each, as `Claims` reads them (models by family)."
     f = results_path("faithfulness", "orderings.csv", results=results)
     if not f.exists(): return None
-    o = pd.read_csv(f)
-    o = o[o.outcome.isin(["reproduced", "reversed", "inconclusive"])]     # 'no claim' rows: this project's comparisons
+    o = pd.read_csv(f).query("outcome in ['reproduced', 'reversed', 'inconclusive']")  # 'no claim': this project's own
     return o.assign(source="paper", model=o.model.str.split("-").str[0], verdict=o.outcome)
 
 CLAIM_TABLE = Claims("Experiment 1: NormXLogit against each baseline (Tables 1 and 3)", "the NormXLogit paper",
                      "51_experiment1.ipynb#does-each-of-the-paper-s-orderings-hold-here", "faithfulness/orderings.csv",
                      read_claims)
-_registered = register_experiment("experiment1",
-        "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 and 3)",
-                                  chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce,
-                                  estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
+_registered = register_experiment(
+    "experiment1", "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 "
+    "and 3)", chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce, estimate=estimate,
+    claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

@@ -4,13 +4,14 @@
 
 # %% ../../nbs/60_scale_benchmark.ipynb #94d997b9
 from __future__ import annotations
-import inspect, os, time
+import inspect, json, os, time
+from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import torch
-from ..core import explain
+from ..core import explain, _method_scores, _to_explanations
 from ..generation import explain_generation, prefix_text
-from ..model.batch import input_lengths, plan_batches, MAX_TOKENS
+from ..model.batch import input_lengths, plan_batches, encode, run_model, MAX_TOKENS
 from ..model.zoo import load_model
 from ..model.heads import get_adapter
 from ..evidence.datasets import load_sst2, load_squad
@@ -20,8 +21,8 @@ from ..metrics.stats import bootstrap_ci, paired_t, interval_verdict
 # %% auto #0
 __all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'PROFILE_FILE', 'timed',
            'plain_inference', 'forward_backward', 'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts',
-           'measure_sst2', 'measure_squad', 'measure_generations', 'scale_files', 'measure_scale', 'read_scale',
-           'phases', 'phase_seconds', 'profile_sst2', 'round_ratios', 'goal_verdict']
+           'measure_squad', 'measure_generations', 'scale_files', 'measure_scale', 'read_scale', 'phases',
+           'phase_seconds', 'profile_sst2', 'round_ratios', 'goal_verdict']
 
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
 COLUMNS = ["part", "model", "method", "round", "first", "seconds", "cpu_seconds", "load1", "n_items", "n_batches",
@@ -35,16 +36,14 @@ def _load1() -> float: return round(os.getloadavg()[0], 2) if hasattr(os, "getlo
 def timed(fn):
     "`(result, wall seconds, CPU seconds of this process, 1-minute load average at the start)` of `fn()`."
     l1, t0, c0 = _load1(), time.perf_counter(), time.process_time()
-    r = fn()
-    return r, time.perf_counter() - t0, time.process_time() - c0, l1
+    return fn(), time.perf_counter() - t0, time.process_time() - c0, l1
 
 def _encode(tokenizer, texts, idx, last: bool):
     """One batch as the baselines tokenise it: right padding; `last` (a causal LM's next token): left padding, with the
     position ids an unpadded text has, and the logits of the last position only (`logits_to_keep=1`)."""
-    side = "left" if last else "right"
-    enc = tokenizer([texts[i] for i in idx], padding=True, padding_side=side, return_tensors="pt")
-    if not last: return enc, {}
-    return enc, dict(position_ids=(enc["attention_mask"].cumsum(-1) - 1).clamp_min(0), logits_to_keep=1)
+    enc = tokenizer([texts[i] for i in idx], padding=True, padding_side="left" if last else "right",
+                    return_tensors="pt")
+    return enc, dict(position_ids=(enc["attention_mask"].cumsum(-1) - 1).clamp_min(0), logits_to_keep=1) if last else {}
 
 def plain_inference(model, tokenizer, texts, batches, last: bool = False):
     """The model's logits for `texts`, batch by batch (`batches`: lists of indices): the tokenizer and the model's own
@@ -55,20 +54,15 @@ def plain_inference(model, tokenizer, texts, batches, last: bool = False):
 def forward_backward(model, tokenizer, texts, batches, last: bool = False):
     """Per batch, the gradient of the predicted classes' logits (`last`: the predicted next tokens') w.r.t. the word
     embeddings: one forward and one backward pass."""
-    emb, out = model.get_input_embeddings(), []
-    for idx in batches:
-        enc, kw = _encode(tokenizer, texts, idx, last)
-        x = emb(enc.pop("input_ids")).detach().requires_grad_(True)
-        with torch.enable_grad():
-            logits = model(inputs_embeds=x, **enc, **kw).logits
-            if last: logits = logits[:, -1]
-            out.append(torch.autograd.grad(logits.max(-1).values.sum(), x)[0])
-    return out
+    def grad(enc, kw):
+        x = model.get_input_embeddings()(enc.pop("input_ids")).detach().requires_grad_(True)
+        logits = model(inputs_embeds=x, **enc, **kw).logits
+        return torch.autograd.grad((logits[:, -1] if last else logits).max(-1).values.sum(), x)[0]
+    with torch.enable_grad(): return [grad(*_encode(tokenizer, texts, idx, last)) for idx in batches]
 
 def sst2_texts(n: int | None = None) -> list:
     "The SST-2 dev sentences (all 872, or the first `n`)."
-    s = load_sst2("dev").sentence.tolist()
-    return s if n is None else s[:n]
+    return load_sst2("dev").sentence.tolist()[:n]
 
 def squad_contexts(n: int = SQUAD_CONTEXTS) -> list:
     "The first `n` distinct contexts of the local SQuAD 2.0 dev set."
@@ -88,20 +82,21 @@ def squad_sequences(tokenizer, n: int = PROMPTS, F: int = PROMPT_TOKENS) -> tupl
         if len(prompts) == n: return prompts, conts
     raise RuntimeError(f"only {len(prompts)} SQuAD passages of {2 * F} tokens")
 
-def _rounds(rounds, groups, base, rows, log):
-    """Run each group of `groups` (name -> (fn, info)) once per round, its calls back to back in an order that rotates
-    from round to round (each call goes first as often as the others); one row per call."""
+def _rounds(rounds, groups, base, plan_of, log) -> list:
+    """Each group of `groups` (name -> fn) once per round, its calls back to back in an order rotating from round to
+    round (each goes first as often as the others); one row per call: `base`, times, batches `plan_of(name, result)`."""
+    rows = []
     for r in range(rounds):
         for group in groups:
-            names = list(group)
-            names = names[r % len(names):] + names[:r % len(names)]
+            names = list(group)[r % len(group):] + list(group)[:r % len(group)]
             for k, name in enumerate(names):
-                fn, info = group[name]
-                res, sec, cpu, l1 = timed(fn)
-                rows.append(dict(base, method=name, round=r, first=k == 0, seconds=sec,
-                                 cpu_seconds=cpu, load1=l1, **info(res)))
+                res, sec, cpu, l1 = timed(group[name])
+                p = plan_of(name, res)
+                rows.append(dict(base, method=name, round=r, first=k == 0, seconds=sec, cpu_seconds=cpu, load1=l1,
+                                 n_batches=len(p.batches), real_tokens=p.real_tokens, padded_tokens=p.padded_tokens))
         log(f"{base['part']} round {r}: " + ", ".join(f"{x['method']} {x['seconds']:.2f}s"
                                                       for x in rows[-sum(map(len, groups)):]))
+    return rows
 
 def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS, log=print,
                   old: bool = True) -> tuple[list, pd.DataFrame]:
@@ -111,63 +106,41 @@ def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS,
     model, tok = load_model(model_name)
     last = get_adapter(model).kind == "causal_lm"
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
-    stats = lambda p: dict(n_items=len(p.lengths), n_batches=len(p.batches), real_tokens=p.real_tokens,
-                           padded_tokens=p.padded_tokens)
-    def of(ex):
-        assert ex.plan == plan, "explain ran other batches than the baselines"
-        return stats(plan)
-    first = {"inference": (lambda: plain_inference(model, tok, texts, plan.batches, last), lambda res: stats(plan)),
-             "normxlogit": (lambda: explain(model, tok, texts, method="normxlogit"), of)}
-    if old: first["normxlogit_old"] = (lambda: explain(model, tok, texts, method="normxlogit",
-                                                       batch_size=8, sort=False),
-                                       lambda ex: stats(ex.plan))
-    second = {"forward_backward": (lambda: forward_backward(model, tok,
-                                                            texts, plan.batches, last), lambda res: stats(plan)),
-              "gxi": (lambda: explain(model, tok, texts, method="gxi"), of)}
-    groups = [first, second]
+    def plan_of(name, res):                                          # the baselines ran `plan`; explain its own
+        p = getattr(res, "plan", plan)
+        assert p == plan or name == "normxlogit_old", "explain ran other batches than the baselines"
+        return p
+    nx = lambda method, **kw: lambda: explain(model, tok, texts, method=method, **kw)
+    first = {"inference": lambda: plain_inference(model, tok, texts, plan.batches, last),
+             "normxlogit": nx("normxlogit")}
+    if old: first["normxlogit_old"] = nx("normxlogit", batch_size=8, sort=False)
+    second = {"forward_backward": lambda: forward_backward(model, tok, texts, plan.batches, last), "gxi": nx("gxi")}
     few = plan.batches[-1]                                           # warm-up (not recorded): the shortest batch
     plain_inference(model, tok, texts, [few], last); forward_backward(model, tok, texts, [few], last)
-    explain(model, tok, [texts[i] for i in few], method="normxlogit"); explain(model, tok,
-                                                                               [texts[i] for i in few], method="gxi")
-    rows = []
-    _rounds(rounds, groups, dict(part=part, model=model_name), rows, log)
-    return rows, plan.to_frame()
-
-def measure_sst2(rounds: int = ROUNDS, n: int | None = None, log=print) -> tuple[list, pd.DataFrame]:
-    "Part (a): MiniLM (SST-2) on the SST-2 dev sentences (`measure_texts`, with the old default)."
-    return measure_texts("sst2", "minilm-sst2", sst2_texts(n), rounds, log)
+    for method in ("normxlogit", "gxi"): explain(model, tok, [texts[i] for i in few], method=method)
+    base = dict(part=part, model=model_name, n_items=len(texts))
+    return _rounds(rounds, [first, second], base, plan_of, log), plan.to_frame()
 
 def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, threads: int = 1, log=print) -> dict:
     """Part (c): SmolLM2 on the first `n` SQuAD contexts (`measure_texts`, next-token explanations), with `threads`
     torch threads; writes its files (`scale_files('squad')`): one row per timed call, the batches, the run record."""
     rec = run_record("scale-squad", rounds=rounds, n_contexts=n, max_tokens=MAX_TOKENS)
     run = lambda: measure_texts("squad", "smollm2-135m", squad_contexts(n), rounds, log, old=False)
-    (rows, batches), rec = _with_threads(threads, rec, run)
-    return _write_part(scale_files("squad", results), rows, batches, rec)
+    return _write_part("squad", results, rec, *_with_threads(threads, rec, run))
 
 def measure_generations(rounds: int = ROUNDS, log=print) -> list:
-    """Part (b): SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its
-    next `PROMPT_TOKENS` tokens (given: forced decoding) by NormXLogit in one call, against one
-    batched forward pass over the whole sequences (the logits at every position), round by round."""
+    """Part (b), round by round: SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its next
+    `PROMPT_TOKENS` tokens (forced decoding) by NormXLogit in one call, against one forward pass over the sequences."""
     model, tok = load_model("smollm2-135m")
     prompts, conts = squad_sequences(tok)
     x = torch.tensor([tok(p)["input_ids"] + c for p, c in zip(prompts, conts)])
-    n = int(x.numel())
-    def forward():
-        with torch.no_grad(): return model(input_ids=x, attention_mask=torch.ones_like(x)).logits
-    def info(res):
-        plan = getattr(res, "plan", None)
-        return dict(n_items=len(prompts), n_batches=len(plan.batches) if plan else 1,
-                    real_tokens=plan.real_tokens if plan else n,
-                    padded_tokens=plan.padded_tokens if plan else n)
-    groups = [{"forward": (forward, info),
-               "normxlogit": (lambda: explain_generation(model, tok, prompts,
-                                                         continuation=conts, method="normxlogit"), info)}]
+    whole = SimpleNamespace(batches=[x], real_tokens=int(x.numel()), padded_tokens=int(x.numel()))   # the forward's
+    group = {"forward": torch.no_grad()(lambda: model(input_ids=x, attention_mask=torch.ones_like(x)).logits),
+             "normxlogit": lambda: explain_generation(model, tok, prompts, continuation=conts, method="normxlogit")}
     with torch.no_grad(): model(input_ids=x[:2, :16])                  # warm-up (not recorded), small
     explain_generation(model, tok, prompts[:2], continuation=[c[:4] for c in conts[:2]], method="normxlogit")
-    rows = []
-    _rounds(rounds, groups, dict(part="generation", model="smollm2-135m"), rows, log)
-    return rows
+    return _rounds(rounds, [group], dict(part="generation", model="smollm2-135m", n_items=len(prompts)),
+                   lambda name, res: getattr(res, "plan", None) or whole, log)
 
 PART_FILES = {"sst2": ("explain_at_scale.csv", "sst2_batches.csv", "explain_at_scale.json"),     # parts (a) and (b)
               "squad": ("squad_at_scale.csv", "squad_batches.csv", "squad_at_scale.json")}       # part (c)
@@ -176,44 +149,39 @@ def scale_files(part: str = "sst2", results=True) -> dict:
     """The result files of a run of this chapter: its timed calls, its batches and its run record; `part` one of
     `PART_FILES` ('sst2': parts (a) and (b), written by `measure_scale`; 'squad': part (c), by `measure_squad`)."""
     if part not in PART_FILES: raise ValueError(f"part must be one of {sorted(PART_FILES)}, not {part!r}")
-    names = zip(("calls", "batches", "record"), PART_FILES[part])
-    return {k: results_path("scale", f, results=results) for k, f in names}
+    return {k: results_path("scale", f, results=results)
+            for k, f in zip(("calls", "batches", "record"), PART_FILES[part])}
 
-def _write_part(f: dict, rows: list, batches: pd.DataFrame, rec: dict) -> dict:
-    "Write a run's timed calls, batches and record to its files `f` (`scale_files`); returns `f`."
-    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS))
-    write_csv(f["batches"], batches)
+def _write_part(part: str, results, rec: dict, rows: list, batches: pd.DataFrame) -> dict:
+    "Write a run's timed calls, batches and record to the part's files (`scale_files`); returns them."
+    f = scale_files(part, results)
+    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches)
     write_json(f["record"], rec)
     return f
 
 def _with_threads(threads: int, rec: dict, fn):
-    "`(fn(), rec)` with `threads` torch threads; the CPU and wall time of the call and the load at its end go to `rec`."
-    old = torch.get_num_threads()
+    "`fn()` with `threads` torch threads; the CPU and wall time of the call and the load at its end go to `rec`."
+    old, t0, c0 = torch.get_num_threads(), time.perf_counter(), time.process_time()
     torch.set_num_threads(threads)
-    try:
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
-        rec.update(cpu_s=round(time.process_time() - c0, 1),
-                   wall_s=round(time.perf_counter() - t0, 1), load_end=_load1())
-    finally: torch.set_num_threads(old)
-    return out, rec
+    try: return fn()
+    finally:
+        torch.set_num_threads(old)
+        rec.update(cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.perf_counter() - t0, 1),
+                   load_end=_load1())
 
 def measure_scale(results=True, rounds: int = ROUNDS, n: int | None = None, threads: int = 1, log=print) -> dict:
-    """Measure parts (a) and (b) in one run with `threads` torch threads, interleaved round by round, and write the
-    files
-    (`scale_files`): one row per timed call, the SST-2 batches, and the run record (machine, load at the start and the
-    end, the CPU time of the whole measurement)."""
+    """Measure parts (a) (`measure_texts` on SST-2, with the old default) and (b) (`measure_generations`) in one run
+    with `threads` torch threads and write the files (`scale_files`): one row per timed call, the SST-2 batches, the
+    run record (machine, load at the start and the end, the CPU time of the whole measurement)."""
     rec = run_record("scale", rounds=rounds, n_sst2=n or 872, prompts=PROMPTS, prompt_tokens=PROMPT_TOKENS,
                      max_tokens=MAX_TOKENS)
     def both():
-        rows, batches = measure_sst2(rounds, n, log)
+        rows, batches = measure_texts("sst2", "minilm-sst2", sst2_texts(n), rounds, log)
         return rows + measure_generations(rounds, log), batches
-    (rows, batches), rec = _with_threads(threads, rec, both)
-    return _write_part(scale_files("sst2", results), rows, batches, rec)
+    return _write_part("sst2", results, rec, *_with_threads(threads, rec, both))
 
 def read_scale(part: str = "sst2", results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict] | None:
     "A part's timed calls, batches and run record (`scale_files`), as its run wrote them; None before it has run."
-    import json
     f = scale_files(part, results)
     if not f["calls"].exists(): return None
     return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
@@ -224,79 +192,63 @@ PROFILE_FILE = "sst2_profile.csv"
 def phases(name: str) -> dict:
     """The phases of a profiled call of `name` ('normxlogit': `explain`; 'inference': `plain_inference`) as {phase: the
     function whose cumulative time it is}."""
-    import normxlogit.core as core
-    from normxlogit.model import batch
     if name == "inference": return {"tokenise each batch": _encode}
-    return {"tokenise all texts up front (plan, offsets)": batch.input_lengths, "tokenise each batch": batch.encode,
-            "model forward": batch.run_model, "Explanation objects": core._to_explanations,
-            "the scores: the head on every token, times the norms": core._method_scores}
+    return {"tokenise all texts up front (plan, offsets)": input_lengths, "tokenise each batch": encode,
+            "model forward": run_model, "Explanation objects": _to_explanations,
+            "the scores: the head on every token, times the norms": _method_scores}
 
 def phase_seconds(stats: dict, phases: dict) -> dict:
     """Cumulative seconds per phase in `pstats.Stats(...).stats` (keyed by code location): `phases` {phase: function};
     a phase whose function is not in the profile is an error (its time must not silently drop out)."""
-    out = {}
-    for phase, f in phases.items():
-        code = inspect.unwrap(f).__code__
-        hit = stats.get((code.co_filename, code.co_firstlineno, code.co_name))
-        if hit is None: raise KeyError(f"{code.co_name} ({code.co_filename}) is not in the profile")
-        out[phase] = float(hit[3])
-    return out
+    keys = {phase: (c.co_filename, c.co_firstlineno, c.co_name) for phase, f in phases.items()
+            for c in [inspect.unwrap(f).__code__]}
+    if missing := [k for k in keys.values() if k not in stats]:
+        raise KeyError(f"{missing[0][2]} ({missing[0][0]}) is not in the profile")
+    return {phase: float(stats[k][3]) for phase, k in keys.items()}
 
 # %% ../../nbs/60_scale_benchmark.ipynb #p60prof2
-def _profiled(fn) -> tuple[float, dict]:
+def _phases(name: str, fn) -> dict:
+    """One call of `fn` under `cProfile`, in `phases(name)`, the forward pass without the batch's tokenising.
+    NormXLogit: 'other' is what no phase covers; plain inference: all but its tokenising is its forward pass."""
     import cProfile, pstats
     pr = cProfile.Profile(); t0 = time.perf_counter(); pr.enable()
     try: fn()
     finally: pr.disable()
-    return time.perf_counter() - t0, pstats.Stats(pr).stats
-
-def _phases(name: str, fn) -> dict:
-    """One profiled call of `fn` in `phases(name)`, the forward pass without the batch's tokenising. NormXLogit: 'other'
-    is what no phase covers; plain inference: all but its tokenising counts as its forward pass (no 'other')."""
-    total, stats = _profiled(fn)
-    p = phase_seconds(stats, phases(name))
+    total, p = time.perf_counter() - t0, phase_seconds(pstats.Stats(pr).stats, phases(name))
     if name == "inference": return {**p, "model forward": total - p["tokenise each batch"]}
     p["model forward"] -= p["tokenise each batch"]                                    # run_model encodes first
     return {**p, "other": total - sum(p.values())}
 
 def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: int = 5) -> pd.DataFrame:
     """`repeats` profiled calls each of plain inference and NormXLogit on the SST-2 dev sentences (the first `n`),
-    interleaved, after one warm-up call each, split into phases (`_phases`); per phase the median over the calls (a
-    garbage collection that lands in one call moves one phase of one call), its share of their sum; written to
-    `PROFILE_FILE`."""
+    interleaved after a warm-up call each, in phases (`_phases`); per phase the median over the calls (a garbage
+    collection moves one phase of one call) and its share of their sum; written to `PROFILE_FILE`."""
     model, tok = load_model("minilm-sst2"); texts = sst2_texts(n)
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
     calls = {"inference": lambda: plain_inference(model, tok, texts, plan.batches),
              "normxlogit": lambda: explain(model, tok, texts, method="normxlogit")}
     def profile():
         for fn in calls.values(): fn()                                         # warm-up, not profiled
-        runs = {name: [] for name in calls}
-        for _ in range(repeats):                                               # interleaved, as the timed rounds
-            for name, fn in calls.items(): runs[name].append(_phases(name, fn))
-        return runs
-    rows = []
-    for name, r in _with_threads(threads, {}, profile)[0].items():
-        med = pd.DataFrame(r).median()
-        rows += [dict(call=name, phase=k, seconds=round(v, 4), share=round(v / med.sum(), 4), calls=repeats)
-                 for k, v in med.items()]
-    out = pd.DataFrame(rows)
+        return [{name: _phases(name, fn) for name, fn in calls.items()} for _ in range(repeats)]   # interleaved
+    runs = _with_threads(threads, {}, profile)
+    meds = {name: pd.DataFrame([r[name] for r in runs]).median() for name in calls}
+    out = pd.DataFrame([dict(call=name, phase=k, seconds=round(v, 4), share=round(v / med.sum(), 4), calls=repeats)
+                        for name, med in meds.items() for k, v in med.items()])
     write_csv(results_path("scale", PROFILE_FILE, results=results), out)
     return out
 
 # %% ../../nbs/60_scale_benchmark.ipynb #12b7d7ef
 def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str,
                  speed: bool = True, time: str = "seconds") -> pd.Series:
-    """Per round, `method` against `base` in `part`: explanations per second relative to the baseline's
-    (`base` time / `method` time, `speed=True`), or the time ratio (`method` / `base`); `time`: 'seconds' (wall) or
-    'cpu_seconds' (the CPU time of the process)."""
+    """Per round, `method` against `base` in `part`: explanations per second relative to the baseline's (`base` time /
+    `method` time), or with `speed=False` the time ratio; `time`: 'seconds' (wall) or 'cpu_seconds' (the process's)."""
     t = calls[calls.part == part].pivot_table(index="round", columns="method", values=time)
     return t[base] / t[method] if speed else t[method] / t[base]
 
 def goal_verdict(ratios, goal: float, at_least: bool = True) -> dict:
-    """Mean of the per-round `ratios` with its 95 % t interval (`paired_t`) and bootstrap
-    interval (`bootstrap_ci`), and the verdict on the goal (`interval_verdict` of the t interval
-    of the mean minus the goal, oriented so that positive means the goal is met): 'met' (the
-    interval lies on the goal's side), 'not met' (on the other side), 'inconclusive'."""
+    """Mean of the per-round `ratios`, its 95 % t interval (`paired_t`) and bootstrap interval (`bootstrap_ci`), and the
+    verdict on the goal (`interval_verdict` of the t interval of the mean minus the goal, positive when the goal is
+    met): 'met' (the interval lies on the goal's side), 'not met' (on the other side), 'inconclusive'."""
     r = np.asarray(ratios, float)
     t = paired_t(r - goal) if at_least else paired_t(goal - r)
     mean, blo, bhi = bootstrap_ci(r)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from .._version import __version__
-from ..core import explain, Explanation
+from ..core import explain, Explanation, Explanations
 from ..model.batch import predict
 from ..cache import ChunkStore, timed_chunk
 from ..config import plan_from
@@ -21,28 +21,28 @@ from .faithfulness import faithfulness, aopc, perturbed_accuracy, DEFAULT_RATIOS
 from ..attribution.ig import record_completeness
 from ..model.zoo import model_fingerprint
 
-_TEXT_COLUMNS = [("premise", "hypothesis"), ("question", "sentence"), ("sentence1", "sentence2"),
-                 ("sentence",), ("text",)]
+_TEXT_COLUMNS = [("premise", "hypothesis"), ("question", "sentence"), ("sentence1", "sentence2"), ("sentence",),
+                 ("text",)]
 _LABEL_COLUMNS = ["label_id", "label", "score"]
 
 def infer_columns(df: pd.DataFrame, text_columns=None, label_column=None):
     "The text column(s) and label column of a task frame (known GLUE layouts, or given explicitly)."
     if text_columns is None:
-        text_columns = next((c for c in _TEXT_COLUMNS if all(x in df.columns for x in c)), None)
-        if text_columns is None: raise ValueError("cannot tell the text columns of "
-                                                  f"{list(df.columns)}; pass text_columns=")
+        text_columns = next((c for c in _TEXT_COLUMNS if set(c) <= set(df.columns)), None)
+        if text_columns is None:
+            raise ValueError(f"cannot tell the text columns of {list(df.columns)}; pass text_columns=")
     text_columns = (text_columns,) if isinstance(text_columns, str) else tuple(text_columns)
     for c in text_columns:
         if c not in df.columns: raise ValueError(f"text column {c!r} not in {list(df.columns)}")
     if label_column is None:
-        label_column = next((c for c in _LABEL_COLUMNS if c in df.columns
-                             and pd.api.types.is_numeric_dtype(df[c])), None)
+        label_column = next((c for c in _LABEL_COLUMNS if c in df and pd.api.types.is_numeric_dtype(df[c])), None)
     elif label_column not in df.columns: raise ValueError(f"label column {label_column!r} not in {list(df.columns)}")
     return text_columns, label_column
 
 def _texts(df, cols):
-    if len(cols) == 1: return df[cols[0]].astype(str).tolist()
-    return list(zip(df[cols[0]].astype(str), df[cols[1]].astype(str)))
+    "The texts of `df`'s rows: strings (one column) or pairs (the first two)."
+    t = [df[c].astype(str).tolist() for c in cols[:2]]
+    return t[0] if len(t) == 1 else list(zip(*t))
 
 # %% auto #0
 __all__ = ['infer_columns', 'FaithfulnessResult', 'distributed', 'FaithfulnessPlan', 'run_faithfulness']
@@ -61,9 +61,8 @@ class FaithfulnessResult:
         import seaborn as sns, matplotlib.pyplot as plt
         d = self.samples if metric is None else self.samples[self.samples.metric == metric]
         mets = list(dict.fromkeys(d.metric))
-        if ax is None: _, ax = plt.subplots(1, len(mets), figsize=(4.2 * len(mets), 3.2), squeeze=False); ax = ax[0]
-        ax = np.atleast_1d(ax)
-        for a, m in zip(ax, mets):
+        ax = plt.subplots(1, len(mets), figsize=(4.2 * len(mets), 3.2), squeeze=False)[1][0] if ax is None else ax
+        for a, m in zip(ax := np.atleast_1d(ax), mets):
             sns.lineplot(d[d.metric == m], x="ratio", y="score", hue="method", marker="o", errorbar=("ci", 95),
                          n_boot=200, seed=0, ax=a)
             a.set_title(f"AOPC {m} ({'higher' if m == 'comprehensiveness' else 'lower'} is better)", fontsize=9)
@@ -75,135 +74,106 @@ def distributed() -> tuple[int, int]:
     "`(rank, world_size)` of this process under `accelerate launch` / `torchrun` (env RANK / WORLD_SIZE), else (0, 1)."
     return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
 
-def _json_rows(df: pd.DataFrame) -> list:
-    "Rows as JSON-safe records (the exact form in which they are cached, so fresh and cached chunks are identical)."
-    return json.loads(json.dumps(df.to_dict("records"), default=lambda o: o.item()))
-
-def _chunk(store, j, compute):
-    """Chunk `j` from `store` (None = no cache), computed when missing or unreadable and stored with the CPU seconds it
-    took (`timed_chunk`, as every experiment's chunks): `(explanation dicts, arrays, rows, reused)`."""
-    def packed():
-        exps, rows = compute()
-        return ({f"scores_{i}": e.scores for i, e in enumerate(exps)},
-                dict(explanations=[e.to_dict(scores=False) for e in exps], rows=rows))
-    ch = timed_chunk(store, j, packed)
-    return ch.meta["explanations"], ch.arrays, ch.meta["rows"], not ch.computed
-
 # %% ../../nbs/46_faithfulness_run.ipynb #fr02a5e1
-def _checked(methods, n, batch_size, label, ratios):
-    "The methods as a list and the ratios, after every check that needs no model (so a bad argument fails before work)."
-    if isinstance(methods, str): methods = [methods]
-    methods = list(methods)
+def _checked(methods, p, rank, world_size, cache):
+    """`(methods, plan, rank, world_size)`: methods as a list, the plan with its ratios checked, rank and world size as
+    given, else the environment's; after every check that needs no model (so a bad argument fails before any work)."""
+    methods = [methods] if isinstance(methods, str) else list(methods)
     if not methods: raise ValueError("no methods given")
     for m in methods: get_method(m)                        # unknown names fail before any work
-    ratios = check_ratios(ratios)
+    ratios, n, bs = check_ratios(p.ratios), p.n, p.batch_size
     if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
         raise ValueError(f"n must be a positive int or None, got {n!r}")
-    if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(
-        f"batch_size must be a positive int, got {batch_size!r}")
-    if label not in (None, "gold"): raise ValueError(f"label must be None or 'gold', got {label!r}")
-    return methods, ratios
-
-def _share(rank, world_size, cache):
-    "This process's `(rank, world_size)`: the given ones, else the environment's (several need a shared cache)."
-    r0, w0 = distributed()
-    rank = r0 if rank is None else rank; world_size = w0 if world_size is None else world_size
+    if not isinstance(bs, int) or bs < 1: raise ValueError(f"batch_size must be a positive int, got {bs!r}")
+    if p.label not in (None, "gold"): raise ValueError(f"label must be None or 'gold', got {p.label!r}")
+    rank, world_size = (d if g is None else g for g, d in zip((rank, world_size), distributed()))
     if not 0 <= rank < world_size: raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
-    if world_size > 1 and cache is False: raise ValueError("several processes need a shared "
-                                                           "cache folder (cache=True or a path)")
-    return rank, world_size
+    if world_size > 1 and cache is False:
+        raise ValueError("several processes need a shared cache folder (cache=True or a path)")
+    return methods, dataclasses.replace(p, ratios=ratios), rank, world_size
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr03a5e1
 def _sample(ad, tokenizer, df, cols, lab, n, seed, correct_only, info) -> pd.DataFrame:
     "The scored rows: the first `n` of a seeded shuffle of `df` (of its correct predictions if `correct_only`)."
     pool = df.iloc[np.random.default_rng(seed).permutation(len(df))]
     if correct_only:
-        pred = predict(ad, tokenizer, _texts(pool, cols), batch_size=64).argmax(-1).numpy()
-        ok = pred == pool[lab].to_numpy()
+        ok = predict(ad, tokenizer, _texts(pool, cols), batch_size=64).argmax(-1).numpy() == pool[lab].to_numpy()
         info.update(n_predicted=int(len(pool)), n_correct=int(ok.sum()), dataset_accuracy=float(ok.mean()))
         pool = pool[ok]
-    sel = pool if n is None else pool.iloc[:n]
+    sel = pool.iloc[:n]                                    # all of them for n=None
     if n is not None and len(sel) < n: info["warning"] = f"only {len(sel)} samples available (asked for {n})"
     info["n_used"] = len(sel)
     return sel
 
-def _stores(cache, model, methods, method_options, key) -> dict:
-    "One chunk store per method (None each when `cache` is False/None), keyed by `key` plus the model and the method."
+def _stores(cache, model, methods, p, name, rows) -> dict:
+    """One chunk store per method (None each when `cache` is False/None), keyed by the library version, the model
+    (`name`, fingerprint), the method and its options, the sample's `rows` and the plan's scoring settings."""
     if cache is False or cache is None: return {m: None for m in methods}
     root = Path(cache) if not isinstance(cache, bool) else cache_dir() / "faithfulness"
-    fp = model_fingerprint(model)
-    rest = {k: v for k, v in key.items() if k != "model"}
-    return {m: ChunkStore(root, f"faith-{m}", dict(library=__version__, model=key["model"], fingerprint=fp, method=m,
-                                                   options=method_options.get(m, {}), **rest))
+    key = dict(library=__version__, model=name, fingerprint=model_fingerprint(model), dataset=p.dataset_name,
+               rows=[str(i) for i in rows], label=p.label, metrics=list(p.metrics), ratios=list(p.ratios),
+               protocol=p.protocol, faithfulness=p.faithfulness, batch_size=p.batch_size)
+    return {m: ChunkStore(root, f"faith-{m}", dict(key, method=m, options=(p.method_options or {}).get(m, {})))
             for m in methods}
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr04a5e1
 @dataclass
 class _Chunks:
-    "What every chunk of a run shares: the model, the sample (texts, gold labels), the stores and the scoring keywords."
+    "What every chunk of a run shares: the model, the sample (texts, gold labels), the plan and the stores."
     ad: object
     tokenizer: object
     texts: list
     gold: list | None
-    batch_size: int
-    label: object
-    method_options: dict
+    p: FaithfulnessPlan
     stores: dict
-    score: dict                                            # keywords of `faithfulness`: ratios, metrics, protocol, ...
 
     def get(self, m, j):
-        "Chunk `j` of method `m`: `(explanation dicts, arrays, rows, reused)`."
-        s = j * self.batch_size
-        return _chunk(self.stores[m], j, lambda: self._compute(m, s, min(s + self.batch_size, len(self.texts))))
+        """Chunk `j` of method `m`, read, or computed and stored with its CPU seconds (`timed_chunk`): a `Chunk` whose
+        `arrays` are the explanations' scores and whose `meta` holds the explanations (without scores) and rows."""
+        s, bs = j * self.p.batch_size, self.p.batch_size
+        return timed_chunk(self.stores[m], j, lambda: self._compute(m, s, min(s + bs, len(self.texts))))
 
     def _compute(self, m, s, e):
-        tg = self.gold[s:e] if self.label == "gold" else None
+        p, gold = self.p, None if self.gold is None else self.gold[s:e]
+        tg = gold if p.label == "gold" else None
         with record_completeness() as log:                 # methods with a completeness check (IG) report it here
-            exps = explain(self.ad.model, self.tokenizer, self.texts[s:e], method=m, batch_size=self.batch_size,
-                           target=tg, per_text=tg is not None, **self.method_options.get(m, {}))
-        df = faithfulness(self.ad.model, self.tokenizer, list(exps), gold=None if self.gold is None else self.gold[s:e],
-                          label=self.label, batch_size=2 * self.batch_size, **self.score)
+            exps = list(explain(self.ad.model, self.tokenizer, self.texts[s:e], method=m, batch_size=p.batch_size,
+                                target=tg, per_text=tg is not None, **(p.method_options or {}).get(m, {})))
+        df = faithfulness(self.ad.model, self.tokenizer, exps, gold=gold, label=p.label, batch_size=2 * p.batch_size,
+                          ratios=p.ratios, metrics=p.metrics, protocol=p.protocol, **p.faithfulness)
         if len(log):                                      # each sample's worst relative completeness gap, with its rows
-            log.attach(list(exps))
-            worst = dict(completeness_gap=("rel_gap", "max"), converged=("converged", "all"))
-            gaps = log.frame().groupby("example").agg(**worst)
-            df = df.join(gaps, on="sample")
+            log.attach(exps)
+            df = df.join(log.frame().groupby("example").agg(completeness_gap=("rel_gap", "max"),
+                                                            converged=("converged", "all")), on="sample")
         df["sample"] += s
         df["method"] = m
-        return list(exps), _json_rows(df)
+        rows = json.loads(json.dumps(df.to_dict("records"), default=lambda o: o.item()))  # as cached: fresh == reread
+        return ({f"scores_{i}": x.scores for i, x in enumerate(exps)},
+                dict(explanations=[x.to_dict(scores=False) for x in exps], rows=rows))
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr05a5e1
-def _work(chunks, mine, progress) -> dict:
-    "This process's chunks, computed or read, with a progress bar that says how many were found done."
-    found = sum(1 for m, j in mine if chunks.stores[m] is not None and chunks.stores[m].has(j))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(mine), desc=f"explain + score ({found} of {len(mine)} chunks found done)", unit="chunk")
-    done = {}
-    for m, j in mine:
-        done[m, j] = chunks.get(m, j)
-        if bar is not None: bar.update(1)
-    if bar is not None: bar.close()
-    return done, found
-
-def _others(chunks, jobs, done, wait_timeout):
-    "Wait for the other processes' chunks, then read them into `done`."
+def _work(chunks, jobs, rank, world_size, progress, wait_timeout) -> tuple:
+    """`(done, found, reused)`: every chunk of `jobs`, this process's share (`jobs[rank::world_size]`) computed or read
+    with a progress bar that says how many were `found` done, the others read once their processes have stored them."""
+    from tqdm.auto import tqdm
+    mine = jobs[rank::world_size]                          # process r has the jobs q with q % world_size == r
+    found = sum(chunks.stores[m] is not None and chunks.stores[m].has(j) for m, j in mine)
+    bar = tqdm(mine, desc=f"explain + score ({found} of {len(mine)} chunks found done)", unit="chunk",
+               disable=not progress)
+    done = {jb: chunks.get(*jb) for jb in bar}
     deadline = time.time() + wait_timeout
-    while not all(chunks.stores[m].has(j) for m, j in jobs):
+    while world_size > 1 and not all(chunks.stores[m].has(j) for m, j in jobs):
         if time.time() > deadline:
             raise TimeoutError(f"other processes did not finish their chunks within {wait_timeout} s")
         time.sleep(0.5)
-    for m, j in jobs:
-        if (m, j) not in done: done[m, j] = chunks.get(m, j)
+    done.update({jb: chunks.get(*jb) for jb in jobs if jb not in done})
+    return done, found, sum(not done[jb].computed for jb in mine)
 
 def _save(done, methods, n_chunks, folder):
     "Each method's explanations, from the chunks, as `<folder>/<method>.json`."
-    from normxlogit.core import Explanations
     for m in methods:
-        exps = Explanations(Explanation.from_dict(d, scores=done[m, j][1][f"scores_{i}"])
-                            for j in range(n_chunks) for i, d in enumerate(done[m, j][0]))
-        exps.save(Path(folder) / f"{m}.json")
+        Explanations(Explanation.from_dict(d, scores=done[m, j].arrays[f"scores_{i}"]) for j in range(n_chunks)
+                     for i, d in enumerate(done[m, j].meta["explanations"])).save(Path(folder) / f"{m}.json")
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr05plan
 @dataclass
@@ -244,9 +214,8 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
                      save_explanations=None, **fields) -> FaithfulnessResult:
     """Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness, resumably.
 
-    methods: registered method names (an unknown name is an error before any work). The protocol is `plan` (a
-    `FaithfulnessPlan`) or its fields as keywords (`n=100, ratios=...`, as before); keywords it does not name go to
-    `faithfulness` (mode, special, count, rounding, ...).
+    methods: registered method names (an unknown name fails before any work). The protocol is `plan` (a
+    `FaithfulnessPlan`) or its fields as keywords (`n=100, ratios=...`); other keywords go to `faithfulness`.
 
     Work is done in chunks of `batch_size` samples per method (explain, then perturb and score), each stored as soon
     as it is done when `cache` is True (folder `cache_dir()/faithfulness`) or a folder: a rerun with the same
@@ -257,44 +226,29 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
     `load_explanations`). Methods that check their own completeness (Integrated Gradients) add two columns to their
     rows: `completeness_gap`, the sample's worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over its targets, and
     `converged`; the explanations carry the full record in `options['completeness']`. Returns a `FaithfulnessResult`."""
-    p = _plan(plan, fields)
-    n, seed, batch_size, label, protocol, metrics = p.n, p.seed, p.batch_size, p.label, p.protocol, p.metrics
-    methods, ratios = _checked(methods, n, batch_size, label, p.ratios)
-    rank, world_size = _share(rank, world_size, cache)
-    dataset_name, correct_only, faith_kw = p.dataset_name, p.correct_only, p.faithfulness
+    methods, p, rank, world_size = _checked(methods, _plan(plan, fields), rank, world_size, cache)
     cols, lab = infer_columns(dataset_df, p.text_columns, p.label_column)
     ad = get_adapter(model)
     reg = ad.kind == "regression"
-    if correct_only and (reg or lab is None): raise ValueError("correct_only needs a classification "
-                                                               "model and a label column")
-    if label == "gold" and lab is None: raise ValueError("label='gold' needs a label column")
+    if p.correct_only and (reg or lab is None):
+        raise ValueError("correct_only needs a classification model and a label column")
+    if p.label == "gold" and lab is None: raise ValueError("label='gold' needs a label column")
     t0 = time.time()
-    info = dict(dataset=dataset_name, dataset_rows=len(dataset_df), n_requested=n, correct_only=correct_only, seed=seed)
-    sel = _sample(ad, tokenizer, dataset_df, cols, lab, n, seed, correct_only, info)
-    texts = _texts(sel, cols)
+    info = dict(dataset=p.dataset_name, dataset_rows=len(dataset_df), n_requested=p.n, correct_only=p.correct_only,
+                seed=p.seed)
+    sel = _sample(ad, tokenizer, dataset_df, cols, lab, p.n, p.seed, p.correct_only, info)
     gold = sel[lab].tolist() if lab is not None else None
     mname = p.model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config,
             "_name_or_path", type(ad.m).__name__))
-    method_options = p.method_options or {}
-    key = dict(model=mname, dataset=dataset_name, rows=[str(i) for i in sel.index], label=label, metrics=list(metrics),
-               ratios=list(ratios), protocol=protocol, faithfulness=faith_kw, batch_size=batch_size)
-    chunks = _Chunks(ad, tokenizer, texts, gold, batch_size, label, method_options,
-                     _stores(cache, model, methods, method_options, key),
-                     dict(ratios=ratios, metrics=metrics, protocol=protocol, **faith_kw))
-    jobs = [(m, j) for m in methods for j in range(-(-len(texts) // batch_size))]
-    mine = [jb for q, jb in enumerate(jobs) if q % world_size == rank]
-    done, found = _work(chunks, mine, progress)
-    if world_size > 1: _others(chunks, jobs, done, p.wait_timeout)
-    df = pd.DataFrame([r for jb in jobs for r in done[jb][2]])
+    chunks = _Chunks(ad, tokenizer, _texts(sel, cols), gold, p, _stores(cache, model, methods, p, mname, sel.index))
+    jobs = [(m, j) for m in methods for j in range(-(-len(sel) // p.batch_size))]
+    done, found, reused = _work(chunks, jobs, rank, world_size, progress, p.wait_timeout)
     if save_explanations is not None and rank == 0: _save(done, methods, len(jobs) // len(methods), save_explanations)
-    info["chunks"] = len(jobs)
-    info["chunks_found_done"] = found
-    info["chunks_reused"] = sum(done[jb][3] for jb in mine)
-    info["explain_s"] = round(time.time() - t0, 1)
+    info.update(chunks=len(jobs), chunks_found_done=found, chunks_reused=reused,
+                explain_s=round(time.time() - t0, 1))
+    df = pd.DataFrame([r for jb in jobs for r in done[jb].meta["rows"]])
     df.insert(1, "row", [sel.index[i] for i in df["sample"]])
-    df.insert(0, "dataset", dataset_name); df.insert(1, "model", mname)
+    df.insert(0, "dataset", p.dataset_name); df.insert(1, "model", mname)
     info["total_s"] = round(time.time() - t0, 1)
-    summ = aopc(df) if not reg else None
     acc = perturbed_accuracy(df) if gold is not None else None
-    if reg: summ = acc
-    return FaithfulnessResult(df, summ, info, acc)
+    return FaithfulnessResult(df, acc if reg else aopc(df), info, acc)
