@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 # %% auto #0
-__all__ = ['plan_from', 'Opt', 'Command', 'CommandError', 'command_parser', 'command_main']
+__all__ = ['plan_from', 'Opt', 'listed', 'Command', 'CommandError', 'command_parser', 'command_main']
 
 # %% ../nbs/05_config.ipynb #cf062a11
 def plan_from(cls, plan=None, fields=None):
@@ -42,6 +42,19 @@ class Opt:
         if self.default is False and self.kind is None:
             return parser.add_argument(flag, action="store_true", help=self.help)
         return parser.add_argument(flag, dest=self.name, default=self.default, required=self.required, **spec)
+
+# %% ../nbs/05_config.ipynb #cf099a02
+def listed(kind: Callable = str) -> Callable:
+    """The type of a list option given as one word: values separated by commas or spaces, each read by `kind`
+    (`str`, `int`, ...); a word with no value in it, or a value `kind` refuses, is an input error."""
+    def read(text) -> list:
+        values = str(text).replace(",", " ").split()
+        if not values:
+            raise argparse.ArgumentTypeError(f"expected one or more values separated by commas, got {text!r}")
+        try: return [kind(v) for v in values]
+        except ValueError: raise argparse.ArgumentTypeError(f"not a list of {kind.__name__}: {text!r}") from None
+    read.__name__ = f"list of {kind.__name__}"
+    return read
 
 # %% ../nbs/05_config.ipynb #cf109d76
 @dataclass(frozen=True)

@@ -119,7 +119,10 @@ def test_experiment1_command_skips_a_finished_run(tmp_path):
     ("experiment1", ["run", "minilm-sst2", "sst2", "100000"], "has 872 held-out items"),
     ("experiment1", ["status", "--scale", "huge"], "invalid choice"),
     ("blimp", ["run", "--models", "no-such-model"], "unknown model 'no-such-model'"),
-    ("blimp", ["run", "--threads", "0"], "--threads must be at least 1")])
+    ("blimp", ["run", "--threads", "0"], "--threads must be at least 1"),
+    ("experiment1", ["run", "minilm-sst2", "sst2", "2", "--methods", ","], "--methods: expected one or more values"),
+    ("generation", ["run", "--ks", ""], "--ks: expected one or more values"),
+    ("efficiency", ["time", "--model", "tiny-bert", "--lengths", "16,x"], "--lengths: not a list of int")])
 def test_experiment_command_bad_input_is_a_clear_error(tmp_path, name, args, needle):
     r = _cli(tmp_path, name, *args)
     assert r.returncode != 0 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 from .._version import __version__
 from ..cache import ChunkStore, atomic_write, find_stores, run_chunks, ChunkRun
-from ..config import plan_from, Opt, Command, CommandError, command_parser, command_main
+from ..config import plan_from, Opt, Command, CommandError, command_parser, command_main, listed
 # below the skeleton (cache layer, configs); experiments import them from here:
-_all_ = ["run_chunks", "ChunkRun", "plan_from", "Opt", "Command", "CommandError"]
+_all_ = ["run_chunks", "ChunkRun", "plan_from", "Opt", "Command", "CommandError", "listed"]
 from ..paths import cache_dir, results_dir, repo_root
 from ..metrics.stats import interval_verdict, VERDICTS
 from .profiling import machine_info
@@ -28,7 +28,8 @@ __all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'S
            'normal_verdicts', 'verdict_mark', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment',
            'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population', 'claim_table',
            'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'scratch_unless_book',
-           'chunk_table', 'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command', 'CommandError']
+           'chunk_table', 'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command', 'CommandError',
+           'listed']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:

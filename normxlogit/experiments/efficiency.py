@@ -18,7 +18,7 @@ from ..testing import fixed_length_text, fixed_length_texts
 from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
 from .common import (scratch_unless_book, results_path, cost_table, register_experiment, quiet,
                                            verdict, others_load, wait_until_quiet, command_line, Command, Opt,
-                                           merge_rows, dashed, plan_from, ScaleRun, scale_runs)
+                                           merge_rows, dashed, plan_from, ScaleRun, scale_runs, listed)
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
@@ -567,17 +567,11 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
                     length, batch, batch, repeats)
     return g[g.kind == ("decoder" if "forward_last" in methods else "encoder")].reset_index(drop=True)
 
-# %% ../../nbs/56a_efficiency_run.ipynb #8297b0d0
-def _ints(s): return [int(x) for x in str(s).split(",") if x.strip()]
-
-# %% ../../nbs/56a_efficiency_run.ipynb #edea7754
-def _names(s): return None if s is None else [x.strip() for x in s.split(",") if x.strip()]
-
 # %% ../../nbs/56a_efficiency_run.ipynb #09f00b56
 MODEL_OPTS = (Opt("model", None, "a name for normxlogit.model.zoo.load_model (tiny: tiny-ARCH[-HEAD])", kind=str,
                   required=True),
               Opt("options", None, "JSON {method: {option: value}} on top of method_options", kind=str))
-METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_METHODS)})", kind=str)
+METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_METHODS)})", kind=listed())
 
 def _options(a): return json.loads(a.options) if a.options else None
 
@@ -588,10 +582,10 @@ def _show(df): print(dashed(df).to_string(index=False), flush=True)
 def _time(a):
     "Table 4: time per instance at each length, then the runs and the medians."
     model, tok = load_model(a.model, device=a.device)
-    plan = TimePlan(_ints(a.lengths), _names(a.methods), a.batch, a.repeats, a.warmup, _options(a), a.wait_quiet,
+    plan = TimePlan(a.lengths, a.methods, a.batch, a.repeats, a.warmup, _options(a), a.wait_quiet,
                     a.timed_after)
     rows = run_time(model, tok, a.model, plan, a.results)
-    rows = rows[(rows.batch == a.batch) & rows.length.isin(_ints(a.lengths))]
+    rows = rows[(rows.batch == a.batch) & rows.length.isin(a.lengths)]
     with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
         print("runs (load average at start / end, CPU and wall seconds):")
         _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s",
@@ -610,13 +604,13 @@ _SHARED = ("results", "device", "threads")                             # the sha
 _main = command_line(
     "efficiency", "Efficiency of the attribution methods (the NormXLogit paper's Tables 4-5); resumable.", {
     "time": Command("time per instance vs length (Table 4)", _time, (
-        *MODEL_OPTS, METHODS_OPT, Opt("lengths", "40,120,360,512", "comma-separated input lengths"),
+        *MODEL_OPTS, METHODS_OPT, Opt("lengths", "40,120,360,512", "comma-separated input lengths", kind=listed(int)),
         Opt("repeats", 5, "timed rounds"), Opt("warmup", 1, "untimed rounds first"), Opt("batch", 1, "inputs per call"),
         Opt("wait_quiet", 0.0, "before each length's run, wait up to this many seconds for a quiet machine"),
         Opt("timed_after", None, "time again each length whose complete run started before this ISO time", kind=str)),
         _SHARED),
     "memory": Command("largest batch within a memory budget (Table 5)", lambda a: _show(run_memory(
-        a.model, MemoryPlan(_names(a.methods), a.length, a.budget_gib, a.time_limit, a.refine, a.start, a.max_batch,
+        a.model, MemoryPlan(a.methods, a.length, a.budget_gib, a.time_limit, a.refine, a.start, a.max_batch,
                             _options(a)), a.device, a.threads, a.results)), (
         *MODEL_OPTS, METHODS_OPT, Opt("budget_gib", 8.0, "memory budget"), Opt("length", 512, "input length"),
         Opt("time_limit", 900.0, "seconds per probe"), Opt("refine", 1, "bisection steps after doubling"),

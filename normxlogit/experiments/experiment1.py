@@ -17,7 +17,7 @@ from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
 from .common import chunk_key, cache_root, results_path, write_csv, scratch_unless_book
 from .common import cost_table, Opt, Claims, register_experiment, command_line, Command
-from .common import CommandError, ScaleRun, scale_runs
+from .common import CommandError, ScaleRun, scale_runs, listed
 from .profiling import machine_info
 from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES, ABLATIONS, N_BOOT
 from .experiment1_report import family_of, methods_of, result_files, load_results, cells
@@ -296,7 +296,7 @@ def ig_recompute_cost(results=True) -> pd.DataFrame:
 RUN_OPTS = (Opt("model", help="a fine-tuned model, e.g. minilm-sst2", kind=str, positional=True),
             Opt("task", help="its GLUE task", choices=tuple(TASK_LABELS), kind=str, positional=True),
             Opt("n", help="held-out items (the first n of the seeded shuffle)", kind=int, positional=True),
-            Opt("methods", None, "space- or comma-separated (default: the model family's methods)", kind=str),
+            Opt("methods", None, "space- or comma-separated (default: the model family's methods)", kind=listed()),
             Opt("ig_steps", None, "IG steps (default 50; 25 for a decoder)", kind=int),
             Opt("ig_batch", IG_BATCH, "IG path sequences per pass"),
             Opt("correct_only", False, "only correctly predicted items (ablation)"),
@@ -312,7 +312,7 @@ def _run(a):
     n_dev = len(task_data(a.task).dev)
     if not 1 <= a.n <= n_dev:
         raise CommandError(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got {a.n}")
-    methods = tuple(a.methods.replace(",", " ").split()) if a.methods else None
+    methods = tuple(a.methods) if a.methods else None
     if bad := [m for m in methods or () if m not in REGISTERED]:
         raise CommandError(f"unknown methods {bad}; see `normxlogit methods`")
     outdir = results_path("faithfulness", results=a.results)

@@ -15,7 +15,7 @@ from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_record,
-    scratch_unless_book, command_line, Command, Opt, run_record, cost_table, verdict_mark, with_ci,
+    scratch_unless_book, command_line, Command, Opt, listed, run_record, cost_table, verdict_mark, with_ci,
     register_experiment, Claims, plan_from, ScaleRun, scale_runs)
 
 # %% auto #0
@@ -378,8 +378,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 def _run(a):
     model, tok = load_model(a.model, head="causal_lm", device=a.device)
     opts = {"ig": dict(DEFAULT_OPTIONS["ig"], n_steps=a.ig_steps)}
-    plan = GenerationPlan(a.prompts, a.new_tokens, [m for m in a.methods.split(",") if m], opts,
-                          [int(k) for k in a.ks.split(",") if k], a.seed, a.batch_size, a.reverse)
+    plan = GenerationPlan(a.prompts, a.new_tokens, a.methods, opts, a.ks, a.seed, a.batch_size, a.reverse)
     res = run_generation(model, tok, a.model, plan, cache=a.cache, results=a.results, write=not a.no_write)
     print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed", "cpu_s",
                                                  "cpu_s_per_prompt")}))
@@ -396,8 +395,8 @@ def _summary(a):
 # %% ../../nbs/59_generation_faithfulness.ipynb #59f87a9d
 RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),
             Opt("new_tokens", 20, "tokens generated per question"),
-            Opt("methods", ",".join(GEN_METHODS), "comma-separated"),
-            Opt("ks", ",".join(map(str, KS)), "numbers of top tokens deleted, comma-separated"),
+            Opt("methods", ",".join(GEN_METHODS), "comma-separated", kind=listed()),
+            Opt("ks", ",".join(map(str, KS)), "numbers of top tokens deleted, comma-separated", kind=listed(int)),
             Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
             Opt("batch_size", 16, "shortened contexts per forward pass"), Opt("seed", 0, "random seed"),
             Opt("reverse", False, "visit the chunks last first (a second process shares the work)"),

@@ -17,7 +17,7 @@ from ..model.zoo import model_fingerprint, load_model, tiny_model, offline_path
 from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
-from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks,
+from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, listed,
     results_path, write_csv, write_record, run_record, cost_table, verdict, with_ci, count_verdicts, locked, merge_rows,
     register_experiment, command_line, Command, Opt, Claims, plan_from, fold_stores, ScaleRun, scale_runs)
 from ..cache import key_hash
@@ -677,8 +677,9 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"),
             Opt("task", "sva", "the task", ("sva", "ra", "qa")), Opt("n", 300, "correctly predicted items"),
             Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
-            Opt("methods", ",".join(PRUNING_METHODS), "comma-separated"),
-            Opt("poolings", ",".join(POOLINGS), "comma-separated"), Opt("n_random", 10, "random pruning orders"),
+            Opt("methods", ",".join(PRUNING_METHODS), "comma-separated", kind=listed()),
+            Opt("poolings", ",".join(POOLINGS), "comma-separated", kind=listed()),
+            Opt("n_random", 10, "random pruning orders"),
             Opt("step", 5, "measure accuracy after every `step`-th pruned head"),
             Opt("max_pruned", None, "heads pruned at most", kind=int), Opt("chunk_size", 50, "items per stored chunk"),
             Opt("batch_size", 16, "items per forward pass"),
@@ -693,7 +694,6 @@ RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"
 def _run(a):
     "One model and task, resumably; prints the run's record and the summary."
     plan = {k: v for k, v in vars(a).items() if k in PruningPlan.__dataclass_fields__}   # the options of the protocol
-    plan.update(methods=a.methods.split(","), poolings=a.poolings.split(","))
     model, tok = load_model(a.model, device=a.device)
     run = run_pruning(model, tok, a.model, a.task, a.n, cache=False if a.no_cache else a.cache,
                       results=False if a.no_write else a.results, **plan)

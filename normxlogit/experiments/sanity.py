@@ -23,7 +23,7 @@ from ..metrics.plausibility import similarity
 from .common import (scratch_unless_book, dashed, chunk_key, cache_root, run_chunks,
                                            results_path, write_csv, write_json, cost_table, register_experiment,
                                            verdict, command_line, Command, Opt, merge_rows, plan_from, fold_stores,
-                                           ScaleRun, scale_runs)
+                                           ScaleRun, scale_runs, listed)
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'RECORDED',
@@ -635,7 +635,7 @@ def _estimate(a):
 def _plan_of(a) -> SanityPlan:
     "The `SanityPlan` of the command's options (`--model` is required)."
     if not a.model: raise ValueError("--model is required (a zoo name or a fine-tuned artifact)")
-    return SanityPlan(a.methods.split(",") if a.methods else None, tuple(t for t in a.tests.split(",") if t),
+    return SanityPlan(a.methods, tuple(a.tests),
                       a.permuted, a.layer_step, a.ig_steps, a.chunk_size, a.seed)
 
 # %% ../../nbs/55a_sanity_run.ipynb #9323c87e
@@ -651,8 +651,8 @@ def _run(a):
 ONE_MODEL = (Opt("model", None, "zoo name or fine-tuned artifact (models/<name>)", kind=str),
              Opt("task", None, "GLUE task of task_data, or 'sva' (default: the fine-tuned model's task)", kind=str),
              Opt("n", 200, "items (seeded sample of the dev split)"),
-             Opt("methods", None, "comma-separated (default: every registered method)", kind=str),
-             Opt("tests", "cascade,independent,random_target", "comma-separated"),
+             Opt("methods", None, "comma-separated (default: every registered method)", kind=listed()),
+             Opt("tests", "cascade,independent,random_target", "comma-separated", kind=listed()),
              Opt("permuted", None, "permuted-label model for the data test (skipped with a note if absent)", kind=str),
              Opt("layer_step", 1, "visit every k-th layer (the cascade still randomises all)"),
              Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
