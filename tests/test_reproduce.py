@@ -14,13 +14,15 @@ BIN = Path(sys.executable).parent
 FILES = {
     "agreement": ["table1.csv", "items/tiny-llama_sva_2.csv.gz", "items/tiny-llama_sva_2.json",
                   "items/tiny-bert_ra_2.csv.gz",
-                  "items/tiny-bert_qa_1.json"],
-    "blimp": ["alignment_tiny.csv", "alignment_tiny_items.csv", "alignment_tiny_claims.csv", "alignment_tiny.json"],
-    "efficiency": ["time.csv", "memory.csv"],
-    "experiment1": ["table1.csv", "orderings.csv", "ig_convergence.csv", "runs.csv"],
-    "generation": ["faithfulness.csv"],
-    "pruning": ["pruning.csv", "pruning_items.csv.gz", "pruning_findings.csv", "pruning_tiny-llama_sva.json"],
-    "sanity": ["randomisation.csv", "factors.csv", "skipped.csv", "runs.json", "items/tiny-bert.csv.gz"],
+                  "items/tiny-bert_qa_1.json", "costs.csv"],
+    "blimp": ["alignment_tiny.csv", "alignment_tiny_items.csv", "alignment_tiny_claims.csv", "alignment_tiny.json",
+              "costs.csv"],
+    "efficiency": ["time.csv", "memory.csv", "costs.csv"],
+    "experiment1": ["table1.csv", "orderings.csv", "ig_convergence.csv", "runs.csv", "costs.csv"],
+    "generation": ["faithfulness.csv", "costs.csv"],
+    "pruning": ["pruning.csv", "pruning_items.csv.gz", "pruning_findings.csv", "pruning_tiny-llama_sva.json",
+                "costs.csv"],
+    "sanity": ["randomisation.csv", "factors.csv", "skipped.csv", "runs.json", "items/tiny-bert.csv.gz", "costs.csv"],
 }
 APPENDED = {"runs.csv"}        # experiment1's log of runs gains a row per call, by design
 
@@ -149,3 +151,17 @@ def test_one_scale_shape():
     old = re.compile(r"^(PRUNING_SCALES|SIZES|PLANNED_N|ABLATION_RUNS|TINY) = ", re.M)
     src = {p.name: old.findall(p.read_text()) for p in (ROOT / "normxlogit" / "experiments").glob("*.py")}
     assert not any(src.values()), src
+
+
+def test_one_cost_record():
+    """One cost record and one estimate (issue 37): every experiment declares its `work` and no estimate of its own;
+    its committed `costs.csv` has the one shape, and the book's scale is priced from it at every step."""
+    import importlib
+    from normxlogit.experiments import common
+    for name, e in common.load_experiments().items():
+        mod = importlib.import_module(f"normxlogit.experiments.{name}")
+        assert e.work is not None and getattr(mod, "estimate", common.estimate) is common.estimate, name
+        rec = pd.read_csv(common.costs_path(e.costs or name))
+        assert list(rec.columns) == common.COST_COLUMNS and name in set(rec.experiment), name
+        book = common.estimate(name, "book")
+        assert book.cpu_s_per_unit.iloc[:-1].notna().all() and book.step.iloc[-1] == "total", (name, book)

@@ -125,7 +125,7 @@ def main(argv=None):
     import inseq
     from normxlogit.generation import explain_generation, prompt_ids, greedy_continuation, prefix_text
     from normxlogit.attribution.attention import eager_attention
-    from normxlogit.experiments.profiling import machine_info
+    from normxlogit.profiling import machine_info
     from normxlogit.experiments.common import write_csv, write_json
     from normxlogit.evidence.datasets import load_squad
     started = machine_info("cpu", gmacs=False)

@@ -21,8 +21,8 @@ from ..attribution.gradients import scores_from_embeddings
 from ..attribution.ig import pass_on_warnings
 from ..metrics.plausibility import item_metrics
 from .common import (scratch_unless_book, chunk_key, cache_root, open_store, fold_stores,
-    run_chunks, results_path, write_csv, write_json, run_record, cost_table, register_experiment, command_line, Command,
-    CommandError, Opt, Claims, plan_from, ScaleRun, scale_runs, ChunkRun)
+    run_chunks, results_path, write_csv, write_json, run_record, record_costs, register_experiment, command_line,
+    Command, CommandError, Opt, Claims, plan_from, ScaleRun, scale_runs, ChunkRun)
 
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
@@ -31,8 +31,8 @@ __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 
            'RUN_OPTS', 'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for',
            'variant_methods', 'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items',
            'method_options', 'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file',
-           'item_key', 'AgreementPlan', 'run_agreement', 'summarize', 'benchmark_runs', 'run_benchmark', 'stored_n',
-           'read_benchmark', 'fold_chunks', 'reproduce', 'estimate']
+           'item_key', 'AgreementPlan', 'run_agreement', 'summarize', 'cost_rows', 'benchmark_runs', 'run_benchmark',
+           'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce', 'work']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -512,6 +512,15 @@ def _record(r, prev) -> dict:
                     selection_untimed_chunks=pi.get("selection_untimed_chunks", 0))
     return run_record("agreement", cpu_s=r.info["cpu_s_now"], counts=r.counts, excluded=r.excluded, info=info)
 
+def cost_rows(record) -> list:
+    """The cost rows of a run record (`_record`): 'explain' an item with every timed (method, variant) pair (their CPU
+    seconds per item summed, times the items used) and 'score the pool' (per item examined)."""
+    c, info = record["counts"], record["info"]
+    per_item = sum(t["cpu_s"] / t["items"] for t in info.get("timing", []))
+    return [dict(model=c["model"], task=c["task"], step=s, unit=u, units=n, cpu_s=round(x, 2)) for s, u, n, x in (
+        ("explain", "item", c["used"] * bool(per_item), c["used"] * per_item),
+        ("score the pool", "pool item", c["examined"], info.get("selection_cpu_s", 0.0)))]
+
 # %% ../../nbs/53a_agreement_run.ipynb #89d8c3e5
 def _gap_file_for(name, task, ids, steps, results):
     "A stored IG-gap file of `name` and `task` (any n) on exactly the items `ids` and `steps`, or None."
@@ -530,11 +539,11 @@ def benchmark_runs(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=Non
 
 def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GAP, verbose=True, write_table=True,
                   device=None, recompute=False) -> dict:
-    """`run_agreement` for every run (`ScaleRun`s, default the book's: `benchmark_runs()`), its model loaded once on
-    `device` (or taken from `loaded`, name -> `(model, tokenizer)`), with its run record (`<model>_<task>_<n>.json`,
-    rewritten only when something was computed) and, where IG is left out, its gap on the first `ig_gap['items']` items
-    (`.ig_gap.csv`; a stored file on the same items is reused). Then `table1.csv` from every stored run
-    (`read_benchmark`: parallel runs leave a complete table). Returns the runs, `table1` and the IG gaps."""
+    """`run_agreement` for every run (`ScaleRun`s; default the book's, `benchmark_runs()`), its model loaded once on
+    `device` (or taken from `loaded`, name -> `(model, tokenizer)`), with its run record (`<model>_<task>_<n>.json`) and
+    `cost_rows` (`costs.csv`), written only when something was computed, and, where IG is left out, its gap on the first
+    `ig_gap['items']` items (`.ig_gap.csv`; a stored file on the same items is reused). Then `table1.csv` from every
+    stored run (`read_benchmark`: parallel runs leave a complete table). Returns the runs, `table1` and the IG gaps."""
     out, gaps, ig_gap, runs = [], [], {**IG_GAP, **ig_gap}, benchmark_runs() if runs is None else runs
     same = lambda c: {k: v for k, v in (c or {}).items() if k != "coref"}      # coref: a wording, not a count
     for name in dict.fromkeys(r.model for r in runs):
@@ -548,7 +557,8 @@ def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GA
             if results:
                 prev = json.loads(file(".json").read_text()) if file(".json").exists() else None
                 if prev is None or r.info["computed"] or same(prev.get("counts")) != same(r.counts):
-                    write_json(file(".json"), _record(r, prev))
+                    write_json(file(".json"), rec := _record(r, prev))
+                    if r.info["computed"]: record_costs("agreement", cost_rows(rec), results=results)
             if "ig" in r.excluded and ig_gap["items"] and len(r.items) and run.task in ig_gap["tasks"]:
                 head = r.items.head(ig_gap["items"])
                 g = _gap_file_for(name, run.task, head.id.astype(str), ig_gap["steps"], results) if results else None
@@ -677,31 +687,21 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     return dict(computed=sum(len(r.info["computed"]) for r in out["runs"]), rows=len(out["table1"]))
 
 # %% ../../nbs/53a_agreement_run.ipynb #964a8fb6
-def estimate(scale: str = "book", results=True) -> pd.DataFrame:
-    """The CPU cost of `reproduce(scale)` (`cost_table`) from the stored run records: per model and task, the items
-    still to explain times the measured CPU seconds per item (summed over the (method, variant) pairs with a stored
-    cost), and the pool items still to score times theirs. 'paper' counts every correct item of the data at the stored
-    accuracy."""
-    if scale == "tiny":
-        return cost_table([dict(step="tiny run (2 random models, 1-2 items per task)", units=1,
-                                cpu_s_per_unit=TINY_CPU_S)])
-    rows = []
-    for name, task, want in ((r.model, r.task, r.n) for r in scale_runs(SCALE_RUNS, scale)):
-        k = stored_n(name, task, results)
-        if k == 0:
-            rows.append(dict(step=f"explain {name} {task} (no stored run: rate unknown)", units=0,
-                             cpu_s_per_unit=np.nan)); continue
-        rec = json.loads(results_file(name, task, k, results, ".json").read_text())
-        c, info, pool = rec["counts"], rec["info"], rec["counts"]["pool"] - rec["counts"]["excluded"]
-        avail = DATA_SIZES[task] - len(training_item_ids(name, task)) if scale == "paper" else pool
-        reachable = round(c["accuracy"] * avail * c["annotated"] / max(pool, 1))
-        todo = max(0, min(reachable, want if want is not None else reachable) - c["used"])
-        timed = info.get("timing", [])
-        rows.append(dict(step=f"explain {name} {task} ({len(timed)} timed method-variant pairs)", units=todo,
-                         cpu_s_per_unit=sum(t["cpu_s_per_item"] for t in timed)))
-        if todo: rows.append(dict(step=f"score the pool {name} {task}", units=round(todo / max(c["accuracy"], 1e-9)),
-                                  cpu_s_per_unit=info.get("selection_cpu_s", 0.0) / max(c["examined"], 1)))
-    return cost_table(rows)
+def work(run, results=True) -> list:
+    """What `run` (a `ScaleRun`) needs beyond its stored run: the items to explain (n None: the data's correct items at
+    the stored accuracy) and the pool items to score, at the cost record's rates (`cost_rows`); tiny: a guess."""
+    if run in SCALE_RUNS["tiny"]:
+        return [dict(step="tiny run (a random model on one task, 1-2 items)", units=1,
+                     cpu_s_per_unit=TINY_CPU_S / len(SCALE_RUNS["tiny"]))]
+    name, task, k = run.model, run.task, stored_n(run.model, run.task, results)
+    step = lambda s, units: dict(step=f"{s} {name} {task}", units=units, cost=(name, task, s))
+    if k == 0: return [step("explain", run.n or 0)]
+    c = json.loads(results_file(name, task, k, results, ".json").read_text())["counts"]
+    pool = c["pool"] - c["excluded"]
+    avail = DATA_SIZES[task] - len(training_item_ids(name, task)) if run.n is None else pool
+    reachable = round(c["accuracy"] * avail * c["annotated"] / max(pool, 1))
+    todo = max(0, min(reachable, run.n or reachable) - c["used"])
+    return [step("explain", todo), *[step("score the pool", round(todo / max(c["accuracy"], 1e-9)))] * bool(todo)]
 
 # %% ../../nbs/53a_agreement_run.ipynb #3017ed96
 def _claims(results=True):
@@ -711,5 +711,5 @@ CLAIM_TABLE = Claims("Agreement benchmark: findings per model and task", "the de
                      "53_agreement_benchmark.ipynb", "agreement/findings.csv", _claims)
 EXPERIMENT = register_experiment("agreement",
     "The agreement benchmark of the decomposition-attributions paper (sva, ra, qa; Tables 1-7, 9)",
-    chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce, estimate=estimate,
+    chapters=("53a_agreement_run", "53_agreement_benchmark"), cli=main, reproduce=reproduce, work=work,
     claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

@@ -24,7 +24,7 @@ from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
 from .common import (scratch_unless_book, chunk_key, open_store, run_chunks, results_path,
-    write_csv, write_json, run_record, cost_table, verdict, register_experiment, pick_device, command_line, Command,
+    write_csv, write_json, run_record, record_costs, verdict, register_experiment, pick_device, command_line, Command,
     Opt, Claims, ScaleRun, scale_runs)
 
 # %% auto #0
@@ -37,7 +37,7 @@ __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KN
            'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
            'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims',
            'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread', 'run_alignment',
-           'estimate', 'reproduce', 'read_claims']
+           'cost_rows', 'work', 'reproduce', 'read_claims']
 
 # %% ../../nbs/52a_blimp_run.ipynb #ac7a6607
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -613,8 +613,8 @@ def run_alignment(names=None, sizes: dict | None = None, results=True, cache=Tru
     When the results files (`results_files`) exist for the same configuration (and `recompute` is False) they are only
     read. Otherwise, per model: load it and resolve its adapter once, select the items (`alignment_items`), compute
     their scores in resumable chunks (`score_items`; `cache=True`: `<results>/chunks`), reduce them (`alignment_frame`);
-    then the claims (`claims_table`) and the four files, the run record last. A killed run loses at most the chunk in
-    progress. `verbose` prints a line per model and a progress bar per chunk loop."""
+    then the claims (`claims_table`), the four files (the run record last) and the `cost_rows` of the models computed
+    now. A killed run loses at most the chunk in progress; `verbose` prints a line per model, a bar per chunk loop."""
     names = model_names() if names is None else list(names)
     sizes = run_sizes() if sizes is None else {k: tuple(v) for k, v in sizes.items()}
     files, config = results_files(sizes, results), run_config(sizes, names)
@@ -649,33 +649,31 @@ def run_alignment(names=None, sizes: dict | None = None, results=True, cache=Tru
                         dtype=str(dtype).replace("torch.", ""))
     write_csv(files["csv"], frame); write_csv(files["items"], counts); write_csv(files["claims"], claims)
     write_json(files["json"], record)
+    record_costs("blimp", cost_rows(record, [n for n, v in info.items() if v["computed"]]), results=results)
     return AlignmentRun(frame, counts, claims, record, computed, items, _rel(files))
 
 # %% ../../nbs/52a_blimp_run.ipynb #6120c4c9
-def estimate(scale: str = "book", record: dict | None = None, counts: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The `cost_table` of a run at `scale`: per model the item selection (pool pairs x CPU seconds per pair) and the
-    scoring (items x CPU seconds per item), rates from the book's run record (`record`, default
-    `results/blimp/alignment.json`) and the item counts from its selection (`counts`, default `alignment_items.csv`:
-    the preferred, non-trivial share of a pool, scaled to the scale's pool, capped at n). A model the record does not
-    have shows '–'."""
-    sizes, book_sizes = run_sizes(scale), run_sizes("book")
-    book = results_files(book_sizes)
-    if record is None: record = json.loads(book["json"].read_text()) if book["json"].exists() else {}
-    if counts is None:
-        counts = pd.read_csv(book["items"]) if book["items"].exists() else pd.DataFrame(columns=["model"])
+def cost_rows(record: dict, models=None) -> list:
+    """The cost rows (`record_costs`) of a run record for `models` (default: all), task = the head kind: 'select'
+    (loading the model, a forward pass per pool pair; unit 'pool pair') and 'score' (the chunks' CPU; unit 'item')."""
     rows = []
-    for name in model_names(scale):
-        inf = record.get("info", {}).get(name, {})
-        kind = inf.get("kind", "causal_lm" if name in CLM_MODELS else "masked_lm")
-        (n, pool), book_pool, c = sizes[kind], book_sizes[kind][1], counts[counts.model == name]
-        # preferred and not trivial, if independent
-        ok = c.preferred * (1 - c.trivial / c.eligible.where(c.eligible > 0)).fillna(0)
-        usable = (ok * pool / book_pool).clip(upper=n) if len(c) else pd.Series([n] * len(PARADIGMS))
-        per_pair = inf["items_cpu_s"] / (book_pool * len(PARADIGMS)) if "items_cpu_s" in inf else np.nan
-        rows += [dict(step=f"{name}: select items", units=pool * len(PARADIGMS), cpu_s_per_unit=per_pair),
-                 dict(step=f"{name}: score", units=int(usable.round().sum()),
-                      cpu_s_per_unit=inf["cpu_s"] / inf["items"] if inf.get("items") else np.nan)]
-    return cost_table(rows)
+    for m in record["info"] if models is None else models:
+        v = record["info"][m]
+        pairs = record["config"]["sizes"][v["kind"]][1] * len(PARADIGMS)
+        rows += [dict(model=m, task=v["kind"], step="select", unit="pool pair", units=pairs, cpu_s=v["items_cpu_s"]),
+                 dict(model=m, task=v["kind"], step="score", unit="item", units=v["items"], cpu_s=v["cpu_s"])]
+    return rows
+
+def work(run: ScaleRun, results=True) -> list:
+    """The steps of one run for `estimate`: select items (pool pairs) and score them (items: per paradigm the book's
+    preferred, non-trivial share of the pool, as if independent, scaled to the run's pool, at most `n`)."""
+    name, pool = run.model if run.model != FT_NAME or have_finetuned() else "minilm-l6-randomhead", run.get("pool")
+    f = results_path("blimp", "alignment_items.csv", results=results)
+    c = pd.read_csv(f).query("model == @name") if f.exists() else []
+    ok = c.preferred * (1 - c.trivial / c.eligible.where(c.eligible > 0)).fillna(0) if len(c) else None
+    used = int((ok * pool / c.pool).clip(upper=run.n).round().sum()) if len(c) else run.n * len(PARADIGMS)
+    return [dict(step=f"{name}: select items", units=pool * len(PARADIGMS), cost=(name, run.task, "select")),
+            dict(step=f"{name}: score", units=used, cost=(name, run.task, "score"))]
 
 # %% ../../nbs/52a_blimp_run.ipynb #954ed034
 @scratch_unless_book("blimp")
@@ -720,5 +718,5 @@ def read_claims(results=True):
 CLAIM_TABLE = Claims("BLiMP evidence alignment per layer", "the NormXLogit paper", "52_blimp_alignment.ipynb",
                      "blimp/alignment_claims.csv", read_claims)
 EXPERIMENT = register_experiment("blimp", "BLiMP evidence alignment per layer (the NormXLogit paper's Experiment 2)",
-                                 chapters=["52_blimp_alignment"], cli=main, reproduce=reproduce, estimate=estimate,
+                                 chapters=["52_blimp_alignment"], cli=main, reproduce=reproduce, work=work,
                                  claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

@@ -18,18 +18,18 @@ from ..config import plan_from, Opt, Command, CommandError, command_parser, comm
 _all_ = ["run_chunks", "ChunkRun", "plan_from", "Opt", "Command", "CommandError", "listed"]
 from ..paths import cache_dir, results_dir, repo_root
 from ..metrics.stats import interval_verdict, VERDICTS
-from .profiling import machine_info
+from ..profiling import machine_info
 
 # %% auto #0
-__all__ = ['SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key',
-           'cache_root', 'open_store', 'results_path', 'write_csv', 'write_json', 'write_record', 'run_record', 'quiet',
-           'locked', 'merge_rows', 'others_load', 'wait_until_quiet', 'cost_table', 'chunk_rate', 'fold_stores',
-           'verdict', 'with_ci', 'dashed', 'count_verdicts', 'paper_numbers_file', 'paper_transcriptions', 'paper_text',
-           'normal_verdicts', 'verdict_mark', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment',
-           'register_experiment', 'load_experiments', 'pick_device', 'Claims', 'population', 'claim_table',
-           'all_claims', 'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'scratch_unless_book',
-           'chunk_table', 'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command', 'CommandError',
-           'listed']
+__all__ = ['COST_COLUMNS', 'COST_KEY', 'SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE',
+           'SHARED_OPTS', 'chunk_key', 'cache_root', 'open_store', 'results_path', 'write_csv', 'write_json',
+           'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
+           'cost_table', 'costs_path', 'record_costs', 'unit_costs', 'fold_stores', 'verdict', 'with_ci', 'dashed',
+           'count_verdicts', 'paper_numbers_file', 'paper_transcriptions', 'paper_text', 'normal_verdicts',
+           'verdict_mark', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment', 'register_experiment',
+           'load_experiments', 'estimate', 'pick_device', 'Claims', 'population', 'claim_table', 'all_claims',
+           'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'scratch_unless_book', 'chunk_table',
+           'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command', 'CommandError', 'listed']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
@@ -198,15 +198,34 @@ def cost_table(rows) -> pd.DataFrame:
     out["cpu_h"] = out.cpu_h.round(3)
     return out
 
-# %% ../../nbs/50_experiments.ipynb #f6c36ca7
-def chunk_rate(roots, name: str, units_per_chunk: float = 1) -> float:
-    """CPU seconds per unit that the stored chunks took (the `cpu_s` that `timed_chunk` records): every chunk of every
-    store `name-*` under the folders `roots` (missing folders skipped), each of `units_per_chunk` units; NaN when none
-    is stored. An estimate then rests on what earlier runs measured, not on a typed guess."""
-    st = [s.status() for r in roots for s in find_stores(r, f"{name}-")]
-    timed = sum(s["chunks"] - s["untimed"] for s in st)
-    return sum(s["cpu_s"] for s in st) / (timed * units_per_chunk) if timed else float("nan")
+# %% ../../nbs/50_experiments.ipynb #cst0c001
+COST_COLUMNS = ["experiment", "model", "task", "step", "unit", "units", "cpu_s"]
+COST_KEY = ["experiment", "model", "task", "step"]
 
+def costs_path(folder: str, results=True) -> Path:
+    "The cost record of the experiments whose results are in `folder` (under `results_dir()`, or `results`)."
+    return results_path(folder, "costs.csv", results=results)
+
+def record_costs(experiment: str, rows, results=True, folder: str | None = None) -> Path | None:
+    """Add what a run measured to the cost record (`costs_path(folder or experiment, results)`): rows `dict(model=...,
+    task=..., step=..., unit=..., units=..., cpu_s=...)`, the CPU seconds that `units` units of `step` took. A row
+    replaces the recorded one of the same experiment, model, task and step. Rows of no units are left out, so that a
+    re-run that computed nothing leaves the record as it is. Returns the record's path (None: nothing was added)."""
+    new = pd.DataFrame([dict(experiment=experiment, **r) for r in rows if r["units"]], columns=COST_COLUMNS)
+    if new.empty: return None
+    if new[["model", "task", "step"]].isna().any().any(): raise ValueError("a cost row needs a model, task and step")
+    if (new.units < 0).any() or (new.cpu_s < 0).any(): raise ValueError("negative units or CPU seconds")
+    path = costs_path(folder or experiment, results)
+    merge_rows(path, new, key=COST_KEY, columns=COST_COLUMNS)
+    return path
+
+# %% ../../nbs/50_experiments.ipynb #cst0c002
+def unit_costs(folder: str, results=True) -> pd.Series:
+    "CPU seconds per unit, indexed by (experiment, model, task, step), from the cost record (empty when none)."
+    path = costs_path(folder, results)
+    d = pd.read_csv(path, dtype=dict(model=str, task=str, step=str)) if path.exists() else pd.DataFrame(
+        columns=COST_COLUMNS)
+    return pd.Series((d.cpu_s / d.units).to_numpy(float), index=pd.MultiIndex.from_frame(d[COST_KEY]), dtype=float)
 
 # %% ../../nbs/50_experiments.ipynb #6efa74c4
 def fold_stores(root, prefix: str, finished) -> pd.DataFrame:
@@ -318,27 +337,29 @@ def scale_table(scales: dict) -> pd.DataFrame:
 @dataclass
 class Experiment:
     """An experiment: `name`, `chapters` (notebook stems), `cli(argv)`, `reproduce(scale, device, results, cache)`,
-    `estimate(scale)`, `claims` (its `Claims`) and `scales` ({scale: [`ScaleRun`, ...]}: what runs at each scale)."""
+    `claims` (its `Claims`), `scales` ({scale: [`ScaleRun`, ...]}: what runs at each scale), `work(run, results)` (the
+    steps a run needs, for `estimate`) and `costs` (the results folder of its cost record; default its name)."""
     name: str
     description: str
     chapters: tuple
     cli: Callable | None = None
     reproduce: Callable | None = None
-    estimate: Callable | None = None
     claims: tuple = ()
     scales: dict = field(default_factory=dict)
+    work: Callable | None = None
+    costs: str | None = None
 
 # %% ../../nbs/50_experiments.ipynb #e880f9a2
 EXPERIMENTS: dict = {}
 EXPERIMENT_MODULES = ("experiment1", "blimp", "agreement", "pruning", "sanity", "efficiency", "generation")
 SCALES = ("tiny", "book", "paper")
 
-def register_experiment(name: str, description: str, chapters=(), cli=None, reproduce=None, estimate=None,
-                        claims=(), scales=None) -> Experiment:
+def register_experiment(name: str, description: str, chapters=(), cli=None, reproduce=None, claims=(), scales=None,
+                        work=None, costs=None) -> Experiment:
     "Register (or replace) an experiment under `name`; returns it. A `reproduce` is wrapped in `scratch_unless_book`."
     if reproduce is not None and not hasattr(reproduce, "destinations"):
         reproduce = scratch_unless_book(name)(reproduce)
-    e = Experiment(name, description, tuple(chapters), cli, reproduce, estimate, tuple(claims), dict(scales or {}))
+    e = Experiment(name, description, tuple(chapters), cli, reproduce, tuple(claims), dict(scales or {}), work, costs)
     EXPERIMENTS[name] = e
     return e
 
@@ -351,6 +372,24 @@ def load_experiments() -> dict:
         except ModuleNotFoundError as e:
             if e.name != f"normxlogit.experiments.{m}": raise
     return EXPERIMENTS
+
+# %% ../../nbs/50_experiments.ipynb #cst0c004
+def _priced(name: str, w: dict, rates: pd.Series) -> float:
+    if "cpu_s_per_unit" in w: return w["cpu_s_per_unit"]
+    return float(rates.get((name, *map(str, w["cost"])), np.nan)) * w.get("factor", 1.0)
+
+def estimate(name: str, scale: str = "book", results=True) -> pd.DataFrame:
+    """The CPU cost of experiment `name` at `scale` (a `cost_table`): the `work` it declares for each of the scale's
+    `ScaleRun`s, priced at the rates of its cost record (`unit_costs`), rows with one label summed."""
+    e = EXPERIMENTS.get(name) or load_experiments().get(name)
+    if e is None or e.work is None: raise ValueError(f"experiment {name!r} declares no work to estimate")
+    rates = unit_costs(e.costs or name, results)
+    work = [dict(w, rate=_priced(name, w, rates)) for r in scale_runs(e.scales, scale) for w in e.work(r, results)]
+    if not work: return cost_table([dict(step="nothing to run", units=0, cpu_s_per_unit=0.0)])
+    g = pd.DataFrame(work).assign(cpu_s=lambda d: d.units * d.rate).groupby("step", sort=False)
+    rows = [dict(step=s, units=int(x.units.sum()), cpu_s_per_unit=x.cpu_s.sum(min_count=len(x)) / x.units.sum()
+                 if x.units.sum() else x.rate.mean(skipna=False)) for s, x in g]   # no units left: the rate as recorded
+    return cost_table(rows)
 
 # %% ../../nbs/50_experiments.ipynb #95eee0b9
 def pick_device(device: str = "auto") -> str:
@@ -455,8 +494,8 @@ def reproduce(names=("all",), scale: str = "book", device: str = "auto", results
         e = exps[n]
         if e.reproduce is None: raise ValueError(f"experiment {n!r} cannot be reproduced from the command line")
         if e.scales: scale_runs(e.scales, scale)                      # a scale the experiment does not declare
-        if e.estimate is not None:
-            est = e.estimate(scale)
+        if e.work is not None:
+            est = estimate(n, scale)
             head = f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread"
             out(f"{head}\n{dashed(est).to_string(index=False)}")
         if estimate_only: continue
@@ -512,8 +551,8 @@ def _settle(a, name: str):
 # %% ../../nbs/50_experiments.ipynb #dfa068df
 def _estimate(name: str, scale: str) -> None:
     e = EXPERIMENTS.get(name)
-    if e is None or e.estimate is None: raise CommandError(f"experiment {name!r} registers no estimate")
-    print(dashed(e.estimate(scale)).to_string(index=False), flush=True)
+    if e is None or e.work is None: raise CommandError(f"experiment {name!r} declares no work to estimate")
+    print(dashed(estimate(name, scale)).to_string(index=False), flush=True)
 
 def _scales(name: str) -> None:
     e = EXPERIMENTS.get(name)
@@ -538,7 +577,7 @@ def _chunks(name: str, cache) -> None:
 def _shared_commands(name: str) -> dict:
     """The commands every experiment has: `estimate` (its registered estimate), `reproduce` (this experiment alone),
     `scales` (what runs at each scale, `scale_table`) and `chunks` (its chunk stores, `chunk_table`)."""
-    return {"estimate": Command("the CPU cost of a scale, from the committed run records (writes nothing)",
+    return {"estimate": Command("the CPU cost of a scale, from the committed cost record (writes nothing)",
                                 lambda a: _estimate(name, a.scale), (), ("scale",)),
             "reproduce": Command("`normxlogit reproduce NAME`: this experiment from scratch, resumably, at a scale",
                                  lambda a: reproduce([name], a.scale, a.device) and None,

@@ -15,8 +15,8 @@ from ..model.batch import encode
 from ..model.heads import get_adapter
 from ..model.zoo import load_model
 from ..testing import fixed_length_text, fixed_length_texts
-from .profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
-from .common import (scratch_unless_book, results_path, cost_table, register_experiment, quiet,
+from ..profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
+from .common import (scratch_unless_book, results_path, record_costs, register_experiment, quiet,
                                            verdict, others_load, wait_until_quiet, command_line, Command, Opt,
                                            merge_rows, dashed, plan_from, ScaleRun, scale_runs, listed)
 
@@ -24,15 +24,18 @@ from .common import (scratch_unless_book, results_path, cost_table, register_exp
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
            'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT',
            'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
-           'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'TimePlan', 'run_time', 'run_quiet',
-           'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'watch_child', 'probe_command', 'run_probe',
-           'largest_batch', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row', 'goals_table', 'run_goals',
-           'main', 'reproduce', 'estimate']
+           'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'cost_rows', 'TimePlan', 'run_time',
+           'run_quiet', 'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'watch_child', 'probe_command',
+           'run_probe', 'largest_batch', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row', 'goals_table',
+           'run_goals', 'main', 'reproduce', 'work']
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c65ee04b
 TABLE_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit", "attnlrp", "alti", "logat")
+
 PAPER_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit")          # the columns of the paper's Tables 4-5
+
 BASELINES = ("forward", "forward_last")
+
 BASELINE_LABELS = {"forward": "forward", "forward_last": "forward (last logits)"}   # not methods: labels of their own
 
 # %% ../../nbs/56a_efficiency_run.ipynb #4f7481eb
@@ -191,6 +194,24 @@ def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, r
             if wanted <= set(zip(g.method, g.options.astype(str)))]
     return max(runs)[1] if runs else None
 
+_COST_STEPS = dict(time="round of batch {} at {} tokens", memory="search within {:g} GiB at {} tokens",
+                   goals="probes at batch {} x {} tokens")           # the cost record's steps (`cost_rows`, `work`)
+
+def cost_rows(rows: pd.DataFrame, task: str = "time") -> list[dict]:
+    """The cost record's rows (`record_costs`) of what a run measured. Task 'time' ('time: m1,m2': those methods only):
+    rows of `time.csv`, per `run_id` warmup + repeats units ('round': every method once), CPU s = the medians' sum x
+    rounds x threads. Task 'memory' ('goals'): `memory.csv` rows, per budget (batch) a 'probe set': wall s x threads."""
+    if task.startswith("time"):
+        return [dict(model=m, task=task, step=_COST_STEPS["time"].format(d.batch.iloc[0], d.length.iloc[0]),
+                     unit="round", units=(k := int(d.warmup.iloc[0] + d.repeats.iloc[0])),
+                     cpu_s=round(float(d.median_s.sum() * k * d.torch_threads.max()), 2))
+                for (m, _), d in rows.groupby(["model", "run_id"], sort=False)]
+    return [dict(model=m, task=task, step=_COST_STEPS[task].format(x, n), unit="probe set", units=1,
+                 cpu_s=round(float((d.wall_s * d.torch_threads).sum()), 2))
+            for (m, x, n), d in rows.groupby(["model", "budget_gib" if task == "memory" else "batch", "length"])]
+
+def _record(rows, task, results): record_costs("efficiency", cost_rows(rows, task), results=results or True)
+
 # %% ../../nbs/56a_efficiency_run.ipynb #ca1fb121
 @dataclass
 class TimePlan:
@@ -214,8 +235,8 @@ def run_time(model, tokenizer, model_name: str, plan: TimePlan | None = None, re
     that many seconds for a quiet machine (`wait_until_quiet`). Resumable: a length with a `complete_run` of these
     methods is skipped; one without (e.g. a run that timed only some methods) is timed again *in full*, so that every
     ratio of Table 4 comes from one run. `after` (an ISO time): lengths whose complete run started before it are
-    timed again (to re-time a table on one machine; resumable with the same `after`). Returns the file's rows for
-    this model."""
+    timed again (to re-time a table on one machine; resumable with the same `after`). Each run adds its rounds to the
+    cost record (`cost_rows`). Returns the file's rows for this model."""
     p = plan_from(TimePlan, plan, fields)
     path, ad = time_csv(results), get_adapter(model)                  # the adapter: resolved once, handed down
     methods = supported_methods(ad, TABLE_METHODS if p.methods is None else p.methods)
@@ -224,9 +245,10 @@ def run_time(model, tokenizer, model_name: str, plan: TimePlan | None = None, re
     for n in tqdm(list(p.lengths), desc=f"{model_name} time", unit="length", disable=not progress):
         if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, p.batch, p.repeats, wanted, p.after): continue
         if p.wait_quiet > 0: wait_until_quiet(p.wait_quiet, per_core=QUIET_LOAD_PER_CORE)
-        info = machine_info(next(model.parameters()).device)
+        info = dict(machine_info(next(model.parameters()).device), model=model_name, run_id=uuid.uuid4().hex[:8])
         rows = time_methods(ad, tokenizer, methods, n, p.batch, p.repeats, p.warmup, p.options, progress, f"{n} tokens")
-        append_rows(path, rows.assign(model=model_name, run_id=uuid.uuid4().hex[:8], **info), TIME_COLUMNS)
+        append_rows(path, rows.assign(**info), TIME_COLUMNS)
+        _record(rows.assign(**info), "time" if p.methods is None else "time: " + ",".join(p.methods), results)
     out = read_rows(path, TIME_COLUMNS)
     return out[out.model == model_name].reset_index(drop=True)
 
@@ -462,8 +484,8 @@ def run_memory(model_name: str, plan: MemoryPlan | None = None, device=None, thr
     """Table 5 for one model with the protocol `plan` (a `MemoryPlan` or its fields as keywords): for each method
     (default: `TABLE_METHODS` it supports, and 'forward'), `largest_batch` within `budget_gib` at `length` tokens,
     one fresh process per (method, length, batch). Each probe's row is appended to `memory.csv` as soon as it is
-    taken; a rerun reuses rows already there (a complete probe, or one whose partial peak is over this budget) with
-    the same options, and probes only the rest. Returns `memory_summary` of this model's rows."""
+    taken (the search's cost: `cost_rows`); a rerun reuses rows already there (a complete probe, or one whose partial
+    peak is over this budget) with the same options, and probes only the rest. Returns `memory_summary` of its rows."""
     p = plan_from(MemoryPlan, plan, fields)
     length, budget = p.length, p.budget_gib
     model, _ = load_model(model_name, device="cpu")
@@ -471,7 +493,7 @@ def run_memory(model_name: str, plan: MemoryPlan | None = None, device=None, thr
                if m != "forward_last"]
     opts = {m: options_json(model, m, p.options) for m in methods}
     del model; gc.collect()
-    path = memory_csv(results)
+    path, taken = memory_csv(results), []
     from tqdm.auto import tqdm
     def probe_fn(m, b):
         old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length, batch=b)
@@ -479,13 +501,14 @@ def run_memory(model_name: str, plan: MemoryPlan | None = None, device=None, thr
             if r.complete or _fits(r._asdict(), budget) is False: return r._asdict()
         row = dict(run_probe(model_name, m, length, b, budget, p.time_limit, (p.options or {}).get(m), device, threads,
                              isolate), options=opts[m])
-        append_rows(path, [row], MEMORY_COLUMNS)
+        append_rows(path, [row], MEMORY_COLUMNS); taken.append(b)
         if progress: tqdm.write(f"{m:>12} batch {b:5d}: {row['memory_gib'] or float('nan'):6.2f} GiB" + (
             f", {row['seconds_per_instance']:.4f} s/instance" if row["complete"] else f" (stopped: {row['stopped']})"))
         return row
     for m in tqdm(methods, desc=f"{model_name} memory at {length} tokens", unit="method", disable=not progress):
         largest_batch(lambda b: probe_fn(m, b), budget, p.start, p.max_batch, p.refine)
     rows = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, length=length)
+    if taken: _record(rows[np.isclose(rows.budget_gib.astype(float), budget)], "memory", results)
     return memory_summary(rows[rows.method.isin(methods) & (rows.options.astype(str) == rows.method.map(opts))], budget)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #d69ef3fb
@@ -550,27 +573,30 @@ def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int 
     """Measure what `goals_table` needs for one model (fresh processes; rows appended to the CSVs, reused on a rerun):
     peak memory of NormXLogit, 'forward' (and 'forward_last' on causal LMs) at `batch` x `length` (a probe is killed
     above `cap_gib`, which protects the machine), and NormXLogit's time at batch 1 beside the forward baselines.
-    Returns this model's rows of `goals_table`."""
+    New probes add their cost (`cost_rows`). Returns this model's rows of `goals_table`."""
     model, tok = load_model(model_name, device=device)
     methods = [m for m in ("normxlogit", "forward", "forward_last") if m in supported_methods(model, ["normxlogit"])]
     run_time(model, tok, model_name, TimePlan([length], ["normxlogit"], 1, repeats, 1), results, progress)
     del model; gc.collect()
-    path = memory_csv(results)
+    path, taken = memory_csv(results), False
     for m in methods:
         old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length, batch=batch)
         if old.complete.astype(bool).any(): continue
         row = run_probe(model_name, m, length, batch, cap_gib, time_limit, None, device, threads)
-        append_rows(path, [row], MEMORY_COLUMNS)
+        append_rows(path, [row], MEMORY_COLUMNS); taken = True
         if progress: print(f"{m:>12} batch {batch}: {row['memory_gib'] or float('nan'):.2f} GiB, {row['seconds']:.2f} s"
                            + ("" if row["complete"] else f" (stopped: {row['stopped']})"), flush=True)
-    g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), read_rows(path, MEMORY_COLUMNS), model_name, model_name,
-                    length, batch, batch, repeats)
+    rows = read_rows(path, MEMORY_COLUMNS)
+    if taken: _record(_where(rows, model=model_name, length=length, batch=batch, budget_gib=cap_gib), "goals", results)
+    g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), rows, model_name, model_name, length, batch, batch,
+                    repeats)
     return g[g.kind == ("decoder" if "forward_last" in methods else "encoder")].reset_index(drop=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #09f00b56
 MODEL_OPTS = (Opt("model", None, "a name for normxlogit.model.zoo.load_model (tiny: tiny-ARCH[-HEAD])", kind=str,
                   required=True),
               Opt("options", None, "JSON {method: {option: value}} on top of method_options", kind=str))
+
 METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_METHODS)})", kind=listed())
 
 def _options(a): return json.loads(a.options) if a.options else None
@@ -674,35 +700,24 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     return dict(computed=sum(added.values()), **added)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #f0b8da96
-def estimate(scale: str = "book") -> pd.DataFrame:
-    """CPU cost of `reproduce(scale)` from scratch: per model and length, one run ((warmup + repeats) rounds of every
-    method) at the medians and torch threads the committed `time.csv` recorded; per model, the memory search at the wall
-    seconds x threads its committed probes took. 'paper' scales MiniLM's rates by 8, BERT-base's multiply-adds over
-    MiniLM's (twice the layers, twice the width); its 48 GB search is unknown here (a GPU's)."""
-    if scale == "tiny":
-        return cost_table([dict(step="tiny BERT and Llama: 2 methods, 1 round; 1 memory search", units=1,
-                                cpu_s_per_unit=10)])
-    runs = scale_runs(SCALE_RUNS, scale)
-    t, m = read_rows(time_csv(), TIME_COLUMNS), read_rows(memory_csv(), MEMORY_COLUMNS)
-    rows, budget = [], next(r.get("budget_gib") for r in runs if r.task == "memory")
-    cost = lambda x: dict(units=max(len(x), 1),
-                          cpu_s_per_unit=round((x.wall_s * x.torch_threads).mean(), 1) if len(x) else np.nan)
-    for r in runs:
-        if r.task == "time":
-            name, f = (r.model, 1) if scale == "book" else ("minilm-sst2", 8)     # 'paper': MiniLM's rates, x 8
-            d = _where(t, model=name, batch=1).sort_values("started").drop_duplicates(["method", "length"], keep="last")
-            for L, x in ((L, d[d.length == L]) for L in r.get("lengths")):
-                rate = x.median_s.sum() * (1 + r.get("repeats")) * x.torch_threads.max() * f
-                rows.append(dict(step=f"Table 4, {r.model}, {L} tokens: one run", units=1,
-                                 cpu_s_per_unit=round(rate, 1) if len(x) else np.nan))
-        elif r.task == "memory":
-            x = m[(m.model == r.model) & np.isclose(m.budget_gib.astype(float), r.get("budget_gib"))]
-            rows.append(dict(step=f"Table 5, {r.model}: memory search within {r.get('budget_gib'):g} GiB", **cost(x)))
-        else:
-            x = m[(m.model == r.model) & (m.batch == r.get("batch")) & (m.budget_gib.astype(float) > budget)]
-            rows.append(dict(step=f"efficiency goals, {r.model}, batch {r.get('batch')}", **cost(x)))
-    return cost_table(rows)
+_PRICED_AS = {_BERT: ("minilm-sst2", 8)}    # BERT-base: MiniLM's rates x 8 (its multiply-adds over MiniLM's)
+
+def work(run: ScaleRun, results=True) -> list[dict]:
+    """The steps of a `ScaleRun` for `common.estimate`, at the cost record's rates (`cost_rows`): a Table 4 run per
+    length ((warmup + repeats) rounds), a Table 5 search, the goals' probes (their timing is Table 4's at 512 tokens);
+    BERT-base ('paper') as `_PRICED_AS` (its 48 GB search, a GPU's, is unknown here); a tiny run (never recorded:
+    it writes to a scratch folder) at a guess, 3 s a Table 4 run and 4 s a search."""
+    r, (model, f), x = run, _PRICED_AS.get(run.model, (run.model, 1)), run.get("budget_gib", run.get("batch", 1))
+    if r.task == "time":
+        task, k = "time" if r.methods is None else "time: " + ",".join(r.methods), TimePlan.warmup + r.get("repeats")
+        w = [dict(step=f"Table 4, {r.model}, {n} tokens: one run", units=1, factor=k * f,
+                  cost=(model, task, _COST_STEPS["time"].format(x, n))) for n in r.get("lengths")]
+    else:
+        w = [dict(step=f"Table 5, {r.model}: memory search within {x:g} GiB" if r.task == "memory" else
+                  f"efficiency goals, {r.model}, batch {x}", units=1, factor=f,
+                  cost=(model, r.task, _COST_STEPS[r.task].format(x, r.get("length"))))]
+    return [dict(s, cpu_s_per_unit=dict(time=3, memory=4)[r.task]) for s in w] if r.model.startswith("tiny") else w
 
 EXPERIMENT = register_experiment("efficiency", "Time per instance against input length and the largest batch within a "
                                  "memory budget (the NormXLogit paper's Tables 4-5)", chapters=["56_efficiency"],
-                                 cli=main, reproduce=reproduce, estimate=estimate, scales=SCALE_RUNS)
+                                 cli=main, reproduce=reproduce, work=work, scales=SCALE_RUNS)

@@ -17,8 +17,8 @@ from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
 from .common import chunk_key, cache_root, results_path, write_csv, scratch_unless_book
 from .common import cost_table, Opt, Claims, register_experiment, command_line, Command
-from .common import CommandError, ScaleRun, scale_runs, listed
-from .profiling import machine_info
+from .common import CommandError, ScaleRun, scale_runs, listed, record_costs, unit_costs
+from ..profiling import machine_info
 from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES, ABLATIONS, N_BOOT
 from .experiment1_report import family_of, methods_of, result_files, load_results, cells
 from .experiment1_report import bootstrap_cells, summarise, paper_numbers, convergence
@@ -46,7 +46,7 @@ SCALE_RUNS = {   # one run per fine-tuned model ('<family>-<task>') and task; me
 __all__ = ['PAPER_N', 'IG_STEPS', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'SCALE_RUNS', 'RUN_OPTS', 'main', 'CLAIM_TABLE',
            'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'CellPlan', 'run_cell',
            'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce',
-           'run_costs', 'estimate', 'measure_costs', 'ig_recompute_cost', 'read_claims']
+           'run_costs', 'cost_rows', 'work', 'measure_costs', 'ig_recompute_cost', 'read_claims']
 
 # %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
@@ -159,7 +159,7 @@ def log_run(rec: dict, results=True) -> Path:
 def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress: bool = True, keep_chunks: bool = True,
              out=print) -> list:
     """Run the rows of `todo` (a `plan`/`status` frame) with `run_cell`, loading each model once; returns the records
-    (also appended to `runs.csv`). `keep_chunks=False` removes a finished run's chunks."""
+    (also appended to `runs.csv`, their CPU seconds to `costs.csv`). `keep_chunks=False` removes a run's chunks."""
     recs = []
     for name, g in todo.groupby("model", sort=False):
         model, tok = load_model(name, device=device)
@@ -169,6 +169,7 @@ def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress
             cell = CellPlan(r.task, r.method, r.n, r.options, r.correct_only, r.protocol)
             rec = dict(run_cell(model, tok, name, cell, f, cache, progress), ablation=r.ablation)
             log_run(rec, f.parent)
+            record_costs("experiment1", cost_rows([rec]), results=results, folder="faithfulness")
             if cache is not None and not keep_chunks: drop_chunks(cache, name, r.task, r.method, rec["n"])
             out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} found done), "
                 f"{rec['cpu_s']:.0f} CPU s; wrote {f.name}")
@@ -246,16 +247,17 @@ def run_costs(results=True) -> pd.DataFrame:
     return pd.read_csv(path) if path.exists() else pd.DataFrame(columns=cols)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #e06d809a
-def estimate(scale: str = "book", pending_only: bool = False, results=True) -> pd.DataFrame:
-    """The CPU cost of `plan(scale)` (`pending_only`: its runs not done in `results`) on one core, as a `cost_table`
-    per model family x method (ablations as one step): items x the CPU seconds per item measured (`run_costs`)."""
-    p = status(plan(scale), results).query("status != 'done'") if pending_only else plan(scale)
-    rate = run_costs(results).set_index(["family", "task", "method"]).cpu_s_per_item
-    p = p.assign(cpu=[r.n * rate.get((r.family, r.task, r.method), np.nan) for r in p.itertuples()],
-                 step=np.where(p.ablation == "", p.family + " · " + p.method.map(method_label), "ablations"))
-    rows = [dict(step=s, units=int(g.n.sum()), cpu_s_per_unit=g.cpu.sum(min_count=len(g)) / g.n.sum())
-            for s, g in p.groupby("step", sort=False)]
-    return cost_table(rows or [dict(step="nothing to run", units=0, cpu_s_per_unit=0.0)])
+def cost_rows(records) -> list:
+    """`record_costs` rows of run records (`run_cell`'s, `measure_costs`'): step 'explain <method>', unit 'item', the
+    items a run computed (less the share of chunks a resumed run found done), its CPU seconds; no ablation run's."""
+    return [dict(model=r["model"], task=r["task"], step=f"explain {r['method']}", unit="item", cpu_s=float(r["cpu_s"]),
+                 units=int(round(r.get("items", r.get("n")) * (1 - r.get("chunks_found", 0) / (r.get("chunks") or 1)))))
+            for r in pd.DataFrame(records).to_dict("records") if str(r.get("ablation", "")) in ("", "nan")]
+
+def work(run: ScaleRun, results=True) -> list:
+    "A `ScaleRun`'s items explained by each method, at the rate recorded (an ablation's: the paper's protocol's)."
+    return [dict(step="ablations" if r["ablation"] else f"{r['family']} · {method_label(r['method'])}", units=r["n"],
+                 cost=(r["model"], r["task"], f"explain {r['method']}")) for r in _rows(run)]
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1ed5c07a
 def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.DataFrame:
@@ -285,11 +287,11 @@ def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.Data
 
 # %% ../../nbs/51a_experiment1_run.ipynb #b1b448d2
 def ig_recompute_cost(results=True) -> pd.DataFrame:
-    "What recording IG's completeness in the IG files without it costs: their items x IG's rate (`run_costs`)."
+    "What recording IG's completeness in the IG files without it costs: their items x IG's rate (`unit_costs`)."
     st = status(plan("book", ablations=False), results).query("method == 'ig' and status == 'no completeness record'")
-    rate = run_costs(results).query("method == 'ig'").set_index(["family", "task"]).cpu_s_per_item
-    rows = [dict(step=f"{r.model} · IG", units=int(r.n_found), cpu_s_per_unit=rate.get((r.family, r.task), np.nan))
-            for r in st.itertuples()]
+    rate = unit_costs("faithfulness", results).get
+    rows = [dict(step=f"{r.model} · IG", units=int(r.n_found), cpu_s_per_unit=rate(("experiment1", r.model, r.task,
+                 "explain ig"), np.nan)) for r in st.itertuples()]
     return cost_table(rows or [dict(step="nothing to recompute", units=0, cpu_s_per_unit=0.0)])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1e492191
@@ -324,17 +326,15 @@ def _run(a):
     run_plan(st[st.status != "done"], outdir, outdir / "chunks" if a.cache is True else Path(a.cache), a.device,
              keep_chunks=a.keep_chunks)
 
-# %% ../../nbs/51a_experiment1_run.ipynb #bdfd006c
+# %% ../../nbs/51a_experiment1_run.ipynb #461b2889
 def _print(df): print(df.to_string(index=False), flush=True)
 
-# %% ../../nbs/51a_experiment1_run.ipynb #461b2889
 main = command_line("experiment1", "Experiment 1 of the NormXLogit paper (faithfulness, Tables 1 and 3).", {
     "run": Command("run methods on one model x task (resumable; a finished result file is kept)", _run, RUN_OPTS,
                    ("results", "cache", "device")),
     "status": Command("each planned run's result file: done, missing, short, ...",
                       lambda a: _print(status(plan(a.scale), a.results).drop(columns=["options", "family"])),
                       (), ("scale", "results")),
-    "estimate": Command("the CPU cost of a scale", lambda a: _print(show(estimate(a.scale))), (), ("scale",)),
     "report": Command("write table1.csv, orderings.csv, ... from the result files",
                       lambda a: [print("wrote", f.name) for f in write_report(a.results)] and None, (), ("results",)),
     "ig-cost": Command("what recording IG's completeness for the IG files without it would cost",
@@ -352,5 +352,5 @@ CLAIM_TABLE = Claims("Experiment 1: NormXLogit against each baseline (Tables 1 a
                      read_claims)
 _registered = register_experiment(
     "experiment1", "Faithfulness of NormXLogit and the baselines under perturbation (the NormXLogit paper's Tables 1 "
-    "and 3)", chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce, estimate=estimate,
-    claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
+    "and 3)", chapters=("51_experiment1", "51a_experiment1_run"), cli=main, reproduce=reproduce, work=work,
+    costs="faithfulness", claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

@@ -15,15 +15,15 @@ from ..registry import method_label, method_colour
 from ..model.zoo import load_model
 from ..attribution.ig import record_completeness
 from .common import (chunk_key, open_store, run_chunks, results_path, write_csv, write_record,
-    scratch_unless_book, command_line, Command, Opt, listed, run_record, cost_table, verdict_mark, with_ci,
-    register_experiment, Claims, plan_from, ScaleRun, scale_runs)
+    scratch_unless_book, command_line, Command, Opt, listed, run_record, verdict_mark, with_ci,
+    register_experiment, Claims, plan_from, ScaleRun, scale_runs, record_costs)
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
            'CLAIM_TABLE', 'generation_prompts', 'deletions', 'score_prompt', 'GenerationRun', 'GenerationPlan',
-           'run_generation', 'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table', 'random_table',
-           'plot_summary', 'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'estimate', 'reproduce',
-           'read_claims']
+           'cost_rows', 'run_generation', 'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table',
+           'random_table', 'plot_summary', 'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'work',
+           'reproduce', 'read_claims']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -139,6 +139,13 @@ class GenerationPlan:
         self.options = {m: {**DEFAULT_OPTIONS.get(m, {}), **(self.options or {}).get(m, {})} for m in self.methods}
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #3f939fc4
+def cost_rows(record) -> list[dict]:
+    "A run record's cost rows: 'explain <method>' of each method and 'deletions', per question x new token."
+    n, rates = record["n_prompts"], {f"explain {m}": v for m, v in record["cpu_s_per_prompt"].items()}
+    rates["deletions"] = record["cpu_s_deletion_per_prompt"]
+    return [dict(model=record["model"], task="squad", step=s, unit="question x new token", cpu_s=round(v * n, 3),
+                 units=n * record["new_tokens"]) for s, v in rates.items()]
+
 def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | None = None, cache=True, results=True,
                    progress: bool = True, write: bool = True, **fields) -> GenerationRun:
     """The faithfulness study of generation explanations (resumable, one question per chunk) with the protocol `plan`
@@ -176,6 +183,7 @@ def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | Non
         write_csv(path("faithfulness.csv"), prompts.round(6))
         write_csv(path("faithfulness_steps.csv.gz"), steps.round(6), compression="gzip")
         write_record(path("faithfulness.json"), rec, run.computed)
+        if run.computed: record_costs(EXPERIMENT, cost_rows(rec), results=results)
     return GenerationRun(steps, prompts, rec)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a984ad29
@@ -322,13 +330,10 @@ def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) 
     return " ".join(parts)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #681226bd
-def _explain_rates(record) -> dict:
-    "CPU seconds per question of each method's explanation in the run record, by step name."
-    return {f"explain: {method_label(m)}": v for m, v in record["cpu_s_per_prompt"].items()}
-
 def cost_per_prompt(steps, record) -> pd.DataFrame:
     "CPU seconds per question (from the run record): each method's explanation, and all methods' deletions together."
-    s = pd.Series({**_explain_rates(record), "deletions (all methods)": record["cpu_s_deletion_per_prompt"]})
+    s = pd.Series({**{f"explain: {method_label(m)}": v for m, v in record["cpu_s_per_prompt"].items()},
+                   "deletions (all methods)": record["cpu_s_deletion_per_prompt"]})
     return pd.DataFrame(dict(step=[*s.index, "total"], cpu_s_per_question=[*s, s.sum()]))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #421f2bee
@@ -345,22 +350,15 @@ def _lead_text(L: pd.DataFrame | None) -> str:
             f"(runner-up {method_label(second.method)}, {diff}, paired, Holm).")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #58a5d657
-def estimate(scale: str = "book", record=None) -> pd.DataFrame:
-    """The CPU cost of `reproduce(scale)` from scratch: questions x (each method's explanation + the deletions), at the
-    CPU seconds per question of the run record (`record`, default: the committed `faithfulness.json`; rates scale with
-    the number of generated tokens)."""
-    run, = scale_runs(SCALE_RUNS, scale)
-    if scale == "tiny":
-        return cost_table([dict(step="tiny Llama: 3 questions, all methods", units=3, cpu_s_per_unit=0.5)])
-    if record is None:
-        p = results_path(EXPERIMENT, "faithfulness.json")
-        record = json.loads(p.read_text()) if p.exists() else None
-    if record is None or record.get("model") != run.model:
-        return cost_table([dict(step=f"{run.model}: {run.n} questions (no recorded run)", units=run.n,
-                                cpu_s_per_unit=np.nan)])
-    f = run.get("new_tokens") / record["new_tokens"]
-    rates = {**_explain_rates(record), "deletions": record["cpu_s_deletion_per_prompt"]}
-    return cost_table(dict(step=s, units=run.n, cpu_s_per_unit=round(v * f, 2)) for s, v in rates.items())
+def work(run: ScaleRun, results=True) -> list[dict]:
+    """The steps of a `ScaleRun` (for `estimate`): each method's explanation and the deletions, per question x new
+    token at the rates of the cost record; a guess for the tiny Llama."""
+    if run.model == "tiny-llama":
+        return [dict(step=f"tiny Llama: {run.n} questions, all methods", units=run.n, cpu_s_per_unit=0.5)]
+    steps = {**{f"explain: {method_label(m)}": f"explain {m}" for m in run.methods or GEN_METHODS},
+             "deletions": "deletions"}
+    return [dict(step=label, units=run.n * run.get("new_tokens"), cost=(run.model, run.task, s))
+            for label, s in steps.items()]
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
 @scratch_unless_book("generation")
@@ -419,7 +417,7 @@ CLAIM_TABLE = Claims("Generation: each method's top tokens matter more than rand
 _registered = register_experiment(
     EXPERIMENT, "Faithfulness of generation explanations: deleting each step's top-k context tokens (SmolLM2 "
     "answering SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main, reproduce=reproduce,
-    estimate=estimate, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
+    work=work, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #5507a354
 # `python -m normxlogit.experiments.generation ...`; not in a notebook

@@ -385,7 +385,7 @@ def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
     from normxlogit.model.memory import checkpointed
     from normxlogit.core import explain
     from normxlogit.attribution import gradients, lrp, logit_attribution  # noqa: F401 (importing them registers the methods)
-    from normxlogit.experiments.profiling import peak_rss_gib, reset_peak_rss, rss_gib
+    from normxlogit.profiling import peak_rss_gib, reset_peak_rss, rss_gib
     m, t = load_model(model_name, device="cpu")
     ids = document_ids(t, n); text = t.decode(ids)
     fwd, peer = method.startswith("forward"), method.startswith("inseq:")

@@ -18,20 +18,20 @@ from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
 from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, listed,
-    results_path, write_csv, write_record, run_record, cost_table, verdict, with_ci, count_verdicts, locked, merge_rows,
-    register_experiment, command_line, Command, Opt, Claims, plan_from, fold_stores, ScaleRun, scale_runs)
+    results_path, write_csv, write_record, run_record, record_costs, verdict, with_ci, count_verdicts, locked,
+    merge_rows, register_experiment, command_line, Command, Opt, Claims, plan_from, fold_stores, ScaleRun, scale_runs)
 from ..cache import key_hash
 from .agreement import agreement_items, AGREEMENT_TASKS
 
 # %% auto #0
 __all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'CURVE_COLUMNS', 'ITEM_COLUMNS', 'RANDOM_FILE', 'RANDOM_COLUMNS',
            'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES', 'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS',
-           'FINDING_COLUMNS', 'BOOK_MODEL', 'SCALE_RUNS', 'ALL_ITEMS', 'BOOK_RATES', 'RUN_OPTS', 'CLAIM_TABLE',
-           'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid',
-           'pruning_margins', 'item_areas', 'PruningRun', 'PruningPlan', 'run_pruning', 'fold_chunks', 'pruning_label',
+           'FINDING_COLUMNS', 'BOOK_MODEL', 'SCALE_RUNS', 'ALL_ITEMS', 'RUN_OPTS', 'CLAIM_TABLE', 'EXPERIMENT',
+           'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid', 'pruning_margins',
+           'item_areas', 'PruningRun', 'PruningPlan', 'cost_rows', 'run_pruning', 'fold_chunks', 'pruning_label',
            'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs',
-           'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose', 'run_costs', 'estimate',
-           'reproduce', 'main', 'read_claims']
+           'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose', 'work', 'reproduce',
+           'main', 'read_claims']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
@@ -320,6 +320,16 @@ def _write_pruning(results, frame, curves, per_item, record, info):
             merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
         write_record(out / f"pruning_{info['model']}_{info['task']}.json", record, info["computed"])
     info["written"] = out / "pruning.csv"
+    if info["computed"]: record_costs("pruning", cost_rows(record), results=results, folder="agreement")
+
+def cost_rows(record) -> list[dict]:
+    """The cost record's rows (`common.record_costs`) of a run record (`PruningRun.record`): the CPU seconds of its
+    head relevances (unit: an item and method) and of its accuracy curves (unit: an item at one point of one curve)."""
+    c, cpu = record["counts"], record["cpu_seconds"]
+    return [dict(model=c["model"], task=c["task"], step=step, unit=unit, units=units, cpu_s=cpu[kind])
+            for step, unit, units, kind in (
+                ("head relevances", "item method", c["used"] * len(record["settings"]["methods"]), "relevance"),
+                ("accuracy curves", "item config", record["item_configs"], "curves"))]
 
 # %% ../../nbs/54_head_pruning.ipynb #b5a9d56c
 def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None = None, cache=True, results=True,
@@ -603,22 +613,6 @@ SCALE_RUNS = {
               ScaleRun(BOOK_MODEL, "ra", None, options=dict(n_pool=None, step=1)),
               ScaleRun(BOOK_MODEL, "qa", 200, options=dict(n_pool=None, step=1))]}
 ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an upper bound: only correct items are kept)
-# the fallback rates, of the book's runs (CPU s per item and method for relevances, per item config for curves)
-BOOK_RATES = {"sva": (0.1113, 0.0201), "ra": (0.0629, 0.0101), "qa": (1.433, 0.3845)}
-
-# %% ../../nbs/54_head_pruning.ipynb #677cf1e3
-def run_costs(results=True) -> pd.DataFrame:
-    "The cost of each run recorded in `results_path('agreement')` (`pruning_<model>_<task>.json`), one row per run."
-    rows = []
-    for f in sorted(results_path("agreement", results=results).glob("pruning_*.json")):
-        d = json.loads(f.read_text())
-        c, cpu, s = d["counts"], d["cpu_seconds"], d["settings"]
-        rows.append(dict(model=c["model"], task=c["task"], items=c["used"], mean_tokens=d["mean_tokens"],
-                         step=s["step"], distinct_curves=d["unique_curves"], item_configs=d["item_configs"],
-                         relevance_cpu_h=round(cpu["relevance"] / 3600, 2), curves_cpu_h=round(cpu["curves"] / 3600, 2),
-                         cpu_s_per_item_method=round(cpu["relevance"] / max(c["used"] * len(s["methods"]), 1), 4),
-                         cpu_s_per_item_config=d["cpu_per_item_config"]))
-    return pd.DataFrame(rows)
 
 # %% ../../nbs/54_head_pruning.ipynb #79ebd0cc
 def _n_heads(model_name) -> int:
@@ -628,21 +622,16 @@ def _n_heads(model_name) -> int:
     return int(c.num_hidden_layers * c.num_attention_heads)
 
 # %% ../../nbs/54_head_pruning.ipynb #bf12404c
-def estimate(scale: str = "book", results=True) -> pd.DataFrame:
-    """The CPU cost of `reproduce(scale)` (a `common.cost_table`): per task, relevances (items x methods) and curves
-    (items x measured points x distinct curves), at the rates of the recorded runs (`run_costs`; else `BOOK_RATES`).
-    Measuring after every head (scale 'paper') reuses more lower layers per point, so its rate is an upper bound; the
-    item selection (scoring the pool, `selection_cpu_s` in the run records) is small and not counted."""
-    rows, rate = [], {r.task: (r.cpu_s_per_item_method, r.cpu_s_per_item_config)
-                      for r in run_costs(results).itertuples() if r.model == BOOK_MODEL}
-    for r in scale_runs(SCALE_RUNS, scale):
-        n, p = ALL_ITEMS[r.task] if r.n is None else r.n, PruningPlan(methods=r.methods, **r.options)
-        curves = sum(1 if m in NONNEGATIVE else len(p.poolings) for m in p.methods) + p.n_random
-        points = len(pruning_grid(_n_heads(r.model), p.step))
-        rel, cur = rate.get(r.task, BOOK_RATES[r.task])
-        rows += [dict(step=f"{r.task}: head relevances", units=n * len(p.methods), cpu_s_per_unit=rel),
-                 dict(step=f"{r.task}: accuracy curves", units=n * points * curves, cpu_s_per_unit=cur)]
-    return cost_table(rows)
+def work(run: ScaleRun, results=True) -> list[dict]:
+    """The steps of one `ScaleRun` for `common.estimate`: head relevances (items x methods) and accuracy curves (items x
+    points x distinct curves) at the book model's recorded rates (`cost_rows`; upper bounds for a tiny model, and for
+    a curve measured after every head, which reuses more lower layers); item selection is small and not counted."""
+    n, p = ALL_ITEMS[run.task] if run.n is None else run.n, PruningPlan(methods=run.methods, **run.options)
+    curves = sum(1 if m in NONNEGATIVE else len(p.poolings) for m in p.methods) + p.n_random
+    points = len(pruning_grid(_n_heads(run.model), p.step))
+    model = BOOK_MODEL if run.model == "tiny-llama" else run.model
+    return [dict(step=f"{run.task}: {s}", units=u, cost=(model, run.task, s))
+            for s, u in (("head relevances", n * len(p.methods)), ("accuracy curves", n * points * curves))]
 
 # %% ../../nbs/54_head_pruning.ipynb #1b172805
 @scratch_unless_book("pruning")
@@ -728,5 +717,5 @@ CLAIM_TABLE = Claims("Head pruning: method and pooling comparisons", "the decomp
                 "agreement/pruning_findings.csv", read_claims)
 EXPERIMENT = register_experiment("pruning", "Head pruning (decomposition-attributions paper, Sec. 5.3): "
                                  "SmolLM2's heads pruned least relevant first",
-                    chapters=["54_head_pruning"], cli=main, reproduce=reproduce, estimate=estimate,
-                    claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
+                    chapters=["54_head_pruning"], cli=main, reproduce=reproduce, work=work,
+                    costs="agreement", claims=(CLAIM_TABLE,), scales=SCALE_RUNS)

@@ -23,16 +23,16 @@ from ..metrics.plausibility import similarity
 from .common import (scratch_unless_book, dashed, chunk_key, cache_root, run_chunks,
                                            results_path, write_csv, write_json, cost_table, register_experiment,
                                            verdict, command_line, Command, Opt, merge_rows, plan_from, fold_stores,
-                                           ScaleRun, scale_runs, listed)
+                                           ScaleRun, scale_runs, listed, record_costs)
 
 # %% auto #0
 __all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'TESTS', 'METRICS', 'CSV_COLUMNS', 'DEFAULT_OPTIONS', 'RECORDED',
            'DIAGNOSTICS', 'ONE_MODEL', 'main', 'SCALE_RUNS', 'EXPERIMENT', 'similarity_summary', 'decisive_verdict',
            'random_target_outcome', 'verdicts', 'select_stages', 'default_targets', 'store_name', 'SanityResult',
            'SanityPlan', 'sanity_run', 'run_sanity', 'randomisation_test', 'random_target_test', 'write_sanity',
-           'load_runs', 'load_sanity', 'items_hash', 'load_diagnostics', 'recorded_run', 'fold_chunks',
+           'cost_rows', 'load_runs', 'load_sanity', 'items_hash', 'load_diagnostics', 'recorded_run', 'fold_chunks',
            'chunk_diagnostics', 'diagnostics', 'sanity_items', 'n_variants', 'estimate_cost', 'expected_record',
-           'reproduce', 'estimate']
+           'reproduce', 'work']
 
 # %% ../../nbs/55a_sanity_run.ipynb #7dab1f99
 def similarity_summary(items: pd.DataFrame, model_name: str = "", n_boot: int = 1000) -> pd.DataFrame:
@@ -410,9 +410,9 @@ def random_target_test(model, tokenizer, texts, methods, targets=None, seed: int
 # %% ../../nbs/55a_sanity_run.ipynb #f93fb9ce
 def write_sanity(result: SanityResult, out=None, chunks=None) -> Path:
     """Write a run to the folder `out` (default `results/sanity`): `randomisation.csv` (columns `CSV_COLUMNS`, this
-    model's rows replaced), `factors.csv` (empty without NormXLogit), `skipped.csv`, `runs.json` and the per-item values
-    `items/<model>.csv.gz`, `items/<model>_factors.csv.gz` (the CIs are recomputed from them); with the run's chunk
-    folder `chunks`, also this model's rows of `diagnostics.csv` (`diagnostics`), which outlive the chunks."""
+    model's rows replaced), `factors.csv` (empty without NormXLogit), `skipped.csv`, `runs.json`, `costs.csv` (its
+    `cost_rows`, if it computed a chunk) and the per-item values `items/<model>.csv.gz`, `items/<model>_factors.csv.gz`
+    (the CIs are recomputed from them); with the chunk folder `chunks`, its `diagnostics` rows, which outlive them."""
     out = results_path("sanity", results=True if out is None else out)
     m = result.info["model"]
     merge_rows(out / "randomisation.csv", result.table(), key={"model": m})
@@ -423,7 +423,15 @@ def write_sanity(result: SanityResult, out=None, chunks=None) -> Path:
     write_csv(out / "items" / f"{model_slug(m)}.csv.gz", result.items, compression="gzip")
     write_csv(out / "items" / f"{model_slug(m)}_factors.csv.gz", result.factors_items, compression="gzip")
     write_json(out / "runs.json", {**load_runs(out), m: result.info})
+    if result.computed: record_costs("sanity", cost_rows(result.info), results=out)
     return out
+
+def cost_rows(info: dict) -> list:
+    "The cost rows of a run's record (`runs.json`): per method `explain <method>`, its explanations (IG's x its steps)."
+    n, k = info["n"] * info["computations"], lambda m: info["options"][m]["n_steps"] if m == "ig" else 1
+    return [dict(model=info["model"], task=info.get("task") or "texts", step=f"explain {m}", units=n * k(m),
+                 unit="explanation x IG step" if m == "ig" else "explanation", cpu_s=round(v * n, 4))
+            for m, v in info["cpu_s_per_item_pass"].items()]
 
 # %% ../../nbs/55a_sanity_run.ipynb #fada9036
 def load_runs(folder=None) -> dict:
@@ -693,25 +701,17 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
     return dict(computed=sum(done.values()), models=done)
 
 # %% ../../nbs/55a_sanity_run.ipynb #ea9d00e4
-def estimate(scale: str = "book") -> pd.DataFrame:
-    """The CPU cost of `reproduce(scale)` from scratch (stored chunks make it cheaper): per model, items x model
-    variants at the CPU seconds per item and variant that the committed runs recorded (`runs.json`), summed over their
-    methods (IG scaled by its steps); unknown without a recorded run."""
-    if scale == "tiny":
-        return cost_table([dict(step="tiny BERT: 4 methods x 10 model variants", units=6 * 10, cpu_s_per_unit=0.02)])
-    runs, rows, ig = load_runs(), [], DEFAULT_OPTIONS["ig"]
-    for r in scale_runs(SCALE_RUNS, scale):
-        info = runs.get(r.model)
-        if not info: rows.append(dict(step=f"{r.model} (no recorded run)", units=r.n, cpu_s_per_unit=np.nan)); continue
-        L = max(int(s.split("_")[1]) for s in info["stages"] if s.startswith("layer_"))
-        nv = n_variants(L, r.get("layer_step"), r.get("permuted") is not None)
-        steps = r.get("ig_steps", ig["n_steps"]) / info["options"].get("ig", ig)["n_steps"]
-        rate = sum(v * (steps if m == "ig" else 1) for m, v in info["cpu_s_per_item_pass"].items())
-        rows.append(dict(step=f"{r.model}: {len(info['methods'])} methods x {nv} model variants", units=r.n * nv,
-                         cpu_s_per_unit=round(rate, 4)))
-    return cost_table(rows)
+def work(run: ScaleRun, results=True) -> list:
+    """What `run` explains (`common.estimate`): each method of its record (`runs.json`) on `n` items x `n_variants`
+    at `costs.csv`'s CPU seconds per explanation (IG's per step, x `ig_steps`); the tiny run (no task) at a guess."""
+    if not run.task or not (info := load_runs(results).get(run.model)):
+        return [dict(step=f"{run.model} (no recorded run)", units=run.n, cost=(run.model, run.task, "-")) if run.task
+                else dict(step="tiny BERT: 4 methods x 10 model variants", units=run.n * 10, cpu_s_per_unit=0.02)]
+    L, ig = max(int(s[6:]) for s in info["stages"] if s[:6] == "layer_"), run.get("ig_steps", SanityPlan.ig_steps)
+    nv = n_variants(L, run.get("layer_step"), run.get("permuted") is not None)
+    return [dict(step=f"{run.model}: {len(info['methods'])} methods x {nv} model variants", units=run.n * nv,
+                 cost=(run.model, run.task, f"explain {m}"), factor=ig if m == "ig" else 1) for m in info["methods"]]
 
 EXPERIMENT = register_experiment("sanity", "Sanity checks of every method: model-parameter randomisation (cascade, "
                                  "independent), random-target and data randomisation (Adebayo et al. 2018)",
-                                 chapters=["55_sanity"], cli=main, reproduce=reproduce, estimate=estimate,
-                                 scales=SCALE_RUNS)
+                                 chapters=["55_sanity"], cli=main, reproduce=reproduce, work=work, scales=SCALE_RUNS)
