@@ -45,3 +45,19 @@ def test_book_check_can_fail(tmp_path):
         (tmp_path / "bad.html").write_text(page(body))
         found = {k.split(":")[0] for p, k, _ in cb.check(tmp_path) if p == "bad.html"}
         assert kind in found, (kind, found)
+
+
+def test_doc_links_go_to_the_page_that_defines_the_name():
+    """nbdev resolves a backticked name by itself, so a name that several experiments define (`work`, `cost_rows`,
+    `reproduce`) led from every page to one of them (agreement's); the book's linker sends it to the page itself when
+    that page documents the name, else to its companion chapter (56 -> 56a), else where nbdev pointed."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_book as bb
+    stems = [p.stem for p in (ROOT / "nbs").glob("*.ipynb")]
+    relink = bb.linker(stems)
+    link = f"[`cost_rows`]({bb.HOST}agreement_run.html#cost_rows)"
+    assert relink(link, "56a_efficiency_run") == "[`cost_rows`](56a_efficiency_run.html#cost-rows)"
+    assert relink(link, "56_efficiency") == "[`cost_rows`](56a_efficiency_run.html#cost-rows)"     # the companion's
+    assert relink(link, "53_agreement_benchmark") == relink(link) == "[`cost_rows`](53a_agreement_run.html#cost-rows)"
+    core = f"[`explain`]({bb.HOST}core.html#explain)"
+    assert relink(core, "56a_efficiency_run") == "[`explain`](04_core.html#explain)"             # one owner: as before

@@ -57,7 +57,7 @@ def adapt():
     for p, nb in books.items():
         for c in nb.cells:
             c.pop("id", None)
-            if c.cell_type == "markdown": c.source = relink(c.source)
+            if c.cell_type == "markdown": c.source = relink(c.source, p.stem)
             if c.cell_type != "code": continue
             lines = c.source.split("\n")
             directives = [l for l in lines if l.startswith("#|")]
@@ -76,7 +76,7 @@ def adapt():
                 if md is not None:
                     md = md if isinstance(md, str) else "".join(md)
                     md = "\n".join(l for l in md.split("\n") if l.strip() != "---")
-                    o["data"]["text/markdown"] = relink(md)
+                    o["data"]["text/markdown"] = relink(md, p.stem)
         nbformat.validator.normalize(nb)
         nbformat.write(nb, p)
 
@@ -87,20 +87,41 @@ def short(stem):
     "The page name nbdev and Quarto give a notebook: its number prefix dropped (`04_core` -> `core`)."
     return re.sub(r"^\d+[a-z]?_", "", stem)
 
+def documented():
+    "{page stem: the names it documents}, from nbdev's index of the package (`normxlogit/_modidx.py`)."
+    scope = {}
+    exec((ROOT / "normxlogit" / "_modidx.py").read_text(), scope)
+    out = {}
+    for syms in scope["d"]["syms"].values():
+        for url, _ in syms.values():
+            page, _, name = url.partition(".html#")
+            out.setdefault(page, set()).add(name)
+    return out
+
 def linker(stems):
     """Rewrite nbdev's doc links (`core.html#explain`, `04_core.ipynb#explain`, the hosted URL) and
     the README's links to chapters (`nbs/51_experiment1.ipynb#table-1`) into links to the book's
-    own pages (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids."""
+    own pages (`04_core.html#explain`), with the anchor spelled as Sphinx spells section ids.
+    nbdev resolves a name by itself, so a name that several experiments define (`reproduce`,
+    `work`, `cost_rows`) would lead to one of them from every page: `relink(text, here)` sends it
+    to the page `here` when that page documents it, else to its companion chapter (`56` and `56a`)."""
     from docutils.nodes import make_id
     names = {short(s): s for s in stems} | {s: s for s in stems}
-    def sub(m):
+    docs = {s: documented().get(short(s), set()) for s in stems}
+    number = lambda s: re.match(r"\d*", s).group(0)
+    def owner(here, anchor):
+        if here is None or not number(here): return None
+        mates = [here] + sorted(s for s in stems if s != here and number(s) == number(here))
+        return next((s for s in mates if anchor in docs.get(s, ())), None)
+    def sub(m, here=None):
         text, page, anchor = m.group(1), names.get(m.group(2)), (m.group(4) or "#")[1:]
         if page is None: return m.group(0)
+        page = owner(here, anchor) or page
         # a private helper: documented nowhere, so shown as code only
         if anchor.startswith(("_", "-")): return text
         if "." in anchor: FALLBACK[f"{page}.html#{make_id(anchor)}"] = make_id(anchor.split(".")[0])   # Class.method
         return f"[{text}]({page}.html" + (f"#{make_id(anchor)}" if anchor else "") + ")"
-    return lambda text: LINK.sub(sub, re.sub(r"\{target=[^}]*\}", "", text))
+    return lambda text, here=None: LINK.sub(lambda m: sub(m, here), re.sub(r"\{target=[^}]*\}", "", text))
 
 FALLBACK = {}   # "page.html#class-method" -> "class", filled by `linker`
 
