@@ -4,16 +4,17 @@
 
 # %% ../nbs/01a_profiling.ipynb #0a7e9a6f
 from __future__ import annotations
-import os, sys, time, platform
+import json, os, subprocess, sys, threading, time, platform
+from collections import deque
 import numpy as np
 import torch
 from ._version import __version__
 
 # %% auto #0
-__all__ = ['cpu_model', 'matmul_gmacs', 'machine_info', 'rss_gib', 'peak_rss_gib', 'reset_peak_rss']
+__all__ = ['sync', 'cpu_model', 'matmul_gmacs', 'machine_info', 'rss_gib', 'peak_rss_gib', 'reset_peak_rss', 'watch_child']
 
 # %% ../nbs/01a_profiling.ipynb #1a0b1a60
-def _sync(device):
+def sync(device):
     if torch.device(device).type == "cuda": torch.cuda.synchronize(device)
 
 # %% ../nbs/01a_profiling.ipynb #2b01c5d0
@@ -29,10 +30,10 @@ def cpu_model() -> str:
 # %% ../nbs/01a_profiling.ipynb #a20762e9
 def matmul_gmacs(n: int = 2048, repeats: int = 3, device="cpu") -> float:
     "This machine's measured float32 matmul throughput (GMAC/s, median of `repeats` n x n products), as in chapter 30."
-    x = torch.randn(n, n, device=device); torch.matmul(x, x); _sync(device)
+    x = torch.randn(n, n, device=device); torch.matmul(x, x); sync(device)
     ts = []
     for _ in range(repeats):
-        t0 = time.perf_counter(); torch.matmul(x, x); _sync(device); ts.append(time.perf_counter() - t0)
+        t0 = time.perf_counter(); torch.matmul(x, x); sync(device); ts.append(time.perf_counter() - t0)
     return n ** 3 / float(np.median(ts)) / 1e9
 
 # %% ../nbs/01a_profiling.ipynb #478c04e5
@@ -85,3 +86,39 @@ def reset_peak_rss() -> bool:
         with open("/proc/self/clear_refs", "w") as f: f.write("5")
         return True
     except OSError: return False
+
+# %% ../nbs/01a_profiling.ipynb #03b01110
+def watch_child(cmd, budget_gib=None, time_limit=None, load_limit: float = 900, poll: float = 0.05, env=None) -> dict:
+    """Run `cmd`, a child that prints `READY {json}` once set up and a final `{json}` line, and watch its peak RSS
+    (`VmHWM` of /proc/<pid>/status, every `poll` s). After READY it is killed (SIGKILL) as soon as its peak exceeds
+    `budget_gib` (it does not fit: no need to go on, and the machine is spared) or after `time_limit` seconds; before
+    READY after `load_limit` seconds. Returns `ready` and `result` (the parsed JSON lines or None), `peak_seen_gib`
+    (the highest VmHWM read after READY), `stopped` ('' | 'budget' | 'time_limit' | 'load_limit' | 'error'),
+    `returncode`, `wall_s` and the tail of stderr."""
+    env = {**os.environ, "HF_HUB_OFFLINE": os.environ.get("HF_HUB_OFFLINE", "1"), **(env or {})}
+    t_start = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    out, err = [], deque(maxlen=30)
+    readers = [threading.Thread(target=lambda s=s, d=d: [d.append(l) for l in s], daemon=True)
+               for s, d in ((p.stdout, out), (p.stderr, err))]
+    for r in readers: r.start()
+    ready_at, peak, stopped = None, 0.0, ""
+    while p.poll() is None:
+        now = time.perf_counter()
+        if ready_at is None and any(l.startswith("READY ") for l in list(out)): ready_at = now
+        if ready_at is not None:
+            h = peak_rss_gib(p.pid)
+            if h is not None: peak = max(peak, h)
+            if budget_gib is not None and peak > budget_gib: stopped = "budget"
+            elif time_limit is not None and now - ready_at > time_limit: stopped = "time_limit"
+        elif now - t_start > load_limit: stopped = "load_limit"
+        if stopped: p.kill(); break
+        time.sleep(poll)
+    p.wait()
+    for r in readers: r.join(timeout=5)
+    parse = lambda l: json.loads(l) if l.strip().startswith("{") else None
+    ready = next((json.loads(l[6:]) for l in out if l.startswith("READY ")), None)
+    result = next((x for x in (parse(l) for l in reversed(out)) if x is not None), None)
+    if not stopped and (p.returncode != 0 or result is None): stopped = "error"
+    return dict(ready=ready, result=result, peak_seen_gib=peak, stopped=stopped, returncode=p.returncode,
+                wall_s=time.perf_counter() - t_start, stderr="".join(err)[-2000:])

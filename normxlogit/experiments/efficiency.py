@@ -4,8 +4,7 @@
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c7cce0e2
 from __future__ import annotations
-import datetime, gc, json, os, subprocess, sys, threading, time, uuid, warnings
-from collections import deque
+import datetime, gc, json, os, sys, time, uuid, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -15,7 +14,7 @@ from ..model.batch import encode
 from ..model.heads import get_adapter
 from ..model.zoo import load_model
 from ..testing import fixed_length_text, fixed_length_texts
-from ..profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss
+from ..profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss, watch_child, sync
 from .common import (scratch_unless_book, results_path, record_costs, register_experiment, quiet,
                                            verdict, others_load, wait_until_quiet, command_line, Command, Opt,
                                            merge_rows, dashed, plan_from, ScaleRun, scale_runs, listed)
@@ -25,9 +24,9 @@ __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TI
            'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT',
            'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
            'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'cost_rows', 'TimePlan', 'run_time',
-           'run_quiet', 'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'watch_child', 'probe_command',
-           'run_probe', 'largest_batch', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row', 'goals_table',
-           'run_goals', 'main', 'reproduce', 'work']
+           'run_quiet', 'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'probe_command', 'run_probe',
+           'largest_batch', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row', 'goals_table', 'run_goals',
+           'main', 'reproduce', 'work']
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c65ee04b
 TABLE_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit", "attnlrp", "alti", "logat")
@@ -37,10 +36,6 @@ PAPER_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit")          # the
 BASELINES = ("forward", "forward_last")
 
 BASELINE_LABELS = {"forward": "forward", "forward_last": "forward (last logits)"}   # not methods: labels of their own
-
-# %% ../../nbs/56a_efficiency_run.ipynb #4f7481eb
-def _sync(device):
-    if torch.device(device).type == "cuda": torch.cuda.synchronize(device)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #8f2d02f8
 def method_options(method: str, model) -> dict:
@@ -124,9 +119,9 @@ def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats
     for r in range(warmup + repeats):
         for m in methods[r % len(methods):] + methods[:r % len(methods)]:
             bar.set_postfix_str(m)
-            _sync(dev); t0 = time.perf_counter()
+            sync(dev); t0 = time.perf_counter()
             runners[m]()
-            _sync(dev); dt = time.perf_counter() - t0
+            sync(dev); dt = time.perf_counter() - t0
             if r >= warmup: times[m].append(dt)
             bar.update()
     bar.close()
@@ -321,48 +316,12 @@ def probe(model_name: str, method: str, length: int, batch: int, options=None, d
     info["peak_reset"] = reset_peak_rss()
     if ready is not None: ready(info)
     oom, t0 = False, time.perf_counter()
-    try: run(); _sync(dev)
+    try: run(); sync(dev)
     except torch.cuda.OutOfMemoryError: oom = True
     seconds, rss = time.perf_counter() - t0, peak_rss_gib()
     gpu = torch.cuda.max_memory_allocated(dev) / 2 ** 30 if cuda else None
     return dict(info, peak_rss_gib=rss, seconds=seconds, oom=oom, peak_cuda_gib=gpu,
                 memory_kind="cuda_allocated" if cuda else "rss", memory_gib=gpu if cuda else rss)
-
-# %% ../../nbs/56a_efficiency_run.ipynb #03b01110
-def watch_child(cmd, budget_gib=None, time_limit=None, load_limit: float = 900, poll: float = 0.05, env=None) -> dict:
-    """Run `cmd`, a child that prints `READY {json}` once set up and a final `{json}` line, and watch its peak RSS
-    (`VmHWM` of /proc/<pid>/status, every `poll` s). After READY it is killed (SIGKILL) as soon as its peak exceeds
-    `budget_gib` (it does not fit: no need to go on, and the machine is spared) or after `time_limit` seconds; before
-    READY after `load_limit` seconds. Returns `ready` and `result` (the parsed JSON lines or None), `peak_seen_gib`
-    (the highest VmHWM read after READY), `stopped` ('' | 'budget' | 'time_limit' | 'load_limit' | 'error'),
-    `returncode`, `wall_s` and the tail of stderr."""
-    env = {**os.environ, "HF_HUB_OFFLINE": os.environ.get("HF_HUB_OFFLINE", "1"), **(env or {})}
-    t_start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    out, err = [], deque(maxlen=30)
-    readers = [threading.Thread(target=lambda s=s, d=d: [d.append(l) for l in s], daemon=True)
-               for s, d in ((p.stdout, out), (p.stderr, err))]
-    for r in readers: r.start()
-    ready_at, peak, stopped = None, 0.0, ""
-    while p.poll() is None:
-        now = time.perf_counter()
-        if ready_at is None and any(l.startswith("READY ") for l in list(out)): ready_at = now
-        if ready_at is not None:
-            h = peak_rss_gib(p.pid)
-            if h is not None: peak = max(peak, h)
-            if budget_gib is not None and peak > budget_gib: stopped = "budget"
-            elif time_limit is not None and now - ready_at > time_limit: stopped = "time_limit"
-        elif now - t_start > load_limit: stopped = "load_limit"
-        if stopped: p.kill(); break
-        time.sleep(poll)
-    p.wait()
-    for r in readers: r.join(timeout=5)
-    parse = lambda l: json.loads(l) if l.strip().startswith("{") else None
-    ready = next((json.loads(l[6:]) for l in out if l.startswith("READY ")), None)
-    result = next((x for x in (parse(l) for l in reversed(out)) if x is not None), None)
-    if not stopped and (p.returncode != 0 or result is None): stopped = "error"
-    return dict(ready=ready, result=result, peak_seen_gib=peak, stopped=stopped, returncode=p.returncode,
-                wall_s=time.perf_counter() - t_start, stderr="".join(err)[-2000:])
 
 # %% ../../nbs/56a_efficiency_run.ipynb #81fd1bc6
 PROBE_MAIN = "import sys; from normxlogit.experiments.efficiency import main; sys.exit(main(sys.argv[1:]))"

@@ -435,7 +435,7 @@ def probe_row(model_name: str, method: str, n: int, ck: bool, budget_gib: float 
               time_limit: float = 1800, python=None, env=None) -> dict:
     """One measurement in a fresh process (`probe` under `watch_child`: killed above `budget_gib` or after `time_limit`
     s, then `stopped` says so and the peak is a lower bound), as a row of `COLUMNS`; `env`: more for the child."""
-    from normxlogit.experiments.efficiency import watch_child
+    from normxlogit.profiling import watch_child
     mi = machine_info("cpu", gmacs=False)
     python = python or (peer_python() if method.startswith("inseq:") else None)      # a peer runs in its own venv
     env = {"TOKENIZERS_PARALLELISM": "false", **(env or {})} | ({"PYTHONPATH": str(peer_root())} if python else {})
