@@ -408,7 +408,7 @@ def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
     """Table 5 from the rows of `memory.csv`: per (model, method, length, options) the largest probed batch that fits
     `budget_gib` below every batch that did not (or whose probe stopped undecided), its peak memory and time per
     instance, what limits it, and `load_avg` of that probe (recorded when it ended)."""
-    out, rows = [], rows.assign(options=rows.reindex(columns=["options"]).options.fillna("{}").astype(str))
+    out, rows = [], rows.assign(options=rows.reindex(columns=["options"]).options.astype(object).fillna("{}"))
     for (mo, me, n, op), d in rows.groupby(["model", "method", "length", "options"], sort=False):
         d = d.sort_values(["batch", "started"]).drop_duplicates("batch", keep="last")
         v = {int(r.batch): _fits(r._asdict(), budget_gib) for r in d.itertuples()}
