@@ -701,7 +701,7 @@ def work(run, results=True) -> list:
     avail = DATA_SIZES[task] - len(training_item_ids(name, task)) if run.n is None else pool
     reachable = round(c["accuracy"] * avail * c["annotated"] / max(pool, 1))
     todo = max(0, min(reachable, run.n or reachable) - c["used"])
-    return [step("explain", todo), *[step("score the pool", round(todo / max(c["accuracy"], 1e-9)))] * bool(todo)]
+    return [step("explain", todo)] + ([step("score the pool", round(todo / max(c["accuracy"], 1e-9)))] if todo else [])
 
 # %% ../../nbs/53a_agreement_run.ipynb #3017ed96
 def _claims(results=True):

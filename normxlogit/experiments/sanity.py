@@ -705,7 +705,7 @@ def work(run: ScaleRun, results=True) -> list:
     """What `run` explains (`common.estimate`): each method of its record (`runs.json`) on `n` items x `n_variants`
     at `costs.csv`'s CPU seconds per explanation (IG's per step, x `ig_steps`); the tiny run (no task) at a guess."""
     if not run.task or not (info := load_runs(results).get(run.model)):
-        return [dict(step=f"{run.model} (no recorded run)", units=run.n, cost=(run.model, run.task, "-")) if run.task
+        return [dict(step=f"{run.model} (no recorded run)", units=run.n, cpu_s_per_unit=np.nan) if run.task
                 else dict(step="tiny BERT: 4 methods x 10 model variants", units=run.n * 10, cpu_s_per_unit=0.02)]
     L, ig = max(int(s[6:]) for s in info["stages"] if s[:6] == "layer_"), run.get("ig_steps", SanityPlan.ig_steps)
     nv = n_variants(L, run.get("layer_step"), run.get("permuted") is not None)
