@@ -27,12 +27,12 @@ from .common import (scratch_unless_book, chunk_key, cache_root, open_store, fol
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
            'VARIANTS', 'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'BENCH_MODELS',
-           'COMMITTED_N', 'SCALE_RUNS', 'BOOK_N', 'FULL_POOL', 'SEGMENT_ENDS', 'IG_GAP', 'TINY_CPU_S', 'WHICH',
-           'RUN_OPTS', 'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for',
-           'variant_methods', 'task_evidence', 'model_input', 'qa_model_input', 'training_item_ids', 'agreement_items',
-           'method_options', 'explain_items', 'ig_completeness', 'item_segments', 'AgreementRun', 'results_file',
-           'item_key', 'AgreementPlan', 'run_agreement', 'summarize', 'cost_rows', 'benchmark_runs', 'run_benchmark',
-           'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce', 'work']
+           'COMMITTED_N', 'SCALE_RUNS', 'BOOK_N', 'FULL_POOL', 'SEGMENT_ENDS', 'IG_GAP', 'TINY_CPU_S', 'RUN_OPTS',
+           'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
+           'model_input', 'training_item_ids', 'agreement_items', 'method_options', 'explain_items', 'ig_completeness',
+           'item_segments', 'AgreementRun', 'results_file', 'item_key', 'AgreementPlan', 'run_agreement', 'summarize',
+           'cost_rows', 'benchmark_runs', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce',
+           'work']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -48,32 +48,28 @@ SETTINGS = ("default", "non_contrastive", "special_tokens_in", "full_input", "fl
 METRICS = ["pg", "mrr", "mrr_avg", "rma", "pta"]
 ROW_COLUMNS = ["model", "task", "id", "method", "variant", "setting", "n_tokens", "n_evidence", *METRICS, "ig_gap"]
 
-# %% ../../nbs/53a_agreement_run.ipynb #5d46d48e
 def method_batch_size(method: str, task: str, batch_size: int) -> int:
     "The batch size `method` runs with on `task`: `batch_size`, capped by `BATCH_CAPS` (scores do not depend on it)."
     return min(batch_size, BATCH_CAPS.get((method, task), batch_size))
 
 # %% ../../nbs/53a_agreement_run.ipynb #5d6096f6
 def methods_for(model, methods=None, ig_on_rmsnorm: bool = False):
-    """The benchmark methods that apply to `model` (or its adapter) and `{method: reason}` for the rest: ALTI-Logit on
-    decoders, ALTI (its proxy in the paper) on encoders, IG not on RMSNorm decoders unless `ig_on_rmsnorm`."""
+    "The benchmark methods that apply to `model` (or its adapter), and `{method: reason}` for the rest."
     methods = list(AGREEMENT_METHODS if methods is None else methods)
     unknown = [m for m in methods if m not in AGREEMENT_METHODS]
     if unknown: raise ValueError(f"unknown methods {unknown}; choose from {AGREEMENT_METHODS}")
-    ad, out, skip = get_adapter(model), [], {}
+    ad = get_adapter(model)
     dec = ad.kind == "causal_lm"
-    for m in methods:
-        if m == "alti_logit" and not dec: skip[m] = "decoders only (ALTI is the paper's proxy on BERT)"
-        elif m == "alti" and dec: skip[m] = "encoders only (ALTI-Logit is used on decoders)"
-        elif m == "ig" and dec and uses_rmsnorm(ad.model) and not ig_on_rmsnorm:
-            skip[m] = "RMSNorm decoder: the completeness gap stays large (ig_completeness)"
-        else: out.append(m)
-    return out, skip
+    why = {"alti_logit": not dec and "decoders only (ALTI is the paper's proxy on BERT)",
+           "alti": dec and "encoders only (ALTI-Logit is used on decoders)",
+           "ig": dec and not ig_on_rmsnorm and uses_rmsnorm(ad.model)
+           and "RMSNorm decoder: the completeness gap stays large (ig_completeness)"}
+    skip = {m: why[m] for m in methods if why.get(m)}
+    return [m for m in methods if m not in skip], skip
 
 # %% ../../nbs/53a_agreement_run.ipynb #4a6e3787
 def variant_methods(model, methods, variant, task=None) -> list:
-    """The methods computed in `variant`: all in 'base'; the paper's Table 5 ones in 'float64' (qa: not ALTI-Logit, as
-    the paper); the LRP-type ones taking `embeddings=` in 'partial_embeddings' (models with position embeddings)."""
+    "The methods computed in `variant` ('base', 'float64' or 'partial_embeddings') on `model` and `task`."
     if variant == "base": return list(methods)
     if variant == "float64": return [m for m in methods if m in PRECISION_METHODS and (task, m) != ("qa", "alti_logit")]
     if variant == "partial_embeddings":
@@ -81,48 +77,35 @@ def variant_methods(model, methods, variant, task=None) -> list:
         return [m for m in methods if pe and m in EMBEDDING_METHODS and takes_option(m, "embeddings")]
     raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
 
-# %% ../../nbs/53a_agreement_run.ipynb #f781036b
-def task_evidence(task, n_pool=None, coref="auto") -> pd.DataFrame:
-    """Evidence rows of the first `n_pool` items of 'sva' (Linzen), 'ra' (BLiMP anaphor_number_agreement; antecedents by
-    fastcoref where its model loads, else the dependency rule: `df.attrs['coref']`) or 'qa' (SQuAD 2.0 answerable)."""
-    if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
-    return ra_evidence(n_pool, coref=coref) if task == "ra" else dict(sva=sva_evidence, qa=qa_evidence)[task](n_pool)
-
 # %% ../../nbs/53a_agreement_run.ipynb #a0a80fe7
-def model_input(row, kind, tokenizer):
-    """(input text, evidence spans, target, foil) of an sva / ra row: causal LM, the prefix before the target word
-    (`text_before`; targets with a leading space); masked LM, the target word masked (`replace_span`)."""
-    a, b = row["target_span"]
-    if kind == "causal_lm": return (*text_before(row["text"], a, row["evidence_spans"]), " " + row["target"],
-                                    " " + row["foil"])
-    if kind == "masked_lm": return (*replace_span(row["text"], (a, b), tokenizer.mask_token, row["evidence_spans"],
-                                                  overlap="drop"), row["target"], row["foil"])
-    raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
-
-# %% ../../nbs/53a_agreement_run.ipynb #227e28fe
-def qa_model_input(row, kind, tokenizer, template=QA_TEMPLATE):
-    """(input text, evidence spans, context span, target token id) of a qa row, or `None` when the answer's first token
-    cannot be isolated. Causal LM: the target is the first token of prompt + answer holding answer characters, the input
-    the text before it (tokenizing to exactly the tokens before it); masked LM: prompt, space, mask; the first token."""
-    prompt, spans, cspan, _ = qa_prompt(row, template)
+def model_input(row, task, kind, tokenizer):
+    "(input, evidence spans, evaluated span or None, target, foil, their token ids) of a row of `task`, or `None`."
+    if kind not in ("causal_lm", "masked_lm"):
+        raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
+    if task != "qa":
+        (a, b), causal = row["target_span"], kind == "causal_lm"
+        text, spans = (text_before(row["text"], a, row["evidence_spans"]) if causal else
+                       replace_span(row["text"], (a, b), tokenizer.mask_token, row["evidence_spans"], overlap="drop"))
+        tw, fw = (" " + row[k] if causal else row[k] for k in ("target", "foil"))   # causal: with the leading space
+        return text, spans, None, tw, fw, single_token_id(tokenizer, tw), single_token_id(tokenizer, fw)
+    prompt, spans, cspan, _ = qa_prompt(row, QA_TEMPLATE)
+    qa = lambda text, tid: (text, spans, cspan, tokenizer.decode([tid]), None, tid, None)
     if kind == "masked_lm":
         ids = tokenizer(row["target"], add_special_tokens=False)["input_ids"]
-        return (prompt + " " + tokenizer.mask_token, spans, cspan, ids[0]) if ids else None
-    if kind != "causal_lm": raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
+        return qa(prompt + " " + tokenizer.mask_token, ids[0]) if ids else None
     full, a0 = prompt + " " + row["target"], len(prompt) + 1
     enc = tokenizer(full, return_offsets_mapping=True)
     for k, (s, e) in enumerate(enc["offset_mapping"]):
         if e > a0 and full[max(s, a0):e].strip():
             for cut in (full[:s], full[:s].rstrip()):
                 if cut.startswith(prompt) and tokenizer(cut)["input_ids"] == enc["input_ids"][:k]:
-                    return cut, spans, cspan, enc["input_ids"][k]
+                    return qa(cut, enc["input_ids"][k])
             return None
     return None
 
 # %% ../../nbs/53a_agreement_run.ipynb #95aeec79
 def training_item_ids(model_name, task) -> set:
-    """Ids of the `task` items a fine-tuned model of this project may have been trained on (`train_item_ids` of its
-    `result.json`; for a BLiMP masked-LM head every anaphor pair outside its held-out split), left out of its items."""
+    "Ids of the `task` items the fine-tuned model `model_name` may have been trained on."
     try: info = json.loads((models_dir() / model_name / "result.json").read_text())
     except (OSError, ValueError): return set()
     prefix = {"sva": "sva-", "ra": "anaphor_number_agreement-", "qa": ""}[task]
@@ -138,18 +121,12 @@ def _text_hash(text) -> str:
     "A short stable hash of an input text (cache keys hold it instead of the text: qa prompts are long)."
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
-# %% ../../nbs/53a_agreement_run.ipynb #00728efb
 def _item_rows(ev, task, kind, tokenizer, exclude):
     "One dict per evidence row: model input, target / foil ids, token-level evidence, special and region masks."
     rows, special_ids = [], list(set(tokenizer.all_special_ids))
     for r in ev.to_dict("records"):
         if r["id"] in exclude: continue
-        if task == "qa":
-            text, spans, region, tid = qa_model_input(r, kind, tokenizer) or ("", [], None, None)
-            tw, fw, fid = None if tid is None else tokenizer.decode([tid]), None, None
-        else:
-            (text, spans, tw, fw), region = model_input(r, kind, tokenizer), None
-            tid, fid = single_token_id(tokenizer, tw), single_token_id(tokenizer, fw)
+        text, spans, region, tw, fw, tid, fid = model_input(r, task, kind, tokenizer) or ("", [], *[None] * 5)
         toks, e, sp, reg = [], np.zeros(0, int), np.zeros(0, bool), np.zeros(0, bool)
         if text.strip():
             toks, e, sp, enc = evidence_to_tokens(text, spans, tokenizer, return_encoding=True)
@@ -163,32 +140,12 @@ def _item_rows(ev, task, kind, tokenizer, exclude):
                          single_token=tid is not None and (task == "qa" or fid is not None)))
     return rows
 
-# %% ../../nbs/53a_agreement_run.ipynb #79ab2ed0
-def _pool_scores(ad, tokenizer, texts, ids, qa, batch_size):
-    "(n, 4) array per input: logit of target, logit of foil (qa: of the best other token), top-1 id, best other id."
-    order = np.argsort([len(t) for t in texts], kind="stable")
-    lg = predict(ad, tokenizer, [texts[i] for i in order], batch_size=batch_size, truncation=False).double()
-    out = np.empty((len(texts), 4))
-    for row, i in zip(lg, order):
-        (t, f), other = ids[i], row.clone()
-        other[t] = -np.inf
-        b = int(other.argmax())
-        out[i] = [float(row[t]), float(row[b if qa else f]), int(row.argmax()), b]
-    return out
-
 # %% ../../nbs/53a_agreement_run.ipynb #d7b5080c
 def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), coref="auto", cache=None,
                     pool_chunk=64, batch_size=16):
-    """The items of `task` for `model` (or its adapter): `(items, counts)`, a row per pool item (the first `n_pool` of
-    the data, minus `exclude`): input, target / foil ids, token-level `evidence`, `special` and `region` masks
-    (`region`: what the default evaluation keeps; qa: the context), flags `single_token`, `fits` (not too long),
-    `annotated` (both, and evidence in the region), `examined`, `correct` (target logit above the foil's; qa: the target
-    is the top token, the foil the best other one), `used` (the first `n` correct). The pool is scored in data order,
-    `pool_chunk` items at a time, until `n` are correct (a nested selection); `cache` (a folder, or True:
-    `cache_dir()/agreement`) keeps the chunks of logits and their CPU time (`items.attrs['selection_cost']`).
-    `counts['accuracy']`: correct / examined."""
+    "`(items, counts)`: the pool items of `task` for `model`, with their selection flags and counts."
     ad = get_adapter(model)
-    ev = task_evidence(task, n_pool, coref=coref)
+    ev = ra_evidence(n_pool, coref=coref) if task == "ra" else dict(sva=sva_evidence, qa=qa_evidence)[task](n_pool)
     items = pd.DataFrame(_item_rows(ev, task, ad.kind, tokenizer, set(exclude)))
     if items.empty:
         raise ValueError(f"no {task} items left in a pool of {len(ev)} after excluding {len(set(exclude))} ids")
@@ -202,10 +159,16 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
         key = chunk_key("agreement-pool", fingerprint=model_fingerprint(ad.model), task=task, pool_chunk=pool_chunk,
                         items=[[items.id[i], _text_hash(items.input[i]), int(items.target_id[i]), foil(i)] for i in ok])
         store = open_store(cache, "agreement", f"pool-{task}", key)
-    def score(j):
-        idx = ok[starts[j]:starts[j] + pool_chunk]
-        ids = [(int(items.target_id[i]), -1 if qa else int(items.foil_id[i])) for i in idx]
-        return dict(scores=_pool_scores(ad, tokenizer, [items.input[i] for i in idx], ids, qa, batch_size)), {}
+    def score(j):          # per item: logits of target and foil (qa: the best other token), top-1 id, best other id
+        idx, out = ok[starts[j]:starts[j] + pool_chunk], {}
+        order = idx[np.argsort([len(items.input[i]) for i in idx], kind="stable")]
+        lg = predict(ad, tokenizer, [items.input[i] for i in order], batch_size=batch_size, truncation=False).double()
+        for row, i in zip(lg, order):
+            t, other = int(items.target_id[i]), row.clone()
+            other[t] = -np.inf
+            b = int(other.argmax())
+            out[i] = [float(row[t]), float(row[b if qa else int(items.foil_id[i])]), int(row.argmax()), b]
+        return dict(scores=np.array([out[i] for i in idx], dtype=float).reshape(-1, 4)), {}
     # chunks in data order until n are correct: in rounds of the fewest chunks that could get there, so no chunk is
     # scored that the rule "stop once n are correct" would not score
     k, run = 0, ChunkRun([])
@@ -242,10 +205,7 @@ IG_TOKENS_PER_PASS = 2048       # IG: at most this many tokens (path points x it
 
 def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, seed=0, options=None,
                   budget=ATTENTION_BUDGET):
-    """`(scores, gaps)`: a 1-D array per item (`Explanation.vector`) of `method` for the item's target (minus its foil
-    when `contrastive`), and IG's relative completeness gap per item (else None; it replaces IG's warning). Batches by
-    length (`random`: seed `seed + batch`), over `budget` bytes of attention in parts (`memory_split`; IG: at most
-    `IG_TOKENS_PER_PASS`)."""
+    "`(scores, gaps)`: each item's scores by `method` and, for IG, its relative completeness gap."
     ad, ig, texts, n_tok = get_adapter(model), method == "ig", items.input.tolist(), [len(t) for t in items.tokens]
     order = np.argsort(n_tok, kind="stable")
     out, gaps = [None] * len(items), [None] * len(items)
@@ -284,10 +244,8 @@ def _g6(x):
     "6 significant digits (what the results CSV stores), so rows computed now and rows read back from a CSV are equal."
     return float(f"{x:.6g}")
 
-# %% ../../nbs/53a_agreement_run.ipynb #3153b1fe
 def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, seed, ig_steps) -> list:
-    """JSON-safe rows of `sub` for `method` in `variant`, one per item and setting: 'base' gives default,
-    special_tokens_in, (qa) full_input and non_contrastive; another variant its own setting (evaluated as default)."""
+    "JSON-safe rows of `sub` for `method` in `variant`, one per item and setting."
     opts = method_options(method, variant, ig_steps)
     scored = lambda contrastive: explain_items(ad, tokenizer, sub, method, contrastive, batch_size, seed, opts)
     contr = scored(True)
@@ -308,13 +266,11 @@ def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, see
     return rows
 
 # %% ../../nbs/53a_agreement_run.ipynb #03e3c7d7
-def ig_completeness(model, tokenizer, items, n_steps=(16, 64), contrastive=True, batch_size=8) -> pd.DataFrame:
-    """IG's relative completeness gap $|\\sum_i \\mathrm{IG}_i - (f(x) - f(\\bar x))| / |f(x) - f(\\bar x)|$ from the
-    zero baseline per item and number of Gauss-Legendre steps, for the contrastive score (or the logit): `id`,
-    `n_steps`, `rel_gap`."""
+def ig_completeness(model, tokenizer, items, n_steps=(16, 64)) -> pd.DataFrame:
+    "IG's relative completeness gap per item and number of steps: `id`, `n_steps`, `rel_gap`."
     ad, rows = get_adapter(model), []
     for k in n_steps:
-        gaps = explain_items(ad, tokenizer, items, "ig", contrastive, batch_size, 0, method_options("ig", "base", k))[1]
+        gaps = explain_items(ad, tokenizer, items, "ig", True, 8, 0, method_options("ig", "base", k))[1]
         rows += [dict(id=str(i), n_steps=k, rel_gap=g) for i, g in zip(items.id, gaps)]
     return pd.DataFrame(rows)
 
@@ -334,7 +290,6 @@ FULL_POOL = {r.task: r.get("pool") for r in SCALE_RUNS["book"]}  # and pools
 SEGMENT_ENDS = {"sva": (300, 1000), "ra": (300, 1000), "qa": (200, 1000)}
 IG_GAP = dict(items=8, steps=(16, 64), tasks=AGREEMENT_TASKS)   # where IG is left out: its gap on a few items
 
-# %% ../../nbs/53a_agreement_run.ipynb #aeec27f1
 def item_segments(task, n_used) -> list:
     "(start, stop) ranges of the used items, each chunked under one key, cut at `SEGMENT_ENDS[task]` (kept as n grows)."
     ends = [e for e in SEGMENT_ENDS[task] if e < n_used] + [n_used]
@@ -343,23 +298,18 @@ def item_segments(task, n_used) -> list:
 # %% ../../nbs/53a_agreement_run.ipynb #6ee785af
 @dataclasses.dataclass
 class AgreementRun:
-    """One model and task: `frame` (a row per item x method x setting), `counts` (the selection), `items` (the used
-    ones), `excluded` ({method: reason}), `info` (each (method, variant)'s source, the chunks computed, their CPU and
-    wall s)."""
+    "One model and task: rows, selection counts, used items, excluded methods and run info."
     frame: pd.DataFrame
     counts: dict
     items: pd.DataFrame
     excluded: dict
     info: dict
 
-# %% ../../nbs/53a_agreement_run.ipynb #82aa3ee0
 def results_file(model_name, task, n, results=True, suffix=".csv.gz") -> Path:
-    """A run's file `results/agreement/items/<model>_<task>_<n><suffix>` (`n` None: 'all'; or in the folder `results`):
-    its rows (`.csv.gz`), its run record (`.json`) or its IG gaps (`.ig_gap.csv`)."""
+    "A run's file `results/agreement/items/<model>_<task>_<n><suffix>` (`n` None: 'all')."
     return results_path("agreement", "items", f"{model_name}_{task}_{'all' if n is None else n}{suffix}",
                         results=results)
 
-# %% ../../nbs/53a_agreement_run.ipynb #70ac8983
 def item_key(used) -> list:
     "What chunks of the `used` items are keyed by: id, input hash, target and foil ids, evidence, special and region."
     bits = lambda a: "".join(map(str, np.asarray(a, int)))
@@ -367,22 +317,8 @@ def item_key(used) -> list:
              bits(r.region)] for r in used.itertuples()]
 
 # %% ../../nbs/53a_agreement_run.ipynb #agr0e1d2
-def _from_results(csv, used, jobs, recompute):
-    "The rows stored for the same items (else None), and the (method, variant) pairs read there (none if `recompute`)."
-    old = pd.read_csv(csv, dtype={"id": str}) if csv is not None and csv.exists() else None
-    if old is not None and (len(used) == 0 or set(old.id.astype(str)) != set(used.id.astype(str))): old = None
-    have = set() if old is None else set(zip(old.method, old.variant))
-    return old, set() if recompute else {j for j in jobs if j in have}
-
-def _in_order(frame):
-    "The rows in `ROW_COLUMNS`, by method (`AGREEMENT_METHODS`' order) and setting (`SETTINGS`' order), stably."
-    rank = {c: {x: i for i, x in enumerate(o)} for c, o in (("method", AGREEMENT_METHODS), ("setting", SETTINGS))}
-    frame = frame.reindex(columns=ROW_COLUMNS)
-    return frame.sort_values(["method", "setting"], key=lambda c: c.map(rank[c.name])).reset_index(drop=True)
-
 def _method_chunks(run, mod, m, v) -> list:
-    """The rows of one (method, variant), chunk by chunk (`chunk_size` items) in each segment of `run.segs`, each
-    segment under its own key; the chunks computed and their cost into `run.info`."""
+    "The rows of one (method, variant), chunk by chunk in each segment; chunks computed and cost into `run.info`."
     p, info, rows, spent, c0, g0 = run.plan, run.info, [], [], time.process_time(), 0
     bs = method_batch_size(m, run.task, p.batch_size)
     for a, b in run.segs:                              # g0: the segment's first chunk (the seeds go on)
@@ -431,13 +367,7 @@ class AgreementPlan:
 
 def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | None = None, cache=True, results=True,
                   recompute=False, verbose=True, **fields) -> AgreementRun:
-    """Explain the `n` used items of `task` (`agreement_items`; None: every correct one) with the protocol `plan` (an
-    `AgreementPlan` or its fields as keywords): every method of `methods_for` in every variant (`variant_methods`),
-    scored in every setting; `model` (or its adapter) is resolved once. Per (method, variant), chunks of `chunk_size`
-    items (`run_chunks`) under `cache` (True: `cache_dir()/agreement`; False: none), keyed by model (name, fingerprint),
-    task, method, variant, options, seed, batch and chunk size and the items of the segment (`item_segments`): a rerun
-    or a larger `n` reuses every finished chunk. Rows go to `results_file(...)` (`results` False: nowhere), whose
-    (method, variant) pairs for the same items are read unless `recompute`. `exclude`: ids left out."""
+    "Explain the `n` used items of `task` with every method and variant of `plan`, resumably in chunks."
     p = plan_from(AgreementPlan, plan, fields)
     ad = get_adapter(model)                                  # the one resolution of this run
     methods, excluded = methods_for(ad, p.methods)
@@ -452,7 +382,9 @@ def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | N
               f"(pool {counts['pool']}, accuracy {counts['accuracy']}); enlarge n_pool")
     jobs = [(m, v) for v in p.variants for m in variant_methods(ad, methods, v, task)]
     csv = results_file(model_name, task, n, results) if results else None
-    old, done = _from_results(csv, used, jobs, recompute)
+    old = pd.read_csv(csv, dtype={"id": str}) if csv is not None and csv.exists() else None
+    if old is not None and (len(used) == 0 or set(old.id.astype(str)) != set(used.id.astype(str))): old = None
+    done = set() if old is None or recompute else set(jobs) & set(zip(old.method, old.variant))   # read, not computed
     todo = [j for j in jobs if j not in done] if len(used) else []          # no items: nothing to explain
     segs = item_segments(task, len(used))
     info = dict(model=model_name, task=task, from_results=sorted(done),
@@ -466,7 +398,9 @@ def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | N
     for m, v in todo:
         if v == "float64" and m64 is None: m64 = get_adapter(copy.deepcopy(ad.model).to(torch.float64).eval())
         parts.append(pd.DataFrame(_method_chunks(run, m64 if v == "float64" else ad, m, v)))
-    frame = _in_order(pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ROW_COLUMNS))
+    rank = {c: {x: i for i, x in enumerate(o)} for c, o in (("method", AGREEMENT_METHODS), ("setting", SETTINGS))}
+    frame = (pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()).reindex(columns=ROW_COLUMNS)
+    frame = frame.sort_values(["method", "setting"], key=lambda c: c.map(rank[c.name])).reset_index(drop=True)
     if csv is not None and (todo or not csv.exists()):
         keep = [] if old is None else [old[[j not in jobs for j in zip(old.method, old.variant)]]]
         write_csv(csv, pd.concat([frame, *keep], ignore_index=True), float_format="%.6g", compression="gzip")
@@ -475,12 +409,9 @@ def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | N
 
 # %% ../../nbs/53a_agreement_run.ipynb #cceee827
 def summarize(frames, counts, ig_gaps=None) -> pd.DataFrame:
-    """`table1.csv`: mean (`value`) and `n` per model, task, method, setting and metric; accuracies as method 'model',
-    metric 'accuracy' (`n`: examined); IG's median gaps as 'ig_gap_median@<steps>' (`ig_gaps`) or 'ig_gap_median' (its
-    rows)."""
+    "`table1.csv`: mean and `n` per model, task, method, setting and metric, with accuracies and IG gaps."
     cols, by = ["model", "task", "method", "setting", "metric", "value", "n"], ["model", "task", "method", "setting"]
-    median = lambda d, keys, col: d.groupby(keys, sort=False)[col].agg(["median", "size"]).reset_index().rename(
-        columns={"median": "value", "size": "n"})
+    median = lambda d, keys, col: d.groupby(keys, sort=False)[col].agg(value="median", n="size").reset_index()
     parts, fr = [], [f for f in frames if len(f)]
     if fr:
         df = pd.concat(fr, ignore_index=True)
@@ -513,8 +444,7 @@ def _record(r, prev) -> dict:
     return run_record("agreement", cpu_s=r.info["cpu_s_now"], counts=r.counts, excluded=r.excluded, info=info)
 
 def cost_rows(record) -> list:
-    """The cost rows of a run record (`_record`): 'explain' an item with every timed (method, variant) pair (their CPU
-    seconds per item summed, times the items used) and 'score the pool' (per item examined)."""
+    "The cost rows of a run record: 'explain' (per item used) and 'score the pool' (per item examined)."
     c, info = record["counts"], record["info"]
     per_item = sum(t["cpu_s"] / t["items"] for t in info.get("timing", []))
     return [dict(model=c["model"], task=c["task"], step=s, unit=u, units=n, cpu_s=round(x, 2)) for s, u, n, x in (
@@ -522,28 +452,15 @@ def cost_rows(record) -> list:
         ("score the pool", "pool item", c["examined"], info.get("selection_cpu_s", 0.0)))]
 
 # %% ../../nbs/53a_agreement_run.ipynb #89d8c3e5
-def _gap_file_for(name, task, ids, steps, results):
-    "A stored IG-gap file of `name` and `task` (any n) on exactly the items `ids` and `steps`, or None."
-    for f in sorted(results_file(name, task, 0, results).parent.glob(f"{name}_{task}_*.ig_gap.csv")):
-        g = pd.read_csv(f, dtype={"id": str})
-        if set(g.id) == set(ids) and set(g.n_steps) == set(steps): return g
-    return None
-
-# %% ../../nbs/53a_agreement_run.ipynb #8e22e2b9
 def benchmark_runs(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=None, methods=None, **options) -> list:
-    """The `ScaleRun`s of models x tasks: `n` / `pools` task -> items (defaults `BOOK_N`, `FULL_POOL`), `methods` a list
-    or task -> list, `options` (`variants`, `batch_size`) for every run."""
+    "The `ScaleRun`s of models x tasks (defaults `BOOK_N` of `FULL_POOL`)."
     n, pools = {**BOOK_N, **(n or {})}, {**FULL_POOL, **(pools or {})}
     ms = lambda t: methods.get(t) if isinstance(methods, dict) else methods
     return [ScaleRun(m, t, n[t], ms(t), dict(pool=pools[t], **options)) for m in models for t in tasks]
 
 def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GAP, verbose=True, write_table=True,
                   device=None, recompute=False) -> dict:
-    """`run_agreement` for every run (`ScaleRun`s; default the book's, `benchmark_runs()`), its model loaded once on
-    `device` (or taken from `loaded`, name -> `(model, tokenizer)`), with its run record (`<model>_<task>_<n>.json`) and
-    `cost_rows` (`costs.csv`), written only when something was computed, and, where IG is left out, its gap on the first
-    `ig_gap['items']` items (`.ig_gap.csv`; a stored file on the same items is reused). Then `table1.csv` from every
-    stored run (`read_benchmark`: parallel runs leave a complete table). Returns the runs, `table1` and the IG gaps."""
+    "`run_agreement` for every run, with run records, costs, IG gaps and `table1.csv`."
     out, gaps, ig_gap, runs = [], [], {**IG_GAP, **ig_gap}, benchmark_runs() if runs is None else runs
     same = lambda c: {k: v for k, v in (c or {}).items() if k != "coref"}      # coref: a wording, not a count
     for name in dict.fromkeys(r.model for r in runs):
@@ -561,7 +478,9 @@ def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GA
                     if r.info["computed"]: record_costs("agreement", cost_rows(rec), results=results)
             if "ig" in r.excluded and ig_gap["items"] and len(r.items) and run.task in ig_gap["tasks"]:
                 head = r.items.head(ig_gap["items"])
-                g = _gap_file_for(name, run.task, head.id.astype(str), ig_gap["steps"], results) if results else None
+                stored = sorted(file(".json").parent.glob(f"{name}_{run.task}_*.ig_gap.csv")) if results else []
+                on_head = lambda g: set(g.id) == set(head.id.astype(str)) and set(g.n_steps) == set(ig_gap["steps"])
+                g = next((g for g in (pd.read_csv(f, dtype={"id": str}) for f in stored) if on_head(g)), None)  # any n
                 if g is None: g = ig_completeness(ad, tok, head, ig_gap["steps"]).assign(model=name, task=run.task)
                 if results and not file(".ig_gap.csv").exists(): write_csv(file(".ig_gap.csv"), g, float_format="%.6g")
                 gaps.append(g)
@@ -576,19 +495,15 @@ def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GA
 # %% ../../nbs/53a_agreement_run.ipynb #f8e852d4
 def stored_n(model_name, task, results=True):
     "The largest n of a stored run of `model_name` on `task` (None: a run on every item; 0: none stored)."
-    pre, ns = f"{model_name}_{task}_", [0]
-    for f in results_file(model_name, task, 0, results).parent.glob(f"{pre}*.csv.gz"):
-        s = f.name[len(pre):-len(".csv.gz")]
-        n = None if s == "all" else int(s) if s.isdigit() else -1
-        if n != -1 and results_file(model_name, task, n, results, ".json").exists():
-            ns.append(math.inf if n is None else n)
-    return None if max(ns) == math.inf else max(ns)
+    pre = f"{model_name}_{task}_"
+    folder = results_file(model_name, task, 0, results).parent
+    ns = [f.name[len(pre):-len(".json")] for f in folder.glob(f"{pre}*.json")]
+    n = max([math.inf if s == "all" else int(s) for s in ns if (s == "all" or s.isdigit())
+             and results_file(model_name, task, s, results).exists()], default=0)          # with its item file
+    return None if n == math.inf else n
 
-# %% ../../nbs/53a_agreement_run.ipynb #1fa8df94
 def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=True) -> dict:
-    """The stored results of `run_benchmark` (no model loaded): `frame`, `counts`, `excluded`, `ig_gaps`, `timing`,
-    `records`, `table1` (from the item files), `n` ({(model, task): n}), `missing`. `n`: task -> n (default: the
-    largest stored)."""
+    "The stored results of `run_benchmark` (no model loaded), with `table1` rebuilt from the item files."
     frames, counts, gaps, missing, timing, records, got_n = [], [], [], [], [], {}, {}
     for name in sorted(models, key=lambda m: (BENCH_MODELS + tuple(models)).index(m)):     # the book's order first
         for task in tasks:
@@ -606,8 +521,7 @@ def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=T
 
 # %% ../../nbs/53a_agreement_run.ipynb #e1f59afe
 def fold_chunks(results=True, cache=None) -> pd.DataFrame:
-    """Drop the chunk stores (`cache`, default `results/agreement/chunks`) of every (model, task, method, variant) whose
-    items all have rows in the largest item file of its model and task (`stored_n`); one row per dropped store."""
+    "Drop the chunk stores whose items all have rows in their largest item file; one row per dropped store."
     import ast
     held = {}
     def finished(k):
@@ -626,7 +540,6 @@ def fold_chunks(results=True, cache=None) -> pd.DataFrame:
 # %% ../../nbs/53a_agreement_run.ipynb #8360e51c
 TINY_CPU_S = 30.0              # about what the tiny run takes on one core of this machine (measured by its test)
 
-# %% ../../nbs/53a_agreement_run.ipynb #603c05eb
 def _task_ints(pairs, what):
     out = {}
     for p in pairs or []:
@@ -637,7 +550,6 @@ def _task_ints(pairs, what):
         out[k] = None if v == "all" else int(v)
     return out
 
-# %% ../../nbs/53a_agreement_run.ipynb #7d3901ce
 def _run(a):
     "Run (or resume) the benchmark; then `table1.csv` from every stored run unless `--no-table`."
     cache = results_path("agreement", "chunks", results=a.results) if a.cache is True else a.cache
@@ -647,7 +559,6 @@ def _run(a):
     done = sum(len(r.info["computed"]) for r in out["runs"])
     print(f"{done} chunks computed; {'table1.csv left to `table`' if a.no_table else 'wrote table1.csv'}")
 
-# %% ../../nbs/53a_agreement_run.ipynb #a501b3b6
 def _table(a):
     "Rebuild `table1.csv` from the stored item files (the largest n of each)."
     got = read_benchmark(a.models, a.tasks, _task_ints(a.n, "n"), results=a.results)
@@ -656,28 +567,23 @@ def _table(a):
     write_csv(results_path("agreement", "table1.csv", results=a.results), got["table1"])
     print(f"wrote table1.csv ({len(got['table1'])} rows) from n = {sorted(set(got['n'].values()), key=str)}")
 
-# %% ../../nbs/53a_agreement_run.ipynb #d31f0ecf
-WHICH = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True),
-         Opt("tasks", list(AGREEMENT_TASKS), "tasks", AGREEMENT_TASKS, str, True),
-         Opt("n", [], "task=items or task=all, e.g. sva=1000 (default: BOOK_N)", kind=str, many=True))
-RUN_OPTS = (Opt("pool", [], "task=items or task=all (default: FULL_POOL)", kind=str, many=True),
+RUN_OPTS = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True),      # `table` takes them too
+            Opt("tasks", list(AGREEMENT_TASKS), "tasks", AGREEMENT_TASKS, str, True),
+            Opt("n", [], "task=items or task=all, e.g. sva=1000 (default: BOOK_N)", kind=str, many=True),
+            Opt("pool", [], "task=items or task=all (default: FULL_POOL)", kind=str, many=True),
             Opt("methods", None, "methods", kind=str, many=True),
             Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True), Opt("batch_size", 8, "items per batch"),
             Opt("no_table", False, "leave table1.csv alone (for parallel runs; `table` writes it once at the end)"))
 SHARED = ("results", "cache", "device", "threads")
 main = command_line("agreement", "The decomposition-attribution benchmark (sva, ra, qa); resumable.", {
     "run": Command("run (or resume) the benchmark; then results/agreement/table1.csv from every stored run", _run,
-                   (*WHICH, *RUN_OPTS), SHARED),
+                   RUN_OPTS, SHARED),
     "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each); the options "
-                     "of `run` are accepted and ignored, so one argument list serves both", _table, (*WHICH, *RUN_OPTS),
-                     SHARED)})
+                     "of `run` are accepted and ignored, so one argument list serves both", _table, RUN_OPTS, SHARED)})
 
 @scratch_unless_book("agreement")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """The benchmark from scratch, resumably, at `scale` on `device`: 'tiny' (two tiny random models, 1-2 items per
-    task), 'book' (`BOOK_N` of `FULL_POOL` on `BENCH_MODELS`) or 'paper' (every correct item of the data;
-    `SCALE_RUNS`). Results go to `results` (True: `results/agreement`), chunks to `cache` (True: `chunks` beside the
-    results, the committed ones). Returns the chunks computed and the rows of `table1`."""
+    "The benchmark from scratch, resumably, at `scale` ('tiny', 'book' or 'paper') on `device`."
     runs = scale_runs(SCALE_RUNS, scale)
     if cache is True: cache = results_path("agreement", "chunks", results=results)
     if scale == "tiny":
@@ -688,8 +594,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 
 # %% ../../nbs/53a_agreement_run.ipynb #964a8fb6
 def work(run, results=True) -> list:
-    """What `run` (a `ScaleRun`) needs beyond its stored run: the items to explain (n None: the data's correct items at
-    the stored accuracy) and the pool items to score, at the cost record's rates (`cost_rows`); tiny: a guess."""
+    "What `run` needs beyond its stored run: items to explain and pool items to score, with their rates."
     if run in SCALE_RUNS["tiny"]:
         return [dict(step="tiny run (a random model on one task, 1-2 items)", units=1,
                      cpu_s_per_unit=TINY_CPU_S / len(SCALE_RUNS["tiny"]))]
@@ -703,7 +608,6 @@ def work(run, results=True) -> list:
     todo = max(0, min(reachable, run.n or reachable) - c["used"])
     return [step("explain", todo)] + ([step("score the pool", round(todo / max(c["accuracy"], 1e-9)))] if todo else [])
 
-# %% ../../nbs/53a_agreement_run.ipynb #3017ed96
 def _claims(results=True):
     f = results_path("agreement", "findings.csv", results=results)
     return pd.read_csv(f) if f.exists() else None

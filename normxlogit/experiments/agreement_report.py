@@ -14,8 +14,8 @@ from ..registry import method_label, method_colour
 from ..model.heads import HeadAdapter, get_adapter
 from ..model.zoo import model_fingerprint, load_model, Bf16Products
 from ..attribution.ig import completeness_table
-from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm
-from ..metrics.plausibility import item_metrics
+from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm, share_margin_test
+from ..metrics.plausibility import tie_counts
 from .common import (
     verdict, count_verdicts, with_ci, results_path, write_csv, write_record, run_record, paper_text, chunk_key,
     open_store, run_chunks, dashed, verdict_mark)
@@ -26,10 +26,10 @@ from .agreement import (
 # %% auto #0
 __all__ = ['PAPER_ROWS', 'PAPER_LAYOUT', 'PAPER_METHODS', 'PEERS', 'MARGIN', 'ACCURACY_CLAIM', 'PRECISION_TEXT', 'ACCURACY_TEXT',
            'NOT_IN_PAPER', 'IG_PATHS', 'IG_PATH_N', 'TIE_METHODS', 'PRECISIONS', 'TIE_SEGMENT', 'paper_numbers',
-           'method_name', 'column_label', 'paper_table', 'show_table', 'claims', 'paper_methods', 'claim_source',
-           'item_values', 'precision_changes', 'findings', 'mrr_below_pg_rows', 'paper_findings', 'findings_summary',
-           'findings_prose', 'findings_table', 'precision_table', 'cost_summary', 'ig_path_gaps', 'ig_paths_file',
-           'read_ig_paths', 'run_ig_paths', 'plot_pg', 'bfloat16_options', 'tie_counts', 'ties_file', 'run_ties']
+           'method_name', 'column_label', 'paper_table', 'claims', 'paper_methods', 'claim_source', 'item_values',
+           'precision_changes', 'findings', 'mrr_below_pg_rows', 'paper_findings', 'findings_summary', 'findings_table',
+           'precision_table', 'cost_summary', 'ig_paths_file', 'read_ig_paths', 'ig_path_gaps', 'run_ig_paths',
+           'plot_pg', 'bfloat16_options', 'ties_file', 'run_ties']
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6e0a7e38
 # The paper's numbers (percent), one line per table, task and model, in the order of `PAPER_LAYOUT`; '-' = not reported.
@@ -43,11 +43,7 @@ PAPER_LAYOUT = {1: (_M5, [*_K, "pta"], ["default"]), 2: (_M5[:4], [*_K], ["defau
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #96ee8fd0
 def paper_numbers() -> pd.DataFrame:
-    """The paper's Tables 1-7 as a long frame (`table`, `task`, `model`, `method`, `metric`, `setting`, `value` in
-    percent; its ALTI column is 'alti_logit', ALTI on BERT), and Table 9 (`table` 9, `task`, metric 'accuracy', a
-    fraction). Table 5's left column is the paper's default precision (bfloat16 for Llama-3, float32 otherwise), its
-    right one float64, which is also what its Tables 1-4 and 6 use on sva and ra (not on qa, and not for Llama-3.2-3B
-    and Llama-3.1-8B, which keep their default precision)."""
+    "The paper's Tables 1-7 and 9 as a long frame (`value` in percent; Table 9 accuracies as fractions)."
     rows = []
     for line in PAPER_ROWS.strip().splitlines():
         t, task, model, *vs = line.split()
@@ -63,26 +59,21 @@ def paper_numbers() -> pd.DataFrame:
 PAPER_METHODS = ("alti_logit", "alti", "attnlrp", "lrp", "grad_l2", "rollout")   # the paper's (ALTI on encoders)
 PEERS = {"causal_lm": "Llama-3.2-1B", "masked_lm": "bert-base-uncased"}   # the paper's model closest to ours, by kind
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #502f8432
 def method_name(method) -> str:
     "The registry's label of a benchmark method; its `grad_l2` runs with `squared=True`, the paper's Gradient."
     return method_label("grad_l2sq" if method == "grad_l2" else method)
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #5f8df35a
 def column_label(method) -> str:
     "The column of `method` in the paper's layout: `method_name`, but ALTI-Logit and ALTI share one, as in the paper."
     if method in ("alti_logit", "alti"): return f"{method_label('alti_logit')}/{method_label('alti')}"
     return method_name(method)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #30e8a020
-def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=True) -> pd.DataFrame:
-    """Table `table` (1-6; 6 stands for the paper's identical Tables 6 and 7) in the paper's layout, in percent: rows
-    (task, model) with our models (from the long frame `t1`, as `summarize` returns) and the paper's `peers` ('paper:
-    <name>', with † where the row prints MRR below PG, `mrr_below_pg_rows`); columns (method, metric[, setting]).
-    `extra`: add our methods that the paper does not have."""
+def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased")) -> pd.DataFrame:
+    "Table `table` (1-6) in the paper's layout, in percent: our models and the paper's `peers`."
     meths, mets, sides = PAPER_LAYOUT[table]
     if table == 6: names = [m for m in AGREEMENT_METHODS if m in EMBEDDING_METHODS]
-    else: names = list(meths) + ([m for m in AGREEMENT_METHODS if m not in PAPER_METHODS] if extra else [])
+    else: names = list(meths) + [m for m in AGREEMENT_METHODS if m not in PAPER_METHODS]
     ours = t1[t1.metric.isin(mets) & t1.setting.isin(sides) & (t1.method != "model")]
     ours = ours.assign(method=ours.method.replace({"alti": "alti_logit"}), value=ours.value * 100)
     ours, pap, bad = ours[ours.method.isin(names)], paper_numbers(), mrr_below_pg_rows()
@@ -99,25 +90,16 @@ def paper_table(t1, table, peers=("Llama-3.2-1B", "bert-base-uncased"), extra=Tr
                                               for m, k, s in wide.columns])
     return wide.round(0)
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #9a923be2
-def show_table(wide) -> pd.DataFrame:
-    "A `paper_table` for display: integers, '–' where a number is missing (not reported, or a method a model lacks)."
-    return dashed(wide, 0)
-
 # %% ../../nbs/53_agreement_benchmark.ipynb #c6ef4112
 MARGIN = 0.02          # 2 PG points (PG as a share): the project's margin for "better or equivalent" and "equivalent"
 ACCURACY_CLAIM = 0.9   # the project's threshold for Table 9: at least 90% of the sva and ra items right
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #edbf76ba
 def _pg(m, s="default", k="pg"): return (m, s, k)
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #efb52fdf
 def _max(V, cols): return np.max(np.vstack([V[c] for c in cols]), axis=0)
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #5ad9d269
 def _have(mean, *cols): return all(pd.notna(mean.get(c)) for c in cols)
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #f59101de
 def _off(mo, ta, tasks, models): return bool(tasks and ta not in tasks) or (models is not None and mo not in models)
 
 def _above(win, tasks=None, models=None):
@@ -138,7 +120,6 @@ def _same_best(mo, ta, mean):
     stat = lambda V: np.min([V[_pg(b, k=k)] - _max(V, [_pg(m, k=k) for m in o]) for k in _K], axis=0)
     return [(b, [_pg(m, k=k) for m in ms for k in _K], stat, False)]
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #4d8d020c
 def _not_worse(other, methods, tasks=None, models=None):
     "Per method: PG in the default setting minus PG in `other`, plus `MARGIN` (a per-item difference)."
     def cells(mo, ta, mean):
@@ -149,13 +130,7 @@ def _not_worse(other, methods, tasks=None, models=None):
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #6d834701
 def claims(decoders, special_models):
-    """The findings checked here that compare explanations item by item: `(table, claim, cells)`, where `cells(model,
-    task, means)` gives for one model and task (`means`: the mean of each column (method, setting, metric)) the cells
-    `(method, columns, statistic, per_item)`: the statistic is the difference oriented as claimed (positive: as
-    claimed), of per-item values (`per_item`, tested with a paired t interval) or of means (tested on bootstrap
-    replicates of the items). `decoders`: the Llama-type decoders; `special_models`: the models whose inputs hold
-    special tokens. Table 5 (a deterministic comparison, `precision_changes`) and Table 9 (accuracy) are tested apart,
-    in `findings`."""
+    "The item-by-item findings: `(table, claim, cells)`, `cells(model, task, means)` giving the tested cells."
     tdep = [m for m in AGREEMENT_METHODS if m not in TARGET_FREE]
     return [
         (1, "a decomposition method (ALTI-Logit/ALTI, AttnLRP, LRP) is above Gradient and AttnRollout (PG)",
@@ -188,15 +163,14 @@ def paper_methods(table) -> set:
     ms = set(paper_numbers().query("table == @table").dropna(subset=["value"]).method)
     return ms | ({"alti"} if "alti_logit" in ms else set())
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #bbb6d654
 def claim_source(claim) -> str:
     "'paper' for a finding of the decomposition paper, 'project' for this project's own comparisons and checks."
     return "project" if "(not in the paper)" in claim or claim == ACCURACY_TEXT else "paper"
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #e354d253
-def item_values(frame, metrics=_K) -> dict:
+def item_values(frame) -> dict:
     "{(model, task): items x columns (method, setting, metric)}: the per-item rows of `frame`, paired by item id."
-    wide = {mt: g.pivot_table(index="id", columns=["method", "setting"], values=list(metrics), aggfunc="first")
+    wide = {mt: g.pivot_table(index="id", columns=["method", "setting"], values=list(_K), aggfunc="first")
             for mt, g in frame.groupby(["model", "task"], sort=False)}
     return {mt: w.set_axis([(m, s, k) for k, m, s in w.columns], axis=1) for mt, w in wide.items()}
 
@@ -213,14 +187,9 @@ def _test(V, stat, per_item, key, n_boot) -> dict:
     return dict(n=n, value=obs, lo=r["lo"], hi=r["hi"], p=r["p"], test="bootstrap Wald")
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #cccf120d
-def precision_changes(frame, other="float64") -> pd.DataFrame:
-    """Table 5 as the deterministic comparison it is: the same items explained twice, in the default precision and in
-    `other`. Per model and task with both: `n` items (those with every compared method in both), the compared `methods`,
-    the items on which the PG (`pg_changed`) or the pessimistic reciprocal rank (`mrr_changed`) of at least one method
-    differs, and the largest |difference| over items and methods of PG, MRR and RMA (`max_pg`, `max_mrr`, `max_rma`, in
-    percent points; the stored values have 6 significant digits, so a difference below about 1e-4 points is
-    rounding)."""
-    rows = []
+def precision_changes(frame) -> pd.DataFrame:
+    "Table 5 per model and task: items whose PG or MRR changes in float64, and the largest changes."
+    rows, other = [], "float64"
     for (mo, ta), W in item_values(frame).items():
         ms = [m for m in AGREEMENT_METHODS if all((m, s, "pg") in W.columns for s in ("default", other))]
         if not ms: continue
@@ -232,50 +201,25 @@ def precision_changes(frame, other="float64") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "task", "n", "methods", "pg_changed", "mrr_changed",
                                        "max_pg", "max_mrr", "max_rma"])
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #feaf1560
-def _precision_test(k, n) -> dict:
-    """The Table 5 cell of `k` changed items out of `n`: `MARGIN` minus the share of items whose PG changes under any
-    method (the share bounds every method's |mean PG difference|, since one item moves a PG by at most 1), its 95%
-    interval from the exact (Clopper-Pearson) interval of the share, and the exact binomial p, one-sided in the
-    direction of the observed share as in an equivalence test (below `MARGIN`: of 'the share is at least `MARGIN`'; else
-    of 'it is at most `MARGIN`'; p < 0.025 exactly where the interval excludes `MARGIN`). No per-item variance enters,
-    so the interval does not collapse when no item changes."""
-    ci = _st.binomtest(k, n).proportion_ci(0.95)
-    p = _st.binomtest(k, n, MARGIN, alternative="less" if k / n < MARGIN else "greater").pvalue
-    return dict(n=n, value=MARGIN - k / n, lo=MARGIN - ci.high, hi=MARGIN - ci.low, p=p,
-                test="exact binomial (items whose PG changes)")
-
-# %% ../../nbs/53_agreement_benchmark.ipynb #dddd4266
-def _unchanged_test(n) -> dict:
-    """A per-item cell of "better or at most `MARGIN` worse" where no item's PG changes (a t interval would have width
-    0): as `_precision_test` with no changed item, the value `MARGIN` in `MARGIN` -/+ the share's exact upper bound."""
-    r = _precision_test(0, n)
-    return dict(r, hi=2 * MARGIN - r["lo"], test="exact binomial (no item's PG changes)")
-
 # %% ../../nbs/53_agreement_benchmark.ipynb #2d658e04
 def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=30) -> pd.DataFrame:
-    """The findings as interval statements over items, one row per claim and cell (model, task[, method]): its `source`
-    (`claim_source`), `n` items, `value` (the difference oriented as claimed, see `claims`), its 95% interval `lo`/`hi`
-    (all three in percent points), the two-sided `p` (Table 5: one-sided, `_precision_test`), `p_holm` (Holm over the
-    cells of one claim), the `test` and the `verdict` (`common.verdict`: 'holds' where the interval lies above 0 and
-    `p_holm` < 0.05, 'does not hold' where it lies below, else 'inconclusive'). Model-task cells with fewer than
-    `min_items` items are left out; a per-item cell where no item's PG changes gets `_unchanged_test`. Table 5: a cell
-    per model and task (`precision_changes`, `_precision_test`); Table 9: accuracy at least `ACCURACY_CLAIM` (from
-    `counts`), exact binomial. A method the paper did not evaluate in that table (`paper_methods`) has the claim +
-    `NOT_IN_PAPER`."""
+    "The findings as interval statements over items, one row per claim and cell, with Holm's p and verdict."
     rows, pm, vals = [], {t: paper_methods(t) for t in (2, 3, 4, 6)}, item_values(frame)
     for t, claim, cells in claims(list(decoders), list(special_models)):
         for (mo, ta), W in vals.items():
             for method, cols, stat, per_item in cells(mo, ta, W.mean()):
                 X = W[cols].dropna()
                 if len(X) < min_items: continue
-                if per_item and len(cols) == 2 and X[cols[0]].equals(X[cols[1]]): r = _unchanged_test(len(X))
+                if per_item and len(cols) == 2 and X[cols[0]].equals(X[cols[1]]):   # no change: centred on MARGIN
+                    r = dict(share_margin_test(0, len(X), MARGIN), test="exact binomial (no item's PG changes)")
+                    r["hi"] = 2 * MARGIN - r["lo"]
                 else: r = _test({c: X[c].to_numpy(float) for c in cols}, stat, per_item, f"{mo}/{ta}", n_boot)
                 ext = NOT_IN_PAPER if t in pm and method not in pm[t] else ""
                 rows.append(dict(table=t, claim=claim + ext, model=mo, task=ta, method=method, **r))
     pcs = precision_changes(frame)
     rows += [dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="",
-                  **_precision_test(r.pg_changed, r.n)) for r in pcs[pcs.n >= min_items].itertuples()]
+                  **share_margin_test(r.pg_changed, r.n, MARGIN), test="exact binomial (items whose PG changes)")
+             for r in pcs[pcs.n >= min_items].itertuples()]
     for c in counts:
         if c["task"] not in ("sva", "ra") or c["examined"] < min_items: continue
         k, n = int(c["correct"]), int(c["examined"])
@@ -298,12 +242,8 @@ def _paper_means(table) -> dict:
     return {k: g.set_index(["method", "setting", "metric"]).value / 100
             for k, g in p.groupby(["model", "task"], sort=False)}
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #824c401b
 def mrr_below_pg_rows() -> set:
-    """The rows `(table, task, model)` of the paper's Tables 1-6 that print, for some method and setting, an MRR below
-    the PG (rounding both to whole percent keeps their order). With one tie rule MRR >= PG; below it only with a tied
-    top under the pessimistic MRR, the paper's explanation (Sec. 5.1: zero relevances in bfloat16), measured by
-    `run_ties`. The rows are kept as printed, marked † in the tables and counted apart."""
+    "The rows `(table, task, model)` of the paper's Tables 1-6 that print an MRR below the PG."
     p = paper_numbers()
     w = p[p.table != 9].pivot_table(index=["table", "task", "model", "method", "setting"],
                                     columns="metric", values="value")
@@ -312,73 +252,41 @@ def mrr_below_pg_rows() -> set:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #38dff8e9
 def paper_findings() -> pd.DataFrame:
-    """The same claims on the paper's own numbers (its Llama-3 models as the decoders, its BERT and Llama-3 models as
-    the ones with special tokens): one row per claim and cell with the oriented `value` (a fraction), whether it `holds`
-    (value >= 0: the paper's numbers have no intervals) and whether the row prints MRR below PG (`mrr_below_pg_rows`).
-    Table 5 per model and task: `MARGIN` minus the largest |PG difference| over the methods."""
+    "The same claims on the paper's own numbers: one row per claim and cell, `value` and `holds`."
     pap, bad, rows = paper_numbers(), mrr_below_pg_rows(), []
     dec = [m for m in pap.model.unique() if m.startswith("Llama")]
     for t, claim, cells in claims(dec, [m for m in pap.model.unique() if m.startswith(("bert", "Llama"))]):
         for (mo, ta), mean in _paper_means(t).items():
             for method, cols, stat, _ in cells(mo, ta, mean):
                 v = float(stat({c: np.array([mean[c]]) for c in cols})[0])
-                rows.append(dict(table=t, claim=claim, model=mo, task=ta, method=method, value=v, holds=v >= -1e-9))
+                rows.append(dict(table=t, claim=claim, model=mo, task=ta, method=method, value=v))
     for (mo, ta), mean in _paper_means(5).items():
         d = [abs(mean[_pg(m)] - mean[_pg(m, "float64")])
              for m in PAPER_METHODS if _have(mean, _pg(m), _pg(m, "float64"))]
-        if d: rows.append(dict(table=5, claim=PRECISION_TEXT, model=mo, task=ta, method="", value=MARGIN - max(d),
-                               holds=MARGIN - max(d) >= -1e-9))
+        if d: rows.append(dict(table=5, claim=PRECISION_TEXT, model=mo, task=ta, method="", value=MARGIN - max(d)))
     acc = pap[(pap.table == 9) & pap.task.isin(["sva", "ra"])]
-    rows += [dict(table=9, claim=ACCURACY_TEXT, model=r.model, task=r.task, method="", value=r.value - ACCURACY_CLAIM,
-                  holds=r.value >= ACCURACY_CLAIM) for r in acc.itertuples()]
+    rows += [dict(table=9, claim=ACCURACY_TEXT, model=r.model, task=r.task, method="", value=r.value - ACCURACY_CLAIM)
+             for r in acc.itertuples()]
     out = pd.DataFrame(rows)
+    out["holds"] = out.value >= -1e-9                     # the claim's margin met (up to rounding)
     out["mrr_below_pg"] = [(t, ta, mo) in bad for t, ta, mo in zip(out.table, out.task, out.model)]
     return out.sort_values("table", kind="stable").reset_index(drop=True)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #a6a23b04
-def _holds_in(p) -> str: return f"holds in {int(p.holds.sum())} of {len(p)}" if len(p) else "–"
-
-# %% ../../nbs/53_agreement_benchmark.ipynb #1dbaec05
 def findings_summary(cells, paper) -> pd.DataFrame:
-    """Per claim: its `source`, the cells here with their verdicts counted (`common.count_verdicts`), and the paper's
-    cells where it holds, with and without the paper's † rows, MRR below PG (`paper`, `paper_without_†`)."""
-    rows = []
+    "Per claim: the verdicts of its cells here, and the paper's cells where it holds (with and without †)."
+    rows, holds_in = [], lambda p: f"holds in {int(p.holds.sum())} of {len(p)}" if len(p) else "–"
     for (t, claim), g in cells.groupby(["table", "claim"], sort=False):
         p, v = paper[paper.claim == claim], g.verdict.value_counts()
         rows.append(dict(table=t, claim=claim, source=claim_source(claim), cells=len(g),
                          **{k.replace(" ", "_"): int(v.get(k, 0)) for k in ("holds", "does not hold", "inconclusive")},
-                         here=count_verdicts(g.verdict), paper=_holds_in(p),
-                         **{"paper_without_†": _holds_in(p[~p.mrr_below_pg])}))
+                         here=count_verdicts(g.verdict), paper=holds_in(p),
+                         **{"paper_without_†": holds_in(p[~p.mrr_below_pg])}))
     return pd.DataFrame(rows)
-
-# %% ../../nbs/53_agreement_benchmark.ipynb #535c85ca
-def findings_prose(summary) -> str:
-    """The reading of a `findings_summary`: a tally over the paper's findings and one over the project's own checks,
-    then claim by claim (the cells' verdicts here; the paper's own numbers, with and without its † rows)."""
-    lines = []
-    for src, what in (("paper", "findings of the paper"), ("project", "comparisons and checks of this project")):
-        s = summary[summary.source == src]
-        if s.empty: continue
-        k = s[["cells", "holds", "does_not_hold", "inconclusive"]].sum()
-        said = count_verdicts(np.repeat(["holds", "does not hold", "inconclusive"], k.iloc[1:].to_numpy(int)))
-        lines.append(f"Over the {k.cells} cells (model, task and, where the claim is per method, method) of the "
-                     f"{len(s)} {what}, {said}.")
-    lines = [" ".join(lines) + " (95% intervals over items, Holm within each finding.)", ""]
-    for r in summary.to_dict("records"):
-        pw = r.get("paper_without_†", r["paper"])
-        pap = ("the paper does not test it" if r["paper"] == "–"
-               else f"in the paper's own numbers it {r['paper']} cells"
-               + ("" if pw == r["paper"] else f" ({pw.replace('holds in ', '')} without the † rows)"))
-        who = "" if r["source"] == "paper" else " (this project's)"
-        lines.append(f"* **Table {r['table']}{who}.** {r['claim'][0].upper() + r['claim'][1:]}: "
-                     f"{r['here']} (of {r['cells']} cells); {pap}.")
-    return "\n".join(lines)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #9f5c5bf7
 def findings_table(cells, t) -> pd.DataFrame:
-    """The cells of the findings of Table `t` (`findings`), in percent points: per method (columns) and model / task
-    (rows) the tested difference and the verdict's symbol (`common.verdict_mark`); findings about a model and task
-    (Tables 1, 5, 9) as a list with the 95% interval and Holm's p."""
+    "The cells of the findings of Table `t`, in percent points, for display."
     c = cells[cells.table == t]
     if len(c) and (c.method != "").all() and t != 1:
         cell = [f"{v:+.1f} {verdict_mark(x)}" for v, x in zip(c.value, c.verdict)]
@@ -394,9 +302,7 @@ def findings_table(cells, t) -> pd.DataFrame:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #5fe1a76d
 def precision_table(frame, cells) -> pd.DataFrame:
-    """Table 5 for the reader: per model and task (`precision_changes`) the items, how many changed their PG or MRR
-    under any compared method, the largest differences (percent points), the 95% interval of the share of items whose
-    PG changes (percent) and the verdict of `PRECISION_TEXT` (its cell in `findings`; '–': too few items)."""
+    "Table 5 for the reader: per model and task, the changes, the share's 95% interval and the verdict."
     pc = precision_changes(frame).set_index(["model", "task"])
     v = cells[cells.table == 5].set_index(["model", "task"]).verdict
     share = [_st.binomtest(k, n).proportion_ci(0.95) for k, n in zip(pc.pg_changed, pc.n)]
@@ -409,46 +315,21 @@ def precision_table(frame, cells) -> pd.DataFrame:
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #efc63d0f
 def cost_summary(timing, counts) -> pd.DataFrame:
-    """Per model and task: the (method, variant) pairs whose chunks stored a cost (`timed`), their CPU seconds per item
-    summed, ALTI's share, the items `n` and the CPU hours that makes (pairs without a stored cost are not counted)."""
+    "Per model and task: the timed (method, variant) pairs, CPU seconds per item, ALTI's share and CPU hours."
     per = timing.assign(alti=timing.method.isin(["alti_logit", "alti"]) * timing.cpu_s_per_item)
     cost = per.groupby(["model", "task"], sort=False).agg(
         timed=("method", "size"), cpu_s_per_item=("cpu_s_per_item", "sum"), of_which_alti=("alti", "sum"))
-    cost["n"] = counts.used.reindex(cost.index)
-    cost["cpu_h"] = cost.cpu_s_per_item * cost.n / 3600
-    return cost
+    return cost.assign(n=counts.used.reindex(cost.index), cpu_h=lambda c: c.cpu_s_per_item * c.n / 3600)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #9f81be0e
 IG_PATHS = (dict(baseline="zero"), dict(baseline="zero", keep="first"), dict(baseline="pad", keep="first"),
             dict(baseline="mean", keep="first"))
 IG_PATH_N = {"sva": 8, "ra": 8, "qa": 4}
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #98806610
-def _path_name(setting) -> tuple:
-    "(baseline, keep) of an `ig` setting as `ig_path_gaps` stores them ('-': nothing kept)."
-    return (setting.get("baseline", "zero"), setting.get("keep") or "-")
-
-# %% ../../nbs/53_agreement_benchmark.ipynb #b172ae2f
-def ig_path_gaps(model, tokenizer, items, settings=IG_PATHS, n_steps=(64, 128, 256), contrastive=True) -> pd.DataFrame:
-    """IG's relative completeness gap on `items` for other baselines and paths than the benchmark's zero baseline:
-    `settings` are `ig` options (default: the zero baseline, the same with the first token kept as a control, and the
-    pad token's or the vocabulary's mean embedding as baseline with the first token kept, which chapter *Integrated
-    Gradients* found to converge on a SmolLM2 prefix). One row per item, setting and number of Gauss-Legendre steps:
-    `id, baseline, keep, n_steps, rel_gap`. Nothing is warned: the gap is the measurement."""
-    model = model.model if isinstance(model, HeadAdapter) else model
-    tg = items.target_id.astype(int).tolist()
-    fl = items.foil_id.astype(int).tolist() if contrastive else None
-    t = completeness_table(model, tokenizer, items.input.tolist(), settings, n_steps, target=tg, foil=fl, per_text=True)
-    t["id"] = items.id.astype(str).to_numpy()[t.text.to_numpy()]
-    t["keep"] = t.keep.replace("None", "-")                        # as the CSV files store it
-    return t[["id", "baseline", "keep", "n_steps", "rel_gap"]]
-
-# %% ../../nbs/53_agreement_benchmark.ipynb #2b3be68a
 def ig_paths_file(model_name, task, results=True):
     "Where `run_ig_paths` stores one model and task: `results/agreement/items/<model>_<task>.ig_paths.csv`."
     return results_path("agreement", "items", f"{model_name}_{task}.ig_paths.csv", results=results)
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #f754154e
 def read_ig_paths(files) -> pd.DataFrame:
     "The rows of stored `ig_paths` files (`keep` '-' stays a string; pandas would read 'None' as missing)."
     frames = [pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False,
@@ -456,15 +337,23 @@ def read_ig_paths(files) -> pd.DataFrame:
     cols = ["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
 
+# %% ../../nbs/53_agreement_benchmark.ipynb #b172ae2f
+def ig_path_gaps(model, tokenizer, items, settings=IG_PATHS, n_steps=(64, 128, 256)) -> pd.DataFrame:
+    "IG's relative completeness gap on `items` for other baselines and paths: one row per item, setting, steps."
+    model = model.model if isinstance(model, HeadAdapter) else model
+    tg, fl = items.target_id.astype(int).tolist(), items.foil_id.astype(int).tolist()       # contrastive
+    t = completeness_table(model, tokenizer, items.input.tolist(), settings, n_steps, target=tg, foil=fl, per_text=True)
+    t["id"] = items.id.astype(str).to_numpy()[t.text.to_numpy()]
+    t["keep"] = t.keep.replace("None", "-")                        # as the CSV files store it
+    return t[["id", "baseline", "keep", "n_steps", "rel_gap"]]
+
 # %% ../../nbs/53_agreement_benchmark.ipynb #127b2691
 def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=None, n_steps=(64, 128, 256),
                  settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True, device=None) -> pd.DataFrame:
-    """`ig_path_gaps` on the first `n[task]` correctly predicted items (default `IG_PATH_N`; the benchmark's first
-    items) of every model (a name, loaded on `device`, or a `(name, model, tokenizer)` triple) and task. One file per
-    model and task (`ig_paths_file`): what it holds is read back and only the missing (setting, steps) pairs are
-    computed and added (all of them when it holds other items), so a killed run resumes. Returns the requested rows."""
+    "`ig_path_gaps` on the first correct items of every model and task, stored and resumable."
     n, pools, out = {**IG_PATH_N, **(n or {})}, {**FULL_POOL, **(pools or {})}, []
-    want = {(*_path_name(st), k) for st in settings for k in n_steps}
+    path = lambda st: (st.get("baseline", "zero"), st.get("keep") or "-")        # as stored ('-': nothing kept)
+    want = {(*path(st), k) for st in settings for k in n_steps}
     for spec in models:
         name, ad, tok = (spec[0], get_adapter(spec[1]), spec[2]) if isinstance(spec, tuple) else (spec, None, None)
         for task in tasks:
@@ -472,7 +361,7 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=
             g = read_ig_paths([f]) if f is not None and f.exists() else None
             if g is not None and g.id.nunique() != n[task]: g = None          # other items: start again
             have = set() if g is None else set(zip(g.baseline, g.keep, g.n_steps))
-            todo = [(st, ks) for st in settings if (ks := [k for k in n_steps if (*_path_name(st), k) not in have])]
+            todo = [(st, ks) for st in settings if (ks := [k for k in n_steps if (*path(st), k) not in have])]
             if todo:
                 if ad is None: model, tok = load_model(name, device=device); ad = get_adapter(model)   # once per model
                 t0 = time.process_time()
@@ -487,91 +376,62 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=
     return pd.concat(out, ignore_index=True) if out else read_ig_paths([])
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #4999d141
-def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, metric: str = "pg",
-            models=None, tasks=AGREEMENT_TASKS):
-    """Small multiples of one metric per method (default PG, the pointing game, in percent of items), a row per model
-    and a column per task, from the long per-item frame `df` (default setting): horizontal bars in the registry's
-    colours with 95% t intervals over items. A method that does not apply to a model (`excluded`, as `read_benchmark`
-    returns it: `{(model, task): {method: reason}}`) gets no bar but 'n/a' and the reason in its slot, so that it cannot
-    be read as a zero; a (model, task) in `left_out` (`{(model, task): reason}`) is an empty panel saying why. Returns
-    the figure."""
+def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, models=None):
+    "Bars of PG per method (95% t intervals), a row per model and a column per task; returns the figure."
     import matplotlib.pyplot as plt
-    d = df[df.setting == "default"] if "setting" in df else df
-    models, left_out = list(dict.fromkeys(d.model)) if models is None else list(models), left_out or {}
+    d, left_out, grey, dark = df[df.setting == "default"], left_out or {}, "#555555", "#333333"
+    models = list(dict.fromkeys(d.model)) if models is None else list(models)
     order = [m for m in AGREEMENT_METHODS if m in set(d.method) or any(m in r for r in excluded.values())]
-    fig, axes = plt.subplots(len(models), len(tasks), figsize=(9, 0.7 + 0.27 * len(order) * len(models)), sharex=True,
-                             sharey=True, squeeze=False)
-    grey, dark = "#555555", "#333333"
-    for (r, model), (c, task) in itertools.product(enumerate(models), enumerate(tasks)):
-        ax = axes[r, c]
+    fig, axes = plt.subplots(len(models), len(AGREEMENT_TASKS), figsize=(9, 0.7 + 0.27 * len(order) * len(models)),
+                             sharex=True, sharey=True, squeeze=False)
+    for (r, model), (c, task) in itertools.product(enumerate(models), enumerate(AGREEMENT_TASKS)):
+        ax, g = axes[r, c], d[(d.model == model) & (d.task == task)].groupby("method").pg
         ax.set_title(f"{model} · {task}", fontsize=9.5)
         if (model, task) in left_out:
             ax.text(0.5, 0.5, "left out:\n" + left_out[model, task], ha="center", va="center", fontsize=9, color=grey,
                     transform=ax.transAxes, wrap=True)
             continue
-        g = d[(d.model == model) & (d.task == task)].groupby("method")[metric]
         for i, m in enumerate(order):
-            if m not in g.groups:      # the reason's words before its first ':' or '(' ('RMSNorm decoder')
+            if m in g.groups:
+                x = g.get_group(m).to_numpy(float) * 100
+                half = _st.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else 0.0
+                ax.barh(i, x.mean(), xerr=half, height=0.72, color=method_colour("grad_l2sq" if m == "grad_l2" else m),
+                        edgecolor=dark, linewidth=0.4, error_kw=dict(lw=0.9, capsize=1.5, ecolor=dark))
+            else:      # n/a and the reason's words before its first ':' or '(' ('RMSNorm decoder')
                 why = excluded.get((model, task), {}).get(m)
                 ax.text(1.5, i, "n/a" + (f" ({why.split(':')[0].split('(')[0].strip()})" if why else ""), va="center",
                         fontsize=8.5, style="italic", color=grey)
-                continue
-            x = g.get_group(m).to_numpy(float) * 100
-            half = _st.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else 0.0
-            ax.barh(i, x.mean(), xerr=half, height=0.72, color=method_colour("grad_l2sq" if m == "grad_l2" else m),
-                    edgecolor=dark, linewidth=0.4, error_kw=dict(lw=0.9, capsize=1.5, ecolor=dark))
         ax.grid(axis="x", alpha=0.3, lw=0.5); ax.set_axisbelow(True)
     for ax in axes.ravel():
         ax.set_yticks(np.arange(len(order)), [method_name(m) for m in order], fontsize=9)
         ax.set_ylim(len(order) - 0.4, -0.6); ax.set_xlim(0, 100); ax.tick_params(axis="x", labelsize=9)
-    for ax in axes[-1]: ax.set_xlabel("PG (% of items)" if metric == "pg" else f"{metric.upper()} (× 100)",
-                                      fontsize=9.5)
-    name = {"pg": "pointing game", "mrr": "mean reciprocal rank"}.get(metric, metric)
-    fig.suptitle(f"{metric.upper()} ({name}) per method, model and task (default setting; bars: 95% t intervals over "
-                 "items)", fontsize=10.5)
+    for ax in axes[-1]: ax.set_xlabel("PG (% of items)", fontsize=9.5)
+    fig.suptitle("PG (pointing game) per method, model and task (default setting; bars: 95% t intervals over items)",
+                 fontsize=10.5)
     fig.tight_layout()
     return fig
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #ecd5c30e
 def bfloat16_options(method: str, ad32) -> dict:
-    """Options of `method` on a bfloat16 copy of a model whose weights in float32 are `ad32`: ALTI-Logit reads its
-    norms' statistics and its head's direction there and leaves out its float32-tight self-checks; others need none."""
+    "Options of `method` on a bfloat16 copy of a model whose float32 weights are `ad32`."
     return dict(reference=ad32, check=False) if method == "alti_logit" else {}
-
-# %% ../../nbs/53_agreement_benchmark.ipynb #ea7d41e3
-def tie_counts(scores, evidence, keep) -> dict:
-    """Ties of one item's `scores` on its evaluated tokens `keep`: `zeros` (exactly 0), `top_ties` (sharing the top
-    score), `evidence_ties` (non-evidence tokens tied with the best evidence token); `pg`, `mrr`, `mrr_avg` as ever."""
-    s, e = np.asarray(scores, float)[keep], np.asarray(evidence, bool)[keep]
-    if not e.any(): raise ValueError("no evidence among the evaluated tokens")
-    met = item_metrics(scores, evidence, keep)
-    return dict(n_tokens=len(s), n_evidence=int(e.sum()), zeros=int((s == 0).sum()), top_ties=int((s == s.max()).sum()),
-                evidence_ties=int(((s == s[e].max()) & ~e).sum()), **{k: met[k] for k in ("pg", "mrr", "mrr_avg")})
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #b5472510
 TIE_METHODS = ("alti_logit", "attnlrp", "lrp", "grad_l2")   # the methods of the paper's qa rows with MRR < PG (Llama-3)
 PRECISIONS, TIE_SEGMENT = ("float32", "bfloat16"), 100      # segments of 100 items: a larger n reuses a smaller one's
 
-# %% ../../nbs/53_agreement_benchmark.ipynb #f15791fd
 def ties_file(results=True, kind="csv") -> Path:
     "The rows of `run_ties`, `results/agreement/qa_ties.csv`, or its run record (`kind='json'`)."
     return results_path("agreement", f"qa_ties.{kind}", results=results)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #23acfe0e
-def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, results=True, n_pool=None, chunk_size=8,
-             batch_size=8, device=None, verbose=True) -> pd.DataFrame:
-    """`tie_counts` of the first `n` qa items of the benchmark's selection (`agreement_items`, pool chunks from `cache`)
-    of each model (a name loaded on `device`, or a `(name, model, tokenizer)` triple), explained by each method
-    (contrastive, default setting) in each of `PRECISIONS` ('bfloat16': a bfloat16 copy of the model, its products as
-    `Bf16Products`, its options `bfloat16_options`). Chunks of `chunk_size` items under `cache` (None: the committed
-    chunks beside the benchmark's, `results/agreement/chunks`, where a run resumes; True: the user's cache), a store per
-    model, method, precision and segment of `TIE_SEGMENT` items, a segment method by method. Writes the rows
-    (`ties_file`) and a run record when something was computed or they are missing. Returns the rows (model, method,
-    precision, then item order)."""
+def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, results=True, n_pool=None,
+             verbose=True) -> pd.DataFrame:
+    "`tie_counts` of the first `n` qa items of each model, per method and precision, stored and resumable."
+    runs, done, cs = [], [], 8                                                   # cs: the chunk size
     if cache is None: cache = results_path("agreement", "chunks")
-    runs, done = [], []
     for spec in models:
-        name, model, tok = spec if isinstance(spec, tuple) else (spec, *load_model(spec, device=device))
+        name, model, tok = spec if isinstance(spec, tuple) else (spec, *load_model(spec))
         items, _ = agreement_items(model, tok, "qa", n, n_pool, exclude=training_item_ids(name, "qa"), cache=cache)
         runs.append(dict(name=name, tok=tok, float32=get_adapter(model), used=items[items.used].reset_index(drop=True),
                          fp=model_fingerprint(model)))
@@ -580,32 +440,30 @@ def run_ties(models=BENCH_MODELS[:2], n=100, methods=TIE_METHODS, cache=None, re
             if p not in r:          # the bfloat16 copy, and its weights in float32 for ALTI-Logit's head
                 r[p] = get_adapter(copy.deepcopy(r["float32"].model).to(torch.bfloat16).eval())
                 r["ad32"] = get_adapter(copy.deepcopy(r[p].model).float().eval())
-            seg, bs = r["used"].iloc[a:a + TIE_SEGMENT], method_batch_size(m, "qa", batch_size)
+            seg, bs = r["used"].iloc[a:a + TIE_SEGMENT], method_batch_size(m, "qa", 8)
             key = chunk_key("agreement-ties", model=r["name"], fingerprint=r["fp"], method=m, precision=p,
-                            options=method_options(m), batch_size=bs, chunk_size=chunk_size, items=item_key(seg))
+                            options=method_options(m), batch_size=bs, chunk_size=cs, items=item_key(seg))
             def compute(j, r=r, seg=seg, m=m, p=p, bs=bs):
-                sub, low = seg.iloc[j * chunk_size:(j + 1) * chunk_size], p == "bfloat16"
+                sub, low = seg.iloc[j * cs:(j + 1) * cs], p == "bfloat16"
                 with Bf16Products() if low else contextlib.nullcontext():   # the key keeps the default options
                     opts = method_options(m) | (bfloat16_options(m, r["ad32"]) if low else {})
                     sc, _ = explain_items(r[p], r["tok"], sub, m, True, bs, options=opts)
                 return {}, dict(rows=[dict(model=r["name"], id=str(i.id), method=m, precision=p,
                                            **tie_counts(s, i.evidence, i.region & ~i.special))
                                       for i, s in zip(sub.itertuples(), sc)])
-            run = run_chunks(open_store(cache, "agreement", f"ties-{r['name']}-{m}-{p}", key),
-                             -(-len(seg) // chunk_size), compute, progress=False)
+            run = run_chunks(open_store(cache, "agreement", f"ties-{r['name']}-{m}-{p}", key), -(-len(seg) // cs),
+                             compute, progress=False)
             done += run.chunks
             if verbose and run.computed: print(f"  ties {r['name']} from item {a} {m} {p}: "
                                                f"{run.computed} chunks, {run.cpu_s:.0f} CPU s", flush=True)
     rank = {x: i for i, x in enumerate([r["name"] for r in runs] + list(methods) + list(PRECISIONS))}
     out = pd.DataFrame([x for c in done for x in c.meta["rows"]])
     out = out.sort_values(["model", "method", "precision"], key=lambda c: c.map(rank)).reset_index(drop=True)
-    key = lambda d: sorted(zip(d.model, d.method, d.precision, d.id.astype(str)))
-    f = ties_file(results) if results else None    # written when computed here, missing, or for other rows
-    changed = results and (any(c.computed for c in done) or not f.exists()
-                           or key(pd.read_csv(f, dtype={"id": str})) != key(out))
-    if changed: write_csv(f, out, float_format="%.6g")
+    if not results: return out
+    f, key = ties_file(results), lambda d: sorted(zip(d.model, d.method, d.precision, d.id.astype(str)))
+    changed = any(c.computed for c in done) or not f.exists() or key(pd.read_csv(f, dtype={"id": str})) != key(out)
+    if changed: write_csv(f, out, float_format="%.6g")      # computed here, missing, or for other rows
     spent = [c.cpu_s for c in done if c.cpu_s is not None]
-    if results: write_record(ties_file(results, "json"), run_record(
-        "agreement-ties", cpu_s=sum(spent), chunks=len(spent), n={r["name"]: len(r["used"]) for r in runs},
-        methods=list(methods)), changed)
+    write_record(ties_file(results, "json"), run_record("agreement-ties", cpu_s=sum(spent), chunks=len(spent),
+                 n={r["name"]: len(r["used"]) for r in runs}, methods=list(methods)), changed)
     return out

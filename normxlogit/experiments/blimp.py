@@ -5,7 +5,7 @@
 # %% ../../nbs/52a_blimp_run.ipynb #9dd69164
 from __future__ import annotations
 import functools, json, time
-from dataclasses import dataclass, field, asdict, replace
+from dataclasses import dataclass, asdict, replace
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -23,21 +23,21 @@ from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
 from ..metrics.stats import paired_t, holm
+from ..metrics.plausibility import ap_rows, dp_rows, random_ap, nearest_scores
 from .common import (scratch_unless_book, chunk_key, open_store, run_chunks, results_path,
     write_csv, write_json, run_record, record_costs, verdict, register_experiment, pick_device, command_line, Command,
     Opt, Claims, ScaleRun, scale_runs)
 
 # %% auto #0
 __all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KNOWN', 'CONTROL_WORDS', 'LENS_ROWS', 'ORDER',
-           'LABELS', 'LENS', 'EXPLAINED', 'LAYERWISE', 'SCALE_RUNS', 'PROTOCOLS', 'HEAD_READ', 'SWITCH_AFFECTS',
-           'ABLATED', 'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'BEATS',
-           'CLAIM_COLUMNS', 'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods',
+           'LABELS', 'LENS', 'EXPLAINED', 'LAYERWISE', 'SCALE_RUNS', 'CHOICES', 'PROTOCOLS', 'HEAD_READ',
+           'SWITCH_AFFECTS', 'ABLATED', 'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES',
+           'BEATS', 'CLAIM_COLUMNS', 'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods',
            'run_sizes', 'have_finetuned', 'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids',
-           'prefix_input', 'prefix_fit', 'lens_words', 'token_mask', 'alignment_items', 'batch_scores', 'score_key',
-           'score_items', 'Protocol', 'ablations', 'ap_rows', 'dp_rows', 'random_ap', 'nearest_scores', 'method_scores',
-           'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims',
-           'AlignmentRun', 'results_files', 'run_config', 'read_results', 'embedding_spread', 'run_alignment',
-           'cost_rows', 'work', 'reproduce', 'read_claims']
+           'prefix_input', 'prefix_fit', 'token_mask', 'alignment_items', 'batch_scores', 'score_items', 'Protocol',
+           'method_scores', 'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table',
+           'finish_claims', 'results_files', 'run_config', 'read_results', 'run_alignment', 'cost_rows', 'work',
+           'reproduce', 'read_claims']
 
 # %% ../../nbs/52a_blimp_run.ipynb #ac7a6607
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
@@ -45,7 +45,7 @@ SHORT = {v: k for k, v in NORMXLOGIT_PARADIGMS.items()}
 FT_NAME = "minilm-agreement-mlm"        # the fine-tuned masked LM (normxlogit.model.finetune): head + top two blocks
 WEAK_FT = "minilm-blimp-mlm"            # the first version's head-only masked LM: loadable, not in the run
 CLM_MODELS = ["smollm2-135m", "gemma3-270m"]
-WEAK = ("bert-tiny-mlm",)               # the weak reference, named apart in the reading
+WEAK = ("bert-tiny-mlm",)               # the weak reference
 KNOWN = CLM_MODELS + ["bert-tiny-mlm", FT_NAME, WEAK_FT, "minilm-l6-randomhead"]
 CONTROL_WORDS = ("plural", "noun", "apple")
 LENS_ROWS = ("target", "foil") + CONTROL_WORDS        # the words read through the head at every token (LogAt rows)
@@ -54,60 +54,44 @@ ORDER = ("random", "nearest", "l2norm", "globenc", "alti", "value_zeroing", "alt
 LABELS = {"nearest": "Nearest first", "logat_foil": "LogAt(Foil)", "logat_target": "LogAt(Target)",   # not registered
           **{f"logat_{w}": f'LogAt("{w}")' for w in ("noun", "apple", "plural")}}
 LENS = ("logat_target", "logat_foil", "logat_plural", "logat_noun", "logat_apple", "normxlogit")
-EXPLAINED = {"causal_lm": ("alti_logit", "attnlrp", "grad_l1", "gxi"),    # the contribution methods, per head kind
-             "masked_lm": ("globenc", "alti", "value_zeroing")}
+EXPLAINED = dict(causal_lm=("alti_logit", "attnlrp", "grad_l1", "gxi"), masked_lm=("globenc", "alti", "value_zeroing"))
 LAYERWISE = ("alti_logit", "globenc", "alti", "value_zeroing")   # explained with layer='all'; the others at the output
-_MLMS = ("bert-tiny-mlm", FT_NAME)     # FT_NAME: the random-head MiniLM while it is not trained (`model_names`)
-# one run per model; task: its head kind, which sets the sizes: up to `n` used items per paradigm from the first `pool`
-# pairs (masked LMs: pairs held out from the fine-tuning). tiny: seconds, the tests; book: the committed results; paper:
-# every item of the pools
 SCALE_RUNS = {"tiny": [ScaleRun("bert-tiny-mlm", "masked_lm", 1, options=dict(pool=16))],
               "book": [ScaleRun(m, "causal_lm", 200, options=dict(pool=1000)) for m in CLM_MODELS]
-                      + [ScaleRun(m, "masked_lm", 100, options=dict(pool=200)) for m in _MLMS],
+                      + [ScaleRun(m, "masked_lm", 100, options=dict(pool=200)) for m in ("bert-tiny-mlm", FT_NAME)],
               "paper": [ScaleRun(m, "causal_lm", 1000, options=dict(pool=1000)) for m in CLM_MODELS]
-                       + [ScaleRun(m, "masked_lm", 200, options=dict(pool=200)) for m in _MLMS]}
+                       + [ScaleRun(m, "masked_lm", 200, options=dict(pool=200)) for m in ("bert-tiny-mlm", FT_NAME)]}
 
 # %% ../../nbs/52a_blimp_run.ipynb #768e9983
 def label(method: str) -> str:
-    "How tables and figures name a method of this experiment: the registry's label, or `LABELS` for the LogAt readings."
+    "How tables and figures name a method: the registry's label, or `LABELS` for the LogAt readings."
     return LABELS.get(method) or method_label(method)
 
-# %% ../../nbs/52a_blimp_run.ipynb #b750b2e4
 def kind_methods(kind: str) -> list:
     "The methods of the experiment for a head kind ('causal_lm' or 'masked_lm'), in display order."
-    if kind not in EXPLAINED: raise ValueError(f"kind must be 'causal_lm' or 'masked_lm', got {kind!r}")
     return [m for m in ORDER if m in ("random", "nearest", "l2norm") + LENS + EXPLAINED[kind]]
 
-# %% ../../nbs/52a_blimp_run.ipynb #289fba62
 def run_sizes(scale: str | None = None) -> dict:
-    """`{kind: (n, pool)}` of a scale (its `SCALE_RUNS`); by default 'tiny' under `nbdev_test`
-    (`normxlogit.testing.small_run`), else 'book'."""
+    "`{kind: (n, pool)}` of a scale (`SCALE_RUNS`); by default 'tiny' under `nbdev_test`, else 'book'."
     scale = ("tiny" if small_run() else "book") if scale is None else scale
     return {r.task: (r.n, r.get("pool")) for r in scale_runs(SCALE_RUNS, scale)}
 
-# %% ../../nbs/52a_blimp_run.ipynb #976960c1
-def have_finetuned() -> bool:
-    "Is the fine-tuned MiniLM masked LM (`FT_NAME`) in `models_dir()`?"
-    return (models_dir() / FT_NAME / "result.json").exists()
+def have_finetuned() -> bool: return (models_dir() / FT_NAME / "result.json").exists()
 
-# %% ../../nbs/52a_blimp_run.ipynb #d5c89b22
+def _stand_in(name: str) -> str: return "minilm-l6-randomhead" if name == FT_NAME and not have_finetuned() else name
+
 def model_names(scale: str = "book") -> list:
-    """The models of a scale (`SCALE_RUNS`): bert-tiny alone for 'tiny'; else the two causal LMs, then bert-tiny (weak)
-    and the agreement masked LM (the random-head MiniLM if it is not trained)."""
-    names = [r.model for r in scale_runs(SCALE_RUNS, scale)]
-    return [n if n != FT_NAME or have_finetuned() else "minilm-l6-randomhead" for n in names]
+    "The models of a scale (`SCALE_RUNS`), the random-head MiniLM standing in for `FT_NAME` while it is not trained."
+    return [_stand_in(r.model) for r in scale_runs(SCALE_RUNS, scale)]
 
-# %% ../../nbs/52a_blimp_run.ipynb #a63eddb6
 def load_blimp_model(name: str, device: str = "cpu", dtype=torch.float32):
     "`(model, tokenizer)` of one of `KNOWN` on `device`, in `dtype` (a `torch.dtype` or its name, e.g. 'bfloat16')."
     dtype = getattr(torch, dtype, None) if isinstance(dtype, str) else dtype
     if not isinstance(dtype, torch.dtype): raise ValueError(f"dtype must be a torch dtype or its name, got {dtype!r}")
-    if name in CLM_MODELS or name == "bert-tiny-mlm": return load_model(name, device=device, dtype=dtype)
-    if name in (FT_NAME, WEAK_FT):
-        model, tok = load_finetuned(name, device=device)
-        return model.to(dtype), tok
+    if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {KNOWN}")
+    if name in (FT_NAME, WEAK_FT): model, tok = load_finetuned(name, device=device); return model.to(dtype), tok
     if name == "minilm-l6-randomhead": return load_model("minilm-l6", head="masked_lm", device=device, dtype=dtype)
-    raise ValueError(f"unknown model {name!r}; choose from {KNOWN}")
+    return load_model(name, device=device, dtype=dtype)
 
 # %% ../../nbs/52a_blimp_run.ipynb #3d79d048
 @functools.lru_cache(maxsize=1)
@@ -115,62 +99,32 @@ def blimp_items_evidence() -> dict:
     "Every paradigm's evidence rows (dependency rule for antecedents) by id, parsed once per process: do not modify."
     return {p: blimp_evidence(p, coref="dependency").set_index("id") for p in PARADIGMS}
 
-# %% ../../nbs/52a_blimp_run.ipynb #a425f56c
 def held_out_ids() -> dict:
     "Per paradigm, ids (`<paradigm>-<pairID>`) of the BLiMP pairs held out from the masked-LM fine-tuning, in order."
     dev = task_data("blimp").dev
     return {p: [f"{p}-{i}" for i in dev.pairID[dev.paradigm == p]] for p in PARADIGMS}
 
-# %% ../../nbs/52a_blimp_run.ipynb #f39e371b
 def prefix_input(row):
-    """The causal-LM input of an evidence row: `(prefix, evidence spans, fits)`. The prefix is the good sentence up to
-    the target word (`text_before`); `fits` is True when the item has evidence and all of it lies in the prefix."""
+    "`(prefix, evidence spans, fits)`: the good sentence up to the target word; fits = it holds all the evidence."
     prefix, spans = text_before(row["text"], row["target_span"][0], row["evidence_spans"])
     return prefix, spans, len(spans) > 0 and len(spans) == len(row["evidence_spans"])
 
-# %% ../../nbs/52a_blimp_run.ipynb #a4a2980d
 def prefix_fit(evidence: dict) -> pd.DataFrame:
     "Per paradigm: how many items have evidence, and the share of those whose evidence lies wholly before the target."
-    rows = {}
-    for p, ev in evidence.items():
-        has = ev.evidence_spans.map(len) > 0
-        fits = ev[has].apply(lambda r: prefix_input(r)[2], axis=1)
-        rows[SHORT[p]] = dict(paradigm=p, items=len(ev), with_evidence=int(has.sum()),
-                              evidence_before_target=float(fits.mean()))
-    return pd.DataFrame(rows).T
-
-# %% ../../nbs/52a_blimp_run.ipynb #0e1d8cd1
-def lens_words(tok, kind: str) -> list:
-    "The vocabulary ids of the control words (a causal LM's with a leading space: the next word); each one token."
-    words = [(" " if kind == "causal_lm" else "") + w for w in CONTROL_WORDS]
-    ids = [single_token_id(tok, w) for w in words]
-    if None in ids: raise ValueError(f"control words {words} must each be one token for {type(tok).__name__}: {ids}")
-    return ids
-
-# %% ../../nbs/52a_blimp_run.ipynb #ef3a297b
-def _first_subtokens(text, spans, tok):
-    "Per token, 1 at the first sub-token of each evidence span (the authors' evidence positions)."
-    out = None
-    for sp in spans:
-        e = np.asarray(evidence_to_tokens(text, [sp], tok).evidence)
-        out = np.zeros_like(e) if out is None else out
-        if e.any(): out[int(e.argmax())] = 1
-    return out
+    has = {p: ev.evidence_spans.map(len) > 0 for p, ev in evidence.items()}
+    fit = {p: float(ev[has[p]].apply(lambda r: prefix_input(r)[2], axis=1).mean()) for p, ev in evidence.items()}
+    return pd.DataFrame({SHORT[p]: dict(paradigm=p, items=len(ev), with_evidence=int(has[p].sum()),
+                                        evidence_before_target=fit[p]) for p, ev in evidence.items()}).T
 
 # %% ../../nbs/52a_blimp_run.ipynb #e7ef76d7
 def token_mask(item, tokens: str = "words") -> np.ndarray:
-    """The tokens an alignment is computed on: 'words' = no special token and not the masked target (our protocol),
-    'all' = every position but the masked target (the authors' code)."""
-    if tokens not in ("words", "all"): raise ValueError(f"tokens must be 'words' or 'all', got {tokens!r}")
+    "The tokens an alignment uses: 'words' (ours: no special token) or 'all' (the authors'), never the masked target."
     keep = ~np.asarray(item.special, bool) if tokens == "words" else np.ones(len(item.tokens), bool)
     if item.masked: keep[item.pos] = False
     return keep
 
-# %% ../../nbs/52a_blimp_run.ipynb #4b1e7a20
 def _item_row(r, i: str, p: str, tok, masked: bool) -> dict:
-    """One candidate item of `alignment_items` from the evidence row `r`: a masked LM's input is the good sentence with
-    the target word masked, a causal LM's the prefix before it (`prefix_input`), whose next word (leading space) is the
-    target / foil. An unfit row has int / bool columns too, never NaN."""
+    "One candidate item from the evidence row `r` (an unfit row has int / bool columns too, never NaN)."
     space = "" if masked else " "
     if not masked: text, spans, fits = prefix_input(r)
     else: text, spans = replace_span(r.text, r.target_span, tok.mask_token, r.evidence_spans); fits = len(spans) > 0
@@ -179,38 +133,32 @@ def _item_row(r, i: str, p: str, tok, masked: bool) -> dict:
                fits=bool(fits), single_token=tid is not None and fid is not None, pos=-1, origin=-1, masked=masked)
     if not fits: return row
     toks, e, sp = evidence_to_tokens(text, spans, tok)
+    first = np.zeros(len(toks), np.int64)          # the authors' evidence: the first sub-token of each span
+    for s in spans:
+        es = np.asarray(evidence_to_tokens(text, [s], tok).evidence)
+        if es.any(): first[int(es.argmax())] = 1
     if masked:
         at = [k for k, t in enumerate(toks) if t == tok.mask_token]
         if len(at) != 1: raise ValueError(f"{i}: the masked input must hold one mask token")
         pos = origin = at[0]
     else: pos, origin = len(toks) - 1, len(toks)          # the next word sits after the last token
-    return dict(row, tokens=list(toks), evidence=np.asarray(e, np.int64),
-                evidence_first=_first_subtokens(text, spans, tok), special=np.asarray(sp, bool), pos=pos, origin=origin)
+    return dict(row, tokens=list(toks), evidence=np.asarray(e, np.int64), evidence_first=first,
+                special=np.asarray(sp, bool), pos=pos, origin=origin)
 
-# %% ../../nbs/52a_blimp_run.ipynb #065a35e6
 def alignment_items(adapter, tok, evidence: dict, n: int, pool: int, held_out: dict | None = None):
-    """The items of one model (`adapter`: its `HeadAdapter`): returns `(items, counts)`.
-
-    Causal LM: the first `pool` pairs of every paradigm, the prefix before the target word as input, the next word
-    (leading space) as target / foil. Masked LM: the first `pool` held-out pairs, the target masked. An item is
-    *eligible* when its evidence fits and target and foil are single tokens; its model *prefers the target* when the
-    target's logit beats the foil's (`predict`); it is *trivial* when every word token of the input is evidence.
-    `items` holds the first `n` preferred, non-trivial items of each paradigm (`used`), `counts` the numbers per
-    paradigm, with `accuracy` = preferred / eligible."""
+    "`(items, counts)` of one model (`adapter`: its `HeadAdapter`): the used items, and the counts per paradigm."
     kind = adapter.kind
     if kind not in EXPLAINED: raise ValueError(f"the experiment needs a causal_lm or masked_lm head, got {kind!r}")
     if kind == "masked_lm" and held_out is None: raise ValueError("masked LMs draw from held-out pairs: pass held_out")
     items = pd.DataFrame([_item_row(evidence[p].loc[i], i, p, tok, kind == "masked_lm") for p in PARADIGMS
                           for i in (list(evidence[p].index[:pool]) if kind == "causal_lm" else held_out[p][:pool])])
     items["eligible"] = items.fits & items.single_token
-    items["logit_target"] = np.nan; items["logit_foil"] = np.nan
-    el = items[items.eligible]
+    lg, el = np.full((len(items), 2), np.nan), np.flatnonzero(items.eligible)
     if len(el):          # shortest inputs first, in batches of 32
-        order = np.argsort([len(t) for t in el.tokens], kind="stable")
-        out = predict(adapter, tok, [el.input.iloc[k] for k in order], batch_size=32, truncation=False).numpy()
-        lg = np.empty((len(el), 2))
-        lg[order] = np.take_along_axis(out, el[["target_id", "foil_id"]].astype(int).to_numpy()[order], 1)
-        items.loc[items.eligible, "logit_target"], items.loc[items.eligible, "logit_foil"] = lg[:, 0], lg[:, 1]
+        order = el[np.argsort([len(items.tokens[k]) for k in el], kind="stable")]
+        out = predict(adapter, tok, items.input[order].tolist(), batch_size=32, truncation=False).numpy()
+        lg[order] = np.take_along_axis(out, items.loc[order, ["target_id", "foil_id"]].astype(int).to_numpy(), 1)
+    items["logit_target"], items["logit_foil"] = lg.T
     items["preferred"] = items.eligible & (items.logit_target > items.logit_foil)
     items["trivial"] = [bool(r.eligible) and not (token_mask(r, "words") & (np.asarray(r.evidence) == 0)).any()
                         for r in items.itertuples()]
@@ -223,19 +171,11 @@ def alignment_items(adapter, tok, evidence: dict, n: int, pool: int, held_out: d
     return items[items.used].reset_index(drop=True), counts
 
 # %% ../../nbs/52a_blimp_run.ipynb #05b3bc32
-def batch_scores(adapter, tok, items: pd.DataFrame, methods=None) -> list:
-    """Raw per-token scores of one batch of items (one dict of float32 arrays per item, last axis = tokens):
-
-    * `lens` `(5, L, s)`: the head applied to every token's layer-$l$ state ($l = 1..L$; for a decoder through the final
-      norm: the logit lens), read at the target, the foil and the control words (`head_scores`, i.e. LogAt);
-    * `lse` `(L, s)`: the log-sum-exp of those head outputs over the whole vocabulary (so that
-      $p = \\exp(\\text{lens} - \\text{lse})$ is the probability of the word);
-    * `norm_word`, `norm_output` `(s,)`: the L2 norms of the input word embeddings and of the embedding-layer output;
-    * one entry per method of `EXPLAINED` in `methods`, explaining the target's logit: `(L, s)` for the layer-wise ones
-      (`layer='all'`), `(1, s)` for the others."""
-    kind = adapter.kind
-    methods = kind_methods(kind) if methods is None else list(methods)
-    texts, targets, ctrl = items.input.tolist(), items.target_id.astype(int).tolist(), lens_words(tok, kind)
+def batch_scores(adapter, tok, items: pd.DataFrame) -> list:
+    "Raw per-token scores of one batch of items: one dict of float32 arrays per item, last axis = tokens."
+    kind, texts, targets = adapter.kind, items.input.tolist(), items.target_id.astype(int).tolist()
+    ctrl = [single_token_id(tok, (" " if kind == "causal_lm" else "") + w) for w in CONTROL_WORDS]
+    if None in ctrl: raise ValueError(f"control words {CONTROL_WORDS} must each be one token for {type(tok).__name__}")
     b = make_batch(adapter, tok, texts, target=[[t, f, *ctrl] for t, f in zip(targets, items.foil_id.astype(int))],
                    per_text=True, layer="all")
     with torch.no_grad():
@@ -244,7 +184,7 @@ def batch_scores(adapter, tok, items: pd.DataFrame, methods=None) -> list:
                            for l in b.layers()], 1).cpu().numpy()
         norms = {k: embedding_norms(b, k).float().cpu().numpy() for k in ("word", "output")}
     ex = {m: explain(adapter.model, tok, texts, method=m, target=targets, per_text=True, batch_size=len(texts),
-                     layer="all" if m in LAYERWISE else None) for m in EXPLAINED[kind] if m in methods}
+                     layer="all" if m in LAYERWISE else None) for m in EXPLAINED[kind]}
     out = []
     for k, it in enumerate(items.itertuples()):
         s = int(b.attention_mask[k].sum())
@@ -255,162 +195,81 @@ def batch_scores(adapter, tok, items: pd.DataFrame, methods=None) -> list:
         out.append({key: np.asarray(v, np.float32) for key, v in d.items()})
     return out
 
-# %% ../../nbs/52a_blimp_run.ipynb #61dc35fb
-def _pack(scores: list):
-    "Item score dicts -> arrays concatenated along the token axis, and the item lengths."
-    lengths = [int(d["lse"].shape[-1]) for d in scores]
-    return {k: np.concatenate([d[k] for d in scores], -1) for k in scores[0]}, lengths
-
-# %% ../../nbs/52a_blimp_run.ipynb #da8351f9
-def _unpack(arrays: dict, lengths: list) -> list:
-    "Inverse of `_pack`."
-    cut = np.cumsum(lengths)[:-1]
-    parts = {k: np.split(np.asarray(v), cut, axis=-1) for k, v in arrays.items()}
-    return [{k: parts[k][i] for k in arrays} for i in range(len(lengths))]
-
-# %% ../../nbs/52a_blimp_run.ipynb #287a0f6a
-def score_key(adapter, name: str, items: pd.DataFrame, methods, batch_size: int = 8, chunk_size: int = 16) -> dict:
-    """The chunk key of one model's scores (`chunk_key('blimp-alignment', ...)`): the model (name, `model_fingerprint`),
-    the explained methods, the control words, batch and chunk size and the items (ids, inputs, target and foil ids)."""
-    return chunk_key("blimp-alignment", model=name, fingerprint=model_fingerprint(adapter.model),
-                     methods=[m for m in methods if m in EXPLAINED[adapter.kind]], control=list(CONTROL_WORDS),
-                     batch_size=batch_size, chunk_size=chunk_size,
-                     items=[[r.id, r.input, int(r.target_id), int(r.foil_id)] for r in items.itertuples()])
-
-# %% ../../nbs/52a_blimp_run.ipynb #d6b8326d
 def score_items(adapter, tok, items: pd.DataFrame, name: str, cache=True, chunk_size: int = 16, batch_size: int = 8,
-                methods=None, progress: bool = False):
-    """`batch_scores` of all `items` in chunks of `chunk_size` items (`run_chunks`), each stored as soon as it is done
-    under `cache` (True: `cache_dir()/blimp`; a folder; False: no chunks) with the key `score_key`: the same call again
-    reuses the finished chunks and returns identical arrays. Returns `(scores, info)`, info = `store` (the chunk
-    folder's name), `chunks`, `computed` (chunks computed now), `cpu_s` (the CPU seconds every chunk took when it was
-    computed, as stored), `cpu_s_now` and `items`."""
-    if not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
-    methods = kind_methods(adapter.kind) if methods is None else list(methods)
-    key = score_key(adapter, name, items, methods, batch_size, chunk_size)
+                progress: bool = False):
+    "`(scores, info)`: `batch_scores` of all `items` in chunks of `chunk_size` items, each stored under `cache`."
+    key = chunk_key("blimp-alignment", model=name, fingerprint=model_fingerprint(adapter.model),   # as committed
+                    methods=list(EXPLAINED[adapter.kind]), control=list(CONTROL_WORDS), batch_size=batch_size,
+                    chunk_size=chunk_size,
+                    items=[[r.id, r.input, int(r.target_id), int(r.foil_id)] for r in items.itertuples()])
     store = open_store(cache, "blimp", f"blimp-{name}", key)
-    def compute(j):
+    def compute(j):          # a chunk: the items' arrays concatenated along the token axis, and their lengths
         sub = items.iloc[j * chunk_size:(j + 1) * chunk_size]
-        arrays, lengths = _pack([d for q in range(0, len(sub), batch_size)
-                                 for d in batch_scores(adapter, tok, sub.iloc[q:q + batch_size], methods)])
-        return arrays, dict(lengths=lengths, ids=sub.id.tolist())
+        sc = [d for q in range(0, len(sub), batch_size) for d in batch_scores(adapter, tok, sub.iloc[q:q + batch_size])]
+        return ({k: np.concatenate([d[k] for d in sc], -1) for k in sc[0]},
+                dict(lengths=[int(d["lse"].shape[-1]) for d in sc], ids=sub.id.tolist()))
     n = -(-len(items) // chunk_size)
-    run = run_chunks(store, n, compute, desc=f"blimp {name}", progress=progress)
-    scores = [d for ch in run.chunks for d in _unpack(ch.arrays, ch.meta["lengths"])]
+    run, scores = run_chunks(store, n, compute, desc=f"blimp {name}", progress=progress), []
+    for ch in run.chunks:
+        parts = {k: np.split(np.asarray(v), np.cumsum(ch.meta["lengths"])[:-1], axis=-1) for k, v in ch.arrays.items()}
+        scores += [dict(zip(parts, d)) for d in zip(*parts.values())]
     return scores, dict(store=store.dir.name if store is not None else None, chunks=n, computed=run.computed,
                         cpu_s=round(run.cpu_s_stored, 1), cpu_s_now=round(run.cpu_s, 1), items=len(items))
 
 # %% ../../nbs/52a_blimp_run.ipynb #5d2d99f1
+CHOICES = dict(norm=("word", "output"), tokens=("words", "all"), evidence=("word", "first"),   # (ours, the authors')
+               scale=("prob", "logit"), dp=("share", "softmax"))
+
 @dataclass(frozen=True)
 class Protocol:
-    """How per-token scores become alignment numbers.
-
-    `norm`: the NormXLogit / ℓ2 norm factor, 'word' (input word embedding, paper Eq. 9) or 'output' (embedding-layer
-    output); `tokens`: 'words' (no special token) or 'all' (every position but the masked target); `evidence`: 'word'
-    (every sub-token of an evidence word) or 'first' (its first sub-token); `scale`: LogAt read as 'prob' (the
-    probability of the word, softmax over the vocabulary) or 'logit'; `dp`: 'share' (|S| / Σ|S| over the tokens) for
-    every method, or 'softmax' (softmax over the tokens for the head-read scores: LogAt, NormXLogit, ℓ2 norm; share
-    for the contribution methods)."""
+    "How per-token scores become alignment numbers: one value of each of the five choices."
     norm: str = "word"
     tokens: str = "words"
     evidence: str = "word"
     scale: str = "prob"
     dp: str = "share"
     def __post_init__(self):
-        for k, v in dict(norm=("word", "output"), tokens=("words", "all"), evidence=("word", "first"),
-                         scale=("prob", "logit"), dp=("share", "softmax")).items():
+        for k, v in CHOICES.items():
             if getattr(self, k) not in v: raise ValueError(f"Protocol.{k} must be one of {v}, got {getattr(self, k)!r}")
 
-# %% ../../nbs/52a_blimp_run.ipynb #ea8a253d
-PROTOCOLS = {"ours": Protocol(),
-             "authors": Protocol(norm="output", tokens="all", evidence="first", scale="logit", dp="softmax")}
+PROTOCOLS = {"ours": Protocol(), "authors": Protocol(**{k: v[1] for k, v in CHOICES.items()})}
 HEAD_READ = LENS + ("l2norm",)          # scores read off the head (or the norm): softmax-normalised in the authors' DP
 # the methods each switch to the authors' choice changes (None: all)
 SWITCH_AFFECTS = {"norm": ("normxlogit", "l2norm"), "scale": LENS, "dp": HEAD_READ, "tokens": None, "evidence": None}
 ABLATED = ("logat_target", "normxlogit")   # the methods whose one-switch variants are recorded
 
-def ablations() -> dict:
-    "Our protocol with one field switched to the authors' choice, by field name."
-    return {f: replace(PROTOCOLS["ours"], **{f: getattr(PROTOCOLS["authors"], f)}) for f in SWITCH_AFFECTS}
-
-# %% ../../nbs/52a_blimp_run.ipynb #28566eb2
-def ap_rows(S, e) -> np.ndarray:
-    "Average precision (Eq. 11) of every row of `S` `(m, n)` against the evidence `e` `(n,)`; ties broken by position."
-    S, e = np.atleast_2d(np.asarray(S, float)), np.asarray(e, bool)
-    if not e.any(): raise ValueError("no evidence token: AP is undefined")
-    hits = e[np.argsort(-S, axis=1, kind="stable")]
-    prec = np.cumsum(hits, 1) / np.arange(1, S.shape[1] + 1)
-    return (prec * hits).sum(1) / e.sum()
-
-# %% ../../nbs/52a_blimp_run.ipynb #c012b543
-def dp_rows(S, e, how: str = "share") -> np.ndarray:
-    """Dot product with `e` of every row of `S` `(m, n)` normalised by 'share' (|S| / Σ|S|; uniform when all are 0) or
-    'softmax'."""
-    S, e = np.atleast_2d(np.asarray(S, float)), np.asarray(e, bool)
-    if how == "softmax":
-        z = np.exp(S - S.max(1, keepdims=True)); P = z / z.sum(1, keepdims=True)
-    elif how == "share":
-        A = np.abs(S); t = A.sum(1, keepdims=True)
-        P = np.where(t > 0, A / np.where(t > 0, t, 1), 1 / S.shape[1])
-    else: raise ValueError(f"how must be 'share' or 'softmax', got {how!r}")
-    return (P * e).sum(1)
-
-# %% ../../nbs/52a_blimp_run.ipynb #2cb05956
-def random_ap(n: int, r: int) -> float:
-    "Expected average precision of a uniformly random ranking of `n` tokens of which `r` are evidence."
-    h = sum(1 / k for k in range(1, n + 1))
-    return h / n + (r - 1) * (n - h) / (n * (n - 1)) if n > 1 else 1.0
-
-# %% ../../nbs/52a_blimp_run.ipynb #846f4f5e
-def nearest_scores(item) -> np.ndarray:
-    """Position-only baseline: minus the distance to the predicted word (the mask, or the word after a causal LM's
-    prefix); ties: the left neighbour first."""
-    return -np.abs(np.arange(len(item.tokens)) - item.origin).astype(float)
-
 # %% ../../nbs/52a_blimp_run.ipynb #b0261d6b
 def method_scores(sc: dict, method: str, protocol: Protocol):
-    """`(layers, S)`: the per-token scores `S` `(len(layers), s)` of `method` for one item under `protocol` (not for
-    'random' and 'nearest', which need no model)."""
-    L = sc["lse"].shape[0]
-    norm = sc["norm_" + protocol.norm]
+    "`(layers, S)`: the per-token scores `S` `(len(layers), s)` of `method` (not 'random', 'nearest') for one item."
+    L, norm = sc["lse"].shape[0], sc["norm_" + protocol.norm]
     if method == "l2norm": return [0], norm[None]
     if method in LENS:
         z = sc["lens"][LENS_ROWS.index("target" if method == "normxlogit" else method[len("logat_"):])].astype(float)
         if protocol.scale == "prob": z = np.exp(z - sc["lse"])
         return list(range(1, L + 1)), (norm[None] * z if method == "normxlogit" else z)
-    if method in sc: return (list(range(1, L + 1)) if method in LAYERWISE else [L]), sc[method].astype(float)
-    raise KeyError(f"no scores for method {method!r}")
+    return (list(range(1, L + 1)) if method in LAYERWISE else [L]), sc[method].astype(float)
 
-# %% ../../nbs/52a_blimp_run.ipynb #1c1b7464
 def item_alignment(item, sc: dict, methods, protocol: Protocol) -> dict:
     "`{(method, 'dp' | 'ap'): (layers, values)}` of one item under `protocol` (nearest first: AP only)."
     keep = token_mask(item, protocol.tokens)
     e = np.asarray(item.evidence if protocol.evidence == "word" else item.evidence_first)[keep].astype(bool)
-    n, r = int(keep.sum()), int(e.sum())
-    L = sc["lse"].shape[0]
-    out = {}
+    n, r, L, out = int(keep.sum()), int(e.sum()), sc["lse"].shape[0], {}
     for m in methods:
         if m == "random": out[m, "dp"], out[m, "ap"] = ([L], np.array([r / n])), ([L], np.array([random_ap(n, r)]))
-        elif m == "nearest": out[m, "ap"] = ([L], ap_rows(nearest_scores(item)[keep], e))
+        elif m == "nearest": out[m, "ap"] = ([L], ap_rows(nearest_scores(len(item.tokens), item.origin)[keep], e))
         else:
             layers, S = method_scores(sc, m, protocol)
             how = "softmax" if protocol.dp == "softmax" and m in HEAD_READ else "share"
             out[m, "dp"], out[m, "ap"] = (layers, dp_rows(S[:, keep], e, how)), (layers, ap_rows(S[:, keep], e))
     return out
 
-# %% ../../nbs/52a_blimp_run.ipynb #1c0d2b42
-def alignment_frame(items: pd.DataFrame, scores: list, name: str, methods=None, per_item: bool = False):
-    """The mean alignment per paradigm, method and layer under our protocol (`dp`, `ap`), the authors' (`dp_authors`,
-    `ap_authors`) and ours with one field switched to the authors' (`dp:<field>`, `ap:<field>`, only for the methods the
-    switch changes, among `ABLATED`): columns `COLUMNS` (n = items averaged). With `per_item=True` returns
-    `(frame, per_item)`: per item, method and metric of the two protocols, the `mean` over the method's layers and over
-    its `bottom` (layers 1..L//2) and `top` half (all three the one value of a method with one value)."""
+def alignment_frame(items: pd.DataFrame, scores: list, name: str, methods=None):
+    "`(frame, per_item)`: the mean alignment per paradigm, method, layer and metric (`COLUMNS`), and per item."
     if len(items) != len(scores): raise ValueError(f"{len(items)} items but {len(scores)} score dicts")
     if methods is None: methods = kind_methods("masked_lm" if len(items) and items.masked.iloc[0] else "causal_lm")
     variants = [("", PROTOCOLS["ours"], methods), ("_authors", PROTOCOLS["authors"], methods)]
-    variants += [(f":{f}", p, [m for m in methods if m in ABLATED and m in (SWITCH_AFFECTS[f] or methods)])
-                 for f, p in ablations().items()]
+    variants += [(f":{f}", replace(PROTOCOLS["ours"], **{f: CHOICES[f][1]}),    # one switch
+                  [m for m in methods if m in ABLATED and m in (SWITCH_AFFECTS[f] or methods)]) for f in SWITCH_AFFECTS]
     acc, rows = {}, []
     for it, sc in zip(items.itertuples(), scores):
         L = sc["lse"].shape[0]
@@ -419,14 +278,13 @@ def alignment_frame(items: pd.DataFrame, scores: list, name: str, methods=None, 
                 if suffix == ":dp" and metric == "ap": continue          # the dp switch does not change AP
                 a = acc.setdefault((it.paradigm, m, metric + suffix), [layers, 0, 0])
                 a[1] += v; a[2] += 1
-                if per_item and suffix in ("", "_authors"):
+                if suffix in ("", "_authors"):
                     top = np.asarray(layers) > L // 2
                     halves = (v[~top], v[top]) if top.any() and not top.all() else (v, v)
                     rows.append((name, it.id, it.paradigm, m, metric + suffix,
                                  *(float(h.mean()) for h in (v, *halves))))
     frame = pd.DataFrame([(name, p, m, l, metric, round(float(s / c), 5), c) for (p, m, metric), (layers, sums, c)
                           in acc.items() for l, s in zip(layers, sums)], columns=COLUMNS)
-    if not per_item: return frame
     return frame, pd.DataFrame(rows, columns=["model", "id", "paradigm", "method", "metric", "mean", "bottom", "top"])
 
 # %% ../../nbs/52a_blimp_run.ipynb #0530bdf0
@@ -445,7 +303,7 @@ CLAIMS = {
     "l2_informative": "The ℓ2 norm of the input embeddings aligns better than random (§5.2 and the captions of "
                       "Fig. 4-5, 13-16)",
 }
-CLAIM_STAT = {   # the difference each claim's interval is about (layer means per item unless said)
+CLAIM_STAT = {   # the difference each claim's interval is about
     "nxl_best_paper": "NormXLogit − deciding method", "nxl_best_all": "NormXLogit − deciding method",
     "target_above_foil": "Target − Foil", "depth_trend": "top − bottom half (Target ↑, Foil ↓)",
     "plural_best": '"plural" − deciding method', "plural_vs_controls": '"plural" − deciding control',
@@ -464,49 +322,30 @@ def pooled(frame: pd.DataFrame) -> pd.DataFrame:
     g = f.groupby(["model", "method", "layer", "metric"], sort=False).agg(w=("w", "sum"), n=("n", "sum")).reset_index()
     return g.assign(value=g.w / g.n).drop(columns="w")
 
-# %% ../../nbs/52a_blimp_run.ipynb #eb23a257
 def layer_grid(frame: pd.DataFrame, model: str, metric: str) -> pd.DataFrame:
-    """One model's pooled values of `metric` as a grid: layers 1..L (rows) by method (columns); a method with one value
-    (the ℓ2 norm, the baselines, the output-only methods) is repeated at every layer."""
+    "One model's pooled `metric`: layers 1..L (rows) by method (columns), a one-value method repeated at every layer."
     p = pooled(frame[(frame.model == model) & (frame.metric == metric)])
     if p.empty: raise ValueError(f"no rows of metric {metric!r} for model {model!r}")
-    multi = p.groupby("method").layer.nunique() > 1
-    if not multi.any(): raise ValueError(f"model {model!r} has no layer-wise method for metric {metric!r}")
-    lw = p[p.method.isin(multi[multi].index)]
-    g = lw.pivot(index="layer", columns="method", values="value").reindex(range(1, int(lw.layer.max()) + 1))
-    for m in multi[~multi].index: g[m] = float(p[p.method == m].value.iloc[0])
-    return g
+    L = int(p.layer[p.method.map(p.method.value_counts()) > 1].max())        # the layer-wise methods' last layer
+    return p.pivot(index="layer", columns="method", values="value").bfill().ffill().reindex(range(1, L + 1))
 
 # %% ../../nbs/52a_blimp_run.ipynb #7fc79e40
 def _contrasts(w: pd.DataFrame, claim: str, L: int) -> dict:
     "`{versus: per-item differences oriented as claimed}` of one claim, from the per-item table `w` ((method, stat))."
-    have = set(w.columns.get_level_values(0))
-    def vs(a, others): return {o: w[(a, "mean")] - w[(o, "mean")] for o in others if o in have and o != a}
-    def rise(m): return w[(m, "top")] - w[(m, "bottom")]
-    if claim == "nxl_best_paper": return vs("normxlogit", PAPER_SET)
-    if claim == "nxl_best_all": return vs("normxlogit", [m for m in ORDER if m not in WORD_LENS])
-    if claim == "target_above_foil": return vs("logat_target", ["logat_foil"])
-    if claim == "plural_best": return vs("logat_plural", PAPER_SET + ("normxlogit", "logat_noun", "logat_apple"))
-    if claim == "plural_vs_controls": return vs("logat_plural", ("logat_noun", "logat_apple"))
-    if claim == "l2_informative": return vs("l2norm", ["random"])
+    rivals = dict(nxl_best_paper=PAPER_SET, nxl_best_all=[m for m in ORDER if m not in WORD_LENS],
+                  target_above_foil=["logat_foil"], plural_best=PAPER_SET + ("normxlogit", "logat_noun", "logat_apple"),
+                  plural_vs_controls=("logat_noun", "logat_apple"), l2_informative=["random"])
+    if claim in rivals:                                   # the subject beats each rival (`BEATS`; else the l2 norm)
+        a, have = BEATS.get(claim, "l2norm"), w.columns.get_level_values(0)
+        return {o: w[(a, "mean")] - w[(o, "mean")] for o in rivals[claim] if o in have and o != a}
+    rise = lambda m: w[(m, "top")] - w[(m, "bottom")]
     if L < MIN_LAYERS: return {}
     if claim == "depth_trend": return {"Target rising": rise("logat_target"), "Foil falling": -rise("logat_foil")}
-    if claim == "plural_top": return {"controls": rise("logat_plural") - (rise("logat_noun") + rise("logat_apple")) / 2}
-    raise ValueError(f"unknown claim {claim!r}")
+    return {"controls": rise("logat_plural") - (rise("logat_noun") + rise("logat_apple")) / 2}      # plural_top
 
-# %% ../../nbs/52a_blimp_run.ipynb #a2cbca29
-def _deciding(tests: dict) -> str:
-    """The comparison that decides 'beats every one': the lowest upper bound when one lies below zero, else the lowest
-    lower bound."""
-    below = [k for k, t in tests.items() if t["hi"] < 0]
-    return min(below, key=lambda k: tests[k]["hi"]) if below else min(tests, key=lambda k: tests[k]["lo"])
-
-# %% ../../nbs/52a_blimp_run.ipynb #54b8ea3b
 def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric: str,
                  protocol: str = "ours") -> pd.DataFrame:
-    """The claims (`CLAIMS`) on one model, metric ('dp' or 'ap') and protocol ('ours' or 'authors'): per claim the
-    deciding comparison (`versus`), its mean difference over items (`value`), 95% interval (`lo`, `hi`), p-value and
-    `n`, how many comparisons the claim needs, and `layers_ahead` (see above)."""
+    "The claims (`CLAIMS`) on one model, metric ('dp', 'ap') and protocol ('ours', 'authors'), with intervals."
     if protocol not in ("ours", "authors"): raise ValueError(f"protocol must be 'ours' or 'authors', got {protocol!r}")
     key = metric + ("" if protocol == "ours" else "_authors")
     d = per_item[(per_item.model == model) & (per_item.metric == key)]
@@ -517,7 +356,8 @@ def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric
     for claim in CLAIMS:
         tests = {k: paired_t(v.to_numpy()) for k, v in _contrasts(w, claim, len(g)).items()}
         if not tests: continue
-        t = tests[k := _deciding(tests)]
+        side = "hi" if any(t["hi"] < 0 for t in tests.values()) else "lo"          # the deciding comparison
+        t = tests[k := min(tests, key=lambda k: tests[k][side])]
         ahead = (float((g[BEATS[claim]] > g[[o for o in tests if o in g.columns]].max(axis=1)).mean())
                  if claim in BEATS else np.nan)
         rows.append(dict(model=model, metric=metric, protocol=protocol, claim=claim, versus=label(k) if k in ORDER
@@ -525,52 +365,27 @@ def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric
                          layers_ahead=ahead, layers=len(g)))
     return pd.DataFrame(rows)
 
-# %% ../../nbs/52a_blimp_run.ipynb #3c6ce2ab
 CLAIM_COLUMNS = ["model", "metric", "protocol", "claim", "versus", "value", "lo", "hi", "p", "p_holm", "n", "verdict",
                  "compared", "layers_ahead", "layers", "paper"]
 
-def claims_table(per_item: pd.DataFrame, frame: pd.DataFrame, models=None) -> pd.DataFrame:
-    """Every claim (`model_claims`) for every model (or `models`), on DP and AP, under both protocols, completed by
-    `finish_claims`: the table `alignment_claims.csv` stores."""
-    models = list(dict.fromkeys(per_item.model)) if models is None else list(models)
-    return finish_claims(pd.concat([model_claims(per_item, frame, m, k, p) for m in models for p in ("ours", "authors")
-                                    for k in ("dp", "ap")], ignore_index=True))
+def claims_table(per_item: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
+    "Every claim (`model_claims`) for every model, on DP and AP, under both protocols: `alignment_claims.csv`."
+    return finish_claims(pd.concat([model_claims(per_item, frame, m, k, p) for m in dict.fromkeys(per_item.model)
+                                    for p in ("ours", "authors") for k in ("dp", "ap")], ignore_index=True))
 
-# %% ../../nbs/52a_blimp_run.ipynb #ddf245cb
 def finish_claims(t: pd.DataFrame) -> pd.DataFrame:
-    """The columns of the claims table that follow from its statistics (`value`, `lo`, `hi`, `p` per row): `p_holm`
-    (Holm over the rows of one protocol), the `verdict` (`common.verdict`) and the paper's difference (`PAPER_VALUES`).
-    Applied to the committed `alignment_claims.csv` it refreshes these columns when only their rules change, without
-    any model run."""
-    t = t.copy()
-    t["p_holm"] = t.groupby("protocol").p.transform(lambda p: holm(p.to_numpy()))
-    t["verdict"] = [verdict(lo, hi, ph) for lo, hi, ph in zip(t.lo, t.hi, t.p_holm)]
-    t["paper"] = [PAPER_VALUES.get((c, k), "") for c, k in zip(t.claim, t.metric)]
-    t["layers_ahead"] = t.layers_ahead.round(5)
-    return t[CLAIM_COLUMNS]
+    "The claims table's columns that follow from its statistics: `p_holm` (per protocol), `verdict` and `paper`."
+    t = t.assign(p_holm=t.groupby("protocol").p.transform(lambda p: holm(p.to_numpy())))
+    return t.assign(verdict=[verdict(lo, hi, ph) for lo, hi, ph in zip(t.lo, t.hi, t.p_holm)],
+                    paper=[PAPER_VALUES.get((c, k), "") for c, k in zip(t.claim, t.metric)],
+                    layers_ahead=t.layers_ahead.round(5))[CLAIM_COLUMNS]
 
-# %% ../../nbs/52a_blimp_run.ipynb #22b80eb0
+# %% ../../nbs/52a_blimp_run.ipynb #d5f7528f
 COLUMNS = ["model", "paradigm", "method", "layer", "metric", "value", "n"]
 FORMAT = 3   # 3: claims with intervals over items, the embedding-norm spread and the run record are part of the run
 
-# %% ../../nbs/52a_blimp_run.ipynb #87eb8cb1
-@dataclass
-class AlignmentRun:
-    """The experiment's results: `frame` (the rows of `alignment.csv`), `counts` (the item selection and the accuracy),
-    `claims`, `record` (the run record), `computed` (chunks computed in this call), `items` (per model, the used items;
-    only for models computed in this call) and `files` (the results files, as `blimp/<name>`)."""
-    frame: pd.DataFrame
-    counts: pd.DataFrame
-    claims: pd.DataFrame
-    record: dict
-    computed: int = 0
-    items: dict = field(default_factory=dict)
-    files: dict = field(default_factory=dict)
-
-# %% ../../nbs/52a_blimp_run.ipynb #d5f7528f
 def results_files(sizes: dict, results=True) -> dict:
-    """The results files of a run of `sizes` in `results_path('blimp', results=results)`: stem `alignment` for the
-    book's sizes, `alignment_<scale>` for another scale's, `alignment_<n>of<pool>_<n>of<pool>` otherwise."""
+    "The results files of a run of `sizes`: stem `alignment` (book), `alignment_<scale>` or `alignment_<n>of<pool>...`."
     sizes = {k: tuple(v) for k, v in sizes.items()}
     scale = next((s for s in SCALE_RUNS if run_sizes(s) == sizes), None)
     stem = ("alignment" if scale == "book" else f"alignment_{scale}" if scale
@@ -578,65 +393,47 @@ def results_files(sizes: dict, results=True) -> dict:
     return {k: results_path("blimp", stem + x, results=results)
             for k, x in (("csv", ".csv"), ("items", "_items.csv"), ("claims", "_claims.csv"), ("json", ".json"))}
 
-# %% ../../nbs/52a_blimp_run.ipynb #bb815fe2
+def _rel(files: dict) -> dict: return {k: f"{Path(f).parent.name}/{Path(f).name}" for k, f in files.items()}
+
 def run_config(sizes: dict, names: list) -> dict:
     "What the results files must have been computed with to be reused."
     return dict(format=FORMAT, sizes={k: list(v) for k, v in sizes.items()}, models=list(names),
                 control=list(CONTROL_WORDS), methods={k: kind_methods(k) for k in EXPLAINED}, ablated=list(ABLATED),
                 protocols={k: asdict(v) for k, v in PROTOCOLS.items()})
 
-# %% ../../nbs/52a_blimp_run.ipynb #ca6da0b5
 def read_results(files: dict, config: dict | None = None):
-    """`(frame, counts, claims, record)` from the results files, or None when one is missing or (given `config`) was
-    made with another configuration."""
+    "`(frame, counts, claims, record)` from the results files; None if one is missing or (given `config`) is stale."
     if not all(Path(f).exists() for f in files.values()): return None
     doc = json.loads(Path(files["json"]).read_text())
     if config is not None and doc.get("config") != json.loads(json.dumps(config)): return None
     return pd.read_csv(files["csv"]), pd.read_csv(files["items"]), pd.read_csv(files["claims"]), doc
 
-# %% ../../nbs/52a_blimp_run.ipynb #61ee8088
-def embedding_spread(adapter) -> dict:
-    "The input word-embedding norms over the vocabulary: size, mean, coefficient of variation, 5th and 95th percentile."
-    n = adapter.m.get_input_embeddings().weight.detach().float().norm(dim=-1).cpu()
-    return dict(vocabulary=len(n), mean=round(float(n.mean()), 5), cv=round(float(n.std() / n.mean()), 6),
-                p05=round(float(n.quantile(0.05)), 5), p95=round(float(n.quantile(0.95)), 5))
-
-# %% ../../nbs/52a_blimp_run.ipynb #866d12af
-def _rel(files: dict) -> dict: return {k: f"{Path(f).parent.name}/{Path(f).name}" for k, f in files.items()}
-
 # %% ../../nbs/52a_blimp_run.ipynb #2ed6b28c
-def run_alignment(names=None, sizes: dict | None = None, results=True, cache=True, device: str = "cpu",
-                  dtype=torch.float32, recompute: bool = False, chunk_size: int = 16, batch_size: int = 8,
-                  verbose: bool = False) -> AlignmentRun:
-    """The whole experiment: models `names` (default `model_names()`) at `sizes` (default `run_sizes()`) on `device`.
-
-    When the results files (`results_files`) exist for the same configuration (and `recompute` is False) they are only
-    read. Otherwise, per model: load it and resolve its adapter once, select the items (`alignment_items`), compute
-    their scores in resumable chunks (`score_items`; `cache=True`: `<results>/chunks`), reduce them (`alignment_frame`);
-    then the claims (`claims_table`), the four files (the run record last) and the `cost_rows` of the models computed
-    now. A killed run loses at most the chunk in progress; `verbose` prints a line per model, a bar per chunk loop."""
-    names = model_names() if names is None else list(names)
-    sizes = run_sizes() if sizes is None else {k: tuple(v) for k, v in sizes.items()}
+def run_alignment(names: list, sizes: dict, results=True, cache=True, device: str = "cpu",
+                  dtype=torch.float32, chunk_size: int = 16, batch_size: int = 8, verbose: bool = False) -> dict:
+    "The whole experiment: models `names` at `sizes` on `device`; the results files are only read when they exist."
+    names, sizes = list(names), {k: tuple(v) for k, v in sizes.items()}
     files, config = results_files(sizes, results), run_config(sizes, names)
-    got = None if recompute else read_results(files, config)
-    if got is not None: return AlignmentRun(*got, files=_rel(files))
+    got = read_results(files, config)
+    if got is not None: return dict(zip(("frame", "counts", "claims", "record"), got), computed=0, files=_rel(files))
     cache = results_path("blimp", "chunks", results=results) if cache is True else cache
-    evidence = blimp_items_evidence()
     held = held_out_ids() if any(n not in CLM_MODELS for n in names) else None
-    frames, per_item, counts, items, info, wall = [], [], [], {}, {}, time.time()
+    frames, per_item, counts, info, wall = [], [], [], {}, time.time()
     for name in names:
         t0 = time.process_time()
         model, tok = load_blimp_model(name, device, dtype)
         ad = get_adapter(model)
         if ad.kind not in sizes: raise ValueError(f"{name}: these sizes have none for a {ad.kind} model: {sizes}")
-        it, c = alignment_items(ad, tok, evidence, *sizes[ad.kind], held)
+        it, c = alignment_items(ad, tok, blimp_items_evidence(), *sizes[ad.kind], held)
         t1 = time.process_time()
         sc, inf = score_items(ad, tok, it, name, cache, chunk_size, batch_size, progress=verbose)
-        f, pi = alignment_frame(it, sc, name, kind_methods(ad.kind), per_item=True)
-        frames.append(f); per_item.append(pi); items[name] = it
+        f, pi = alignment_frame(it, sc, name, kind_methods(ad.kind))
+        frames.append(f); per_item.append(pi)
         counts.append(c.reset_index().assign(model=name, kind=ad.kind))
-        info[name] = dict(inf, kind=ad.kind, layers=ad.num_layers, items_cpu_s=round(t1 - t0, 1),
-                          spread=embedding_spread(ad))
+        n = ad.m.get_input_embeddings().weight.detach().float().norm(dim=-1).cpu()     # the embedding norms' spread
+        spread = dict(vocabulary=len(n), mean=round(float(n.mean()), 5), cv=round(float(n.std() / n.mean()), 6),
+                      p05=round(float(n.quantile(0.05)), 5), p95=round(float(n.quantile(0.95)), 5))
+        info[name] = dict(inf, kind=ad.kind, layers=ad.num_layers, items_cpu_s=round(t1 - t0, 1), spread=spread)
         if verbose: print(f"{name}: {len(it)} items, {inf['computed']} of {inf['chunks']} chunks computed now, "
                           f"{time.process_time() - t0:.0f} s CPU in this call", flush=True)
         del model, ad
@@ -650,12 +447,11 @@ def run_alignment(names=None, sizes: dict | None = None, results=True, cache=Tru
     write_csv(files["csv"], frame); write_csv(files["items"], counts); write_csv(files["claims"], claims)
     write_json(files["json"], record)
     record_costs("blimp", cost_rows(record, [n for n, v in info.items() if v["computed"]]), results=results)
-    return AlignmentRun(frame, counts, claims, record, computed, items, _rel(files))
+    return dict(frame=frame, counts=counts, claims=claims, record=record, computed=computed, files=_rel(files))
 
 # %% ../../nbs/52a_blimp_run.ipynb #6120c4c9
 def cost_rows(record: dict, models=None) -> list:
-    """The cost rows (`record_costs`) of a run record for `models` (default: all), task = the head kind: 'select'
-    (loading the model, a forward pass per pool pair; unit 'pool pair') and 'score' (the chunks' CPU; unit 'item')."""
+    "The cost rows (`record_costs`) of a run record for `models` (default: all): 'select' and 'score'."
     rows = []
     for m in record["info"] if models is None else models:
         v = record["info"][m]
@@ -665,9 +461,8 @@ def cost_rows(record: dict, models=None) -> list:
     return rows
 
 def work(run: ScaleRun, results=True) -> list:
-    """The steps of one run for `estimate`: select items (pool pairs) and score them (items: per paradigm the book's
-    preferred, non-trivial share of the pool, as if independent, scaled to the run's pool, at most `n`)."""
-    name, pool = run.model if run.model != FT_NAME or have_finetuned() else "minilm-l6-randomhead", run.get("pool")
+    "The steps of one run for `estimate`: select items (pool pairs) and score them (the items the book's run implies)."
+    name, pool = _stand_in(run.model), run.get("pool")
     f = results_path("blimp", "alignment_items.csv", results=results)
     c = pd.read_csv(f).query("model == @name") if f.exists() else []
     ok = c.preferred * (1 - c.trivial / c.eligible.where(c.eligible > 0)).fillna(0) if len(c) else None
@@ -675,29 +470,23 @@ def work(run: ScaleRun, results=True) -> list:
     return [dict(step=f"{name}: select items", units=pool * len(PARADIGMS), cost=(name, run.task, "select")),
             dict(step=f"{name}: score", units=used, cost=(name, run.task, "score"))]
 
-# %% ../../nbs/52a_blimp_run.ipynb #954ed034
 @scratch_unless_book("blimp")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """Run the experiment from scratch (resumably) at `scale` on `device` ('auto': a GPU when there is one): 'tiny'
-    (bert-tiny on a few items, seconds), 'book' (the committed results; their chunks make a re-run compute nothing) or
-    'paper'. Returns the chunks computed in this call and the files."""
+    "Run the experiment (resumably) at `scale` on `device` ('auto': a GPU if any); the chunks computed now, the files."
     run = run_alignment(model_names(scale), run_sizes(scale), results, cache, pick_device(device),
                         verbose=scale != "tiny")
-    return dict(computed=run.computed, files=run.files)
+    return dict(computed=run["computed"], files=run["files"])
 
-# %% ../../nbs/52a_blimp_run.ipynb #d9c43eee
 def _run(a):
     for name in a.models or []:
         if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {', '.join(KNOWN)}")
         if name == FT_NAME and not have_finetuned():
-            raise ValueError(f"{FT_NAME} is not trained yet (no {FT_NAME}/result.json in the models folder): "
-                             f"python tools/finetune.py {FT_NAME}")
+            raise ValueError(f"{FT_NAME} is not trained yet (no result.json): python tools/finetune.py {FT_NAME}")
     if a.chunk_size < 1 or a.batch_size < 1: raise ValueError("--chunk-size and --batch-size must be at least 1")
     run = run_alignment(a.models or model_names(a.scale), run_sizes(a.scale), a.results, a.cache, a.device, a.dtype,
                         chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
-    print("wrote", ", ".join(run.files.values()))
+    print("wrote", ", ".join(run["files"].values()))
 
-# %% ../../nbs/52a_blimp_run.ipynb #29c61128
 main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {"run": Command(
     "run or resume the experiment and write the results files", _run,
     (Opt("models", None, f"default: the scale's ({', '.join(model_names())} for book and paper)", many=True),
@@ -709,11 +498,9 @@ def read_claims(results=True):
     "Our protocol's claims (bert-tiny left out; a claim against the same rival once), as `Claims` reads them."
     f = results_path("blimp", "alignment_claims.csv", results=results)
     if not f.exists(): return None
-    b = pd.read_csv(f)
-    b = b[(b.protocol == "ours") & (b.model != "bert-tiny-mlm")]
+    b = pd.read_csv(f).query("protocol == 'ours' and model != 'bert-tiny-mlm'")
     b = b.drop_duplicates(["model", "metric", "protocol", "versus", "value"])   # nxl_best_paper = nxl_best_all: once
-    models = ", ".join(sorted(b.model.unique()))
-    return b.assign(source="paper", population=f"our protocol, bert-tiny left out; {models}")
+    return b.assign(source="paper", population=f"our protocol, bert-tiny left out; {', '.join(sorted(set(b.model)))}")
 
 CLAIM_TABLE = Claims("BLiMP evidence alignment per layer", "the NormXLogit paper", "52_blimp_alignment.ipynb",
                      "blimp/alignment_claims.csv", read_claims)

@@ -6,74 +6,47 @@
 from __future__ import annotations
 import numpy as np
 import pandas as pd
-from .common import with_ci, count_verdicts, quiet, verdict_mark, dashed
+from .common import with_ci, verdict_mark, dashed
 from ..registry import method_colour
-from .blimp import ORDER, PARADIGMS, SHORT, WEAK, CLAIMS, CLAIM_STAT, PAPER_VALUES
-from .blimp import ABLATED, label, pooled, results_files, run_sizes, read_results
+from .blimp import ORDER, PARADIGMS, SHORT, CLAIMS, PAPER_VALUES
+from .blimp import ABLATED, label, pooled, layer_grid, results_files, run_sizes, read_results
 
 # %% auto #0
-__all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'OTHER_GREY', 'HIGHLIGHT', 'CLAIM_LABELS', 'DEPTH_PART',
-           'PAPER_LEVELS', 'book_results', 'accuracy_table', 'items_prose', 'layer_mean', 'protocol_table',
-           'ablation_table', 'colour', 'best_other', 'plot_layers', 'plot_paradigms', 'claims_view', 'claims_prose',
-           'ahead_table', 'levels_table', 'spread_table', 'cost_prose']
+__all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'CLAIM_LABELS', 'PAPER_LEVELS', 'book_results',
+           'accuracy_table', 'layer_mean', 'protocol_table', 'ablation_table', 'colour', 'plot_layers',
+           'plot_paradigms', 'claims_view', 'ahead_table', 'levels_table', 'spread_table']
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
 def book_results(results=True) -> tuple:
     "The committed book run `(frame, counts, claims, record)` from `results/blimp/alignment*` (or a folder `results`)."
     got = read_results(results_files(run_sizes("book"), results))
-    if got is None: raise FileNotFoundError("no book results of the BLiMP experiment: run "
-                                            "`normxlogit reproduce blimp --scale book`")
+    if got is None: raise FileNotFoundError("no BLiMP book results: run `normxlogit reproduce blimp --scale book`")
     return got
 
-# %% ../../nbs/52_blimp_alignment.ipynb #76d83477
-def _names(items) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-# %% ../../nbs/52_blimp_alignment.ipynb #5c97b2ce
 def accuracy_table(counts: pd.DataFrame) -> pd.DataFrame:
-    """Per model (rows) and paradigm: the accuracy on the eligible items (preferred / eligible) and the items used;
-    '–' where a paradigm has no eligible item (the determiner paradigms do not fit a causal LM's prefix)."""
+    "Per model (rows) and paradigm: the accuracy on the eligible items and the items used ('–': no eligible item)."
     c = counts.assign(paradigm=counts.paradigm.map(SHORT))
     grid = lambda v: c.pivot(index="model", columns="paradigm", values=v).reindex(
         index=list(dict.fromkeys(c.model)), columns=list(SHORT.values()))
     return pd.concat({"accuracy": dashed(grid("accuracy").round(3), 3), "items used": grid("used")}, axis=1)
 
-# %% ../../nbs/52_blimp_alignment.ipynb #112bc8b3
-def items_prose(counts: pd.DataFrame, sizes: dict | None = None) -> str:
-    "What the run used, per model: the items per paradigm (at most n), and where fewer qualified than n, which and why."
-    sizes = run_sizes("book") if sizes is None else sizes
-    out = []
-    for (m, kind), c in counts.groupby(["model", "kind"], sort=False):
-        n, c = sizes[kind][0], c[c.eligible > 0]
-        short = [f"{SHORT[p]} ({u})" for p, u in zip(c.paradigm, c.used) if u < n]
-        out.append(f"**{m}**: {int(c.used.sum()):,} items, {n} per paradigm from {len(c)} paradigms"
-                   + (f" except {_names(short)}, where fewer qualified" if short else ""))
-    return "; ".join(out) + "."
-
-# %% ../../nbs/52_blimp_alignment.ipynb #7ec15aae
 def layer_mean(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per model, method and metric: the pooled value averaged over the method's layers (1..L for the layer-wise ones;
-    the single value of the others: layer 0 for the ℓ2 norm, the output layer for the rest)."""
+    "Per model, method and metric: the pooled value averaged over the method's layers (or its single value)."
     return pooled(frame).groupby(["model", "method", "metric"], sort=False).value.mean().reset_index()
 
-# %% ../../nbs/52_blimp_alignment.ipynb #ca7d35f1
 def protocol_table(frame: pd.DataFrame, model: str) -> pd.DataFrame:
-    """One model's methods (rows) under our protocol and the authors' (columns: DP and AP of each), layer means, pooled
-    over paradigms; '–' where a method has no DP (nearest first ranks tokens without scoring them)."""
+    "One model's methods (rows): layer means of DP and AP under our protocol and the authors' ('–': no DP)."
     t, cols = layer_mean(frame[frame.model == model]), ["dp", "ap", "dp_authors", "ap_authors"]
     t = t[t.metric.isin(cols)].pivot(index="method", columns="metric", values="value")
     t = t.reindex([m for m in ORDER if m in t.index])[cols].rename(index=label)
     t.columns = pd.MultiIndex.from_product([["ours", "authors'"], ["DP", "AP"]])
     return dashed(t, 3)
 
-# %% ../../nbs/52_blimp_alignment.ipynb #8ccf0fbb
-SWITCH_LABELS = {"": "ours", ":norm": "norm", ":scale": "scale", ":dp": "dp", ":tokens": "tokens",
-                 ":evidence": "evidence", "_authors": "authors'"}
+SWITCH_LABELS = {"": "ours", **{f":{f}": f for f in ("norm", "scale", "dp", "tokens", "evidence")},
+                 "_authors": "authors'"}
 
 def ablation_table(frame: pd.DataFrame, methods=ABLATED) -> pd.DataFrame:
-    """Layer means (pooled over paradigms) of `methods` per model (rows): our protocol, ours with one choice switched to
-    the authors' (columns: the `Protocol` field), and the authors' protocol; '–' where the switch cannot matter."""
+    "Layer means of `methods` per model: ours, ours with one choice switched to the authors' (columns), the authors'."
     t = layer_mean(frame[frame.method.isin(methods)])
     t = t.assign(metric=t.metric.str[:2].str.upper(), variant=t.metric.str[2:].map(SWITCH_LABELS),
                  method=t.method.map(label))
@@ -86,96 +59,57 @@ METRIC_AXIS = {"dp": "DP: share of the attribution\non the evidence (0 to 1)",  
 METRIC_NAME = {"dp": "Dot Product (DP)", "ap": "Average Precision (AP)"}
 LENS_COLOURS = {"logat_target": method_colour("logat"), "logat_foil": "#ff7f0e", "logat_plural": "#9467bd",
                 "logat_noun": "#bcbd22", "logat_apple": "#2ca02c"}   # the LogAt readings (not registered)
-OTHER_GREY, HIGHLIGHT = "#c4c4c4", "#d95f02"
 
 def colour(method: str) -> str:
     "A method's colour in this chapter's figures: the registry's, or `LENS_COLOURS` for the LogAt readings."
     return LENS_COLOURS.get(method) or method_colour(method)
 
-# %% ../../nbs/52_blimp_alignment.ipynb #25191a30
-def _highlight(method: str) -> str:
-    "A highlighted baseline's colour: its own (`colour`), or `HIGHLIGHT` for a grey (it would read as 'other')."
-    from matplotlib.colors import rgb_to_hsv, to_rgb
-    return HIGHLIGHT if rgb_to_hsv(to_rgb(colour(method)))[1] < 0.25 else colour(method)
-
-# %% ../../nbs/52_blimp_alignment.ipynb #9e18d9c9
-def best_other(p: pd.DataFrame, metric: str, target: str = "normxlogit", exclude=("random",)) -> str | None:
-    "The method other than `target` (and `exclude`) of highest mean over its layers of `metric` in the pooled `p`."
-    q = p[(p.metric == metric) & ~p.method.isin((target,) + tuple(exclude))].dropna(subset=["value"])
-    return None if q.empty else q.groupby("method").value.mean().idxmax()
-
-# %% ../../nbs/52_blimp_alignment.ipynb #2664c1f8
-def plot_layers(frame: pd.DataFrame, model: str, suffix: str = "", methods=None):
-    """Figures 4-5 / 13-16 as curves, highlight and grey: the pooled DP and AP per layer of one model (protocol
-    `suffix`: '' ours, '_authors'). NormXLogit (black) and the best other method of each panel (`best_other`, in its
-    colour) are highlighted, Random is a dotted reference, every other method is a thin grey line (dashed and
-    horizontal where the method has one value: the ℓ2 norm, and the methods that explain the output). Returns the
-    figure."""
+def plot_layers(frame: pd.DataFrame, model: str):
+    "Figures 4-5 / 13-16 as curves: the pooled DP and AP per layer of one model (our protocol). Returns the figure."
     import matplotlib.pyplot as plt
-    p = pooled(frame[frame.model == model])
-    methods = [m for m in ORDER if m in set(p.method)] if methods is None else list(methods)
+    from matplotlib.colors import rgb_to_hsv, to_rgb
     fig, axes = plt.subplots(1, 2, figsize=(9, 4.6), sharex=True)
     for ax, metric in zip(axes, ("dp", "ap")):
-        q = p[(p.metric == metric + suffix) & p.method.isin(methods)].dropna(subset=["value"])
-        best = best_other(q, metric + suffix)
-        multi = q.groupby("method").layer.nunique() > 1
-        lo, hi = q.layer[q.method.isin(multi[multi].index)].agg(["min", "max"]) if multi.any() else (0, 1)
-        a, b = (q[q.method == m].sort_values("layer").value.to_numpy() for m in (best, "normxlogit"))
-        same = best is not None and len(a) == len(b) > 1 and np.allclose(a, b, rtol=1e-3, atol=1e-4)  # on NormXLogit
-        hl = dict(color=_highlight(best), lw=2.0, ls="--" if same or not multi[best] else "-") if best else None
-        def draw(m, ls="-", **kw):
-            v = q[q.method == m].sort_values("layer")
-            if v.empty: return
-            if multi[m]: ax.plot(v.layer, v.value, ls=ls, **kw)
-            else: ax.hlines(float(v.value.iloc[0]), lo, hi, ls="--" if ls == "-" else ls, **kw)
-        nxl, rnd = dict(color="black", lw=2.6), dict(color="#555555", lw=1.3, ls=":")   # styles of lines and legend
-        grey = dict(color=OTHER_GREY, lw=1.0)
-        others = [m for m in methods if m not in (best, "normxlogit", "random")]
-        for m in others: draw(m, zorder=1, **grey)
-        draw("random", zorder=2, **rnd)
-        if best: draw(best, zorder=4, **hl)
-        draw("normxlogit", zorder=3, **nxl)
-        keys = [("NormXLogit", nxl), best and (f"{label(best)} (best other{'; on NormXLogit' if same else ''})", hl),
-                ("Random", rnd), (f"{len(set(others) & set(q.method))} other methods", grey)]
-        ax.legend(handles=[plt.Line2D([], [], label=t, **kw) for t, kw in filter(None, keys)], loc="upper center",
+        g = layer_grid(frame, model, metric)                  # a method with one value: repeated at every layer
+        g = g[[m for m in ORDER if m in g.columns]]
+        multi = pooled(frame[(frame.model == model) & (frame.metric == metric)]).groupby("method").layer.nunique() > 1
+        best = g.drop(columns=["normxlogit", "random"]).mean().idxmax()          # the best other method
+        same = multi[best] and np.allclose(g[best], g.normxlogit, rtol=1e-3, atol=1e-4)   # lying on NormXLogit
+        c = colour(best) if rgb_to_hsv(to_rgb(colour(best)))[1] >= 0.25 else "#d95f02"  # a grey would read as 'other'
+        hl = dict(color=c, lw=2.0, ls="--" if same or not multi[best] else "-", zorder=4)
+        nxl, rnd = dict(color="black", lw=2.6, zorder=3), dict(color="#555555", lw=1.3, ls=":", zorder=2)
+        grey = dict(color="#c4c4c4", lw=1.0, zorder=1)
+        others = [m for m in g if m not in (best, "normxlogit", "random")]
+        for m, kw in [*((m, grey) for m in others), ("random", rnd), (best, hl), ("normxlogit", nxl)]:
+            ax.plot(g.index, g[m], **{"ls": "-" if multi[m] else "--", **kw})
+        keys = [("NormXLogit", nxl), (f"{label(best)} (best other{'; on NormXLogit' if same else ''})", hl),
+                ("Random", rnd), (f"{len(others)} other methods", grey)]
+        ax.legend(handles=[plt.Line2D([], [], label=t, **kw) for t, kw in keys], loc="upper center",
                   bbox_to_anchor=(0.5, -0.19), ncol=1, fontsize=9, frameon=False)
-        ax.set_title(METRIC_NAME[metric], fontsize=10)
-        ax.set_ylabel(METRIC_AXIS[metric], fontsize=9.5)
-        ax.set_xlabel("layer", fontsize=9.5)
-        ax.tick_params(labelsize=9)
+        ax.set_title(METRIC_NAME[metric], fontsize=10); ax.tick_params(labelsize=9)
+        ax.set_ylabel(METRIC_AXIS[metric], fontsize=9.5); ax.set_xlabel("layer", fontsize=9.5)
         ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
-    fig.suptitle(f"{model} ({'authors' if suffix else 'our'} protocol): how well each layer's explanation\n"
+    fig.suptitle(f"{model} (our protocol): how well each layer's explanation\n"
                  "points at the evidence, pooled over paradigms", fontsize=10.5)
     fig.tight_layout()
     return fig
 
-# %% ../../nbs/52_blimp_alignment.ipynb #1f2365b7
 def plot_paradigms(frame: pd.DataFrame, metric: str, models=None,
                    methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
-    """Per model (rows) and paradigm (columns), the per-layer `metric` ('dp' or 'ap', our protocol) of a few layer-wise
-    `methods`, each in its colour (`colour`; NormXLogit thick black, LogAt(Target) dashed, as it often lies on it), on
-    one y scale for every panel. Returns the figure."""
-    import matplotlib.pyplot as plt
-    models = list(dict.fromkeys(frame.model)) if models is None else list(models)
-    q = frame[frame.model.isin(models) & (frame.metric == metric) & frame.method.isin(methods)]
-    pars = [p for p in PARADIGMS if p in set(q.paradigm)]
-    fig, axes = plt.subplots(len(models), len(pars), figsize=(9, 0.9 + 2.3 * len(models)), sharey=True, squeeze=False)
-    style = {m: dict(color=colour(m), lw=2.4 if m == "normxlogit" else 1.4, ls="--" if m == "logat_target" else "-",
-                     zorder=3 if m == "normxlogit" else 4 if m == "logat_target" else 2) for m in methods}
-    for (r, c), ax in np.ndenumerate(axes):
-        v = q[(q.model == models[r]) & (q.paradigm == pars[c])]
-        for m in methods:
-            w = v[v.method == m].sort_values("layer")
-            if len(w): ax.plot(w.layer, w.value, **style[m])
-        ax.set_title(f"{models[r]} · {SHORT[pars[c]]}", fontsize=9.5); ax.tick_params(labelsize=9)
-        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True)); ax.grid(alpha=0.25, lw=0.5)
-        if c == 0: ax.set_ylabel(METRIC_AXIS[metric], fontsize=9)
-        if r == len(models) - 1: ax.set_xlabel("layer", fontsize=9.5)
-    fig.legend(handles=[plt.Line2D([], [], **style[m], label=label(m)) for m in methods],   # (a legend ignores zorder)
-               loc="lower center", ncol=len(methods), fontsize=9, frameon=False)
-    fig.suptitle(f"{METRIC_NAME[metric]} per layer and paradigm (our protocol)", fontsize=10.5)
-    fig.tight_layout(rect=(0, 0.45 / fig.get_figheight(), 1, 1))
-    return fig
+    "Per model (rows) and paradigm (columns), the per-layer `metric` of a few layer-wise `methods` (our protocol)."
+    import seaborn as sns
+    q = frame[frame.model.isin(models or frame.model) & (frame.metric == metric) & frame.method.isin(methods)]
+    names = {m: label(m) for m in sorted(methods, key=lambda m: (m == "normxlogit") + 2 * (m == "logat_target"))}
+    g = sns.relplot(q.assign(method=q.method.map(names), paradigm=q.paradigm.map(SHORT)), x="layer", y="value",
+                    row="model", col="paradigm", hue="method", size="method", style="method", kind="line",
+                    col_order=[SHORT[p] for p in PARADIGMS if p in set(q.paradigm)], hue_order=list(names.values()),
+                    palette={n: colour(m) for m, n in names.items()}, height=2.6, aspect=1.1,   # drawn in this order
+                    sizes={n: 2.4 if m == "normxlogit" else 1.4 for m, n in names.items()},
+                    dashes={n: (4, 2) if m == "logat_target" else "" for m, n in names.items()},
+                    facet_kws=dict(sharex=False))
+    g.set_titles("{row_name} · {col_name}").set_axis_labels("layer", METRIC_AXIS[metric])
+    g.figure.suptitle(f"{METRIC_NAME[metric]} per layer and paradigm (our protocol)", y=1.02)
+    return g.figure
 
 # %% ../../nbs/52_blimp_alignment.ipynb #045fcc8b
 CLAIM_LABELS = {   # the claims in short, as the tables' rows name them (`CLAIMS` states them in full)
@@ -183,13 +117,9 @@ CLAIM_LABELS = {   # the claims in short, as the tables' rows name them (`CLAIMS
     "target_above_foil": "LogAt(Target) > LogAt(Foil)", "depth_trend": "with depth: Target up, Foil down",
     "plural_best": 'LogAt("plural") > every method', "plural_vs_controls": 'LogAt("plural") > "noun", "apple"',
     "plural_top": '"plural" lead larger in top half', "l2_informative": "ℓ2 norm > random"}
-DEPTH_PART = {"Target rising": "weaker part: LogAt(Target), top − bottom half",   # the parts of `depth_trend`, named
-              "Foil falling": "weaker part: LogAt(Foil), bottom − top half"}
 
-# %% ../../nbs/52_blimp_alignment.ipynb #4cdadb58
 def _by_claim(v: pd.DataFrame, paper: bool = False) -> pd.DataFrame:
-    """A table of (claim, metric) rows in the order of `CLAIMS`, DP then AP, named by `CLAIM_LABELS`, '–' where missing;
-    with `paper`, a last column of the paper's differences (`PAPER_VALUES`)."""
+    "(claim, metric) rows in the order of `CLAIMS`, named by `CLAIM_LABELS` ('–': missing); `paper`: `PAPER_VALUES`."
     keys = [(c, k) for c in CLAIMS for k in ("dp", "ap") if (c, k) in v.index]
     v = dashed(v.reindex(keys))
     if paper: v["paper"] = [PAPER_VALUES.get(k, "") for k in keys]
@@ -200,110 +130,41 @@ def _corrected_away(r) -> bool:
     "An inconclusive claim whose unadjusted interval excludes zero: only Holm's correction made it inconclusive."
     return r.verdict == "inconclusive" and (r.lo > 0 or r.hi < 0)
 
-# %% ../../nbs/52_blimp_alignment.ipynb #57aeb1c2
 def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
-    """The claims of one protocol: a row per claim (`CLAIM_LABELS`) and metric, a column per model, cells 'verdict
-    symbol, difference [unadjusted 95% interval]' (✓ holds, ✗ does not hold, ? inconclusive; '–' not measured; the
-    difference is `CLAIM_STAT`), plus '(Holm p ...)' where only Holm's correction made it inconclusive; and the paper's
-    difference where it gives one."""
+    "The claims of one protocol: a row per claim and metric, a column per model, cells 'verdict, difference [95% CI]'."
     t = claims[claims.protocol == protocol]
     if t.empty: raise ValueError(f"no claims of protocol {protocol!r}")
-    cell = t.assign(cell=[verdict_mark(r.verdict, _ci(r.value, r.lo, r.hi))
-                          + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "") for r in t.itertuples()])
-    v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first")
-    return _by_claim(v[list(dict.fromkeys(t.model))].rename_axis(columns=None), paper=True)
+    ci = lambda r: (with_ci(r.value, r.lo, r.hi) if max(abs(r.lo), abs(r.hi)) >= 5e-4       # else not to read as 0.000
+                    else f"{r.value:.1e} [{r.lo:.1e}, {r.hi:.1e}]")
+    cell = t.assign(cell=[verdict_mark(r.verdict, ci(r)) + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")
+                          for r in t.itertuples()])
+    v = cell.pivot_table(index=["claim", "metric"], columns="model", values="cell", aggfunc="first", sort=False)
+    return _by_claim(v.rename_axis(columns=None), paper=True)
 
-# %% ../../nbs/52_blimp_alignment.ipynb #da6073e7
-def _ci(value, lo, hi) -> str:
-    "`with_ci` to 3 decimals; an interval within ±0.0005 of zero in scientific notation (not to read as 0.000)."
-    return with_ci(value, lo, hi) if max(abs(lo), abs(hi)) >= 5e-4 else f"{value:.1e} [{lo:.1e}, {hi:.1e}]"
-
-# %% ../../nbs/52_blimp_alignment.ipynb #7db658ce
-def _cite(r) -> str:
-    """'DP 0.031 [0.020, 0.042] vs ℓ2 norm': a claim's difference, interval and (where it compares several) the deciding
-    comparison; the Holm-adjusted p where only the correction made the claim inconclusive."""
-    s = f"{r.metric.upper()} {_ci(r.value, r.lo, r.hi)}"
-    if r.compared > 1: s += f", {DEPTH_PART.get(r.versus, r.versus)}" if r.claim == "depth_trend" else f" vs {r.versus}"
-    return s + (f", Holm p {r.p_holm:.2g}" if _corrected_away(r) else "")
-
-# %% ../../nbs/52_blimp_alignment.ipynb #eba0bd90
-def claims_prose(claims: pd.DataFrame, weak=WEAK) -> str:
-    """The claim-by-claim reading, generated from the claims table (no number typed by hand): per claim, for which
-    models and metrics it holds, does not hold or is inconclusive under our protocol, each with its difference and 95%
-    interval (and the deciding method where the claim compares several); the weak reference apart; which verdicts the
-    authors' protocol turns; then the tally."""
-    ours, auth = claims[claims.protocol == "ours"], claims[claims.protocol == "authors"]
-    strong = [m for m in dict.fromkeys(claims.model) if m not in weak]
-    so, out, flips = ours[ours.model.isin(strong)], [], 0
-    for claim, text in CLAIMS.items():
-        o = ours[ours.claim == claim]
-        if o.empty: continue
-        parts = []
-        for v in ("holds", "does not hold", "inconclusive"):
-            x = o[(o.verdict == v) & o.model.isin(strong)]
-            if len(x): parts.append(f"{v} for " + _names([f"{m} ({'; '.join(map(_cite, g.itertuples()))})"
-                                                            for m, g in x.groupby("model", sort=False)]))
-        s = f"* **{CLAIM_LABELS[claim]}**: {text} ({CLAIM_STAT[claim]}): " + ("; ".join(parts) if parts
-                else "not measured on the models that know agreement")
-        wk = o[o.model.isin(weak)]
-        if len(wk): s += f"; weak reference {_names(list(dict.fromkeys(wk.model)))}: " + ", ".join(
-            f"{r.metric.upper()} {r.verdict}" for r in wk.itertuples())
-        a = auth[(auth.claim == claim) & auth.model.isin(strong)].set_index(["model", "metric"]).verdict
-        b = o[o.model.isin(strong)].set_index(["model", "metric"]).verdict.reindex(a.index)
-        fl = [f"{m} {k.upper()} ({x} → {y})" for (m, k), x, y in zip(a.index, b, a) if x != y]
-        flips += len(fl)
-        out.append(s + "; the authors' protocol " + (f"turns {_names(fl)}." if fl else "gives the same verdicts."))
-    if strong: out.append(f"\nIn all, on the models that know agreement ({_names(strong)}), the "
-                          f"{len(so)} verdicts under our protocol are: {count_verdicts(so.verdict)}; "
-                          f"the authors' protocol changes {flips} of them.")
-    return "\n".join(out)
-
-# %% ../../nbs/52_blimp_alignment.ipynb #5b3ab25e
 def ahead_table(claims: pd.DataFrame) -> pd.DataFrame:
-    """`layers_ahead` for the reader: for the claims that one layer-wise method beats others (rows: claim and metric),
-    per model and protocol (columns), on how many layers its pooled curve lies above every compared one ('k/L')."""
+    "Per claim that a layer-wise method beats others, model and protocol: on how many layers it is ahead ('k/L')."
     t = claims[claims.layers_ahead.notna()]
     t = t.assign(cell=[f"{round(a * L)}/{L}" for a, L in zip(t.layers_ahead, t.layers)],
                  proto=t.protocol.map({"ours": "ours", "authors": "authors'"}))
-    v = t.pivot_table(index=["claim", "metric"], columns=["model", "proto"], values="cell", aggfunc="first")
-    v = v.reindex(columns=[(m, p) for m in dict.fromkeys(t.model) for p in ("ours", "authors'") if (m, p) in v.columns])
+    v = t.pivot_table(index=["claim", "metric"], columns=["model", "proto"], values="cell", aggfunc="first", sort=False)
     return _by_claim(v).rename_axis(columns=[None, None])
 
-# %% ../../nbs/52_blimp_alignment.ipynb #6dda5ecb
 # the levels the paper quotes (RoBERTa, the authors' code): captions of Fig. 4-5, the figures' random baseline, §5.2
 PAPER_LEVELS = {"ℓ2 norm DP": "0.14", "ℓ2 norm AP": "0.35", "Random DP": "0.11", "Random AP": "0.28 to 0.30",
                 'LogAt("plural") DP': "0.28 (7/12)", 'LogAt("plural") AP': "0.50 (7/12)"}
 
 def levels_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The paper's levels (`PAPER_LEVELS`) beside ours: per model and protocol (rows), the pooled DP and AP
-    of the ℓ2 norm and of the random baseline, and of LogAt("plural") at its best layer ('value (layer/L)')."""
-    p, rows = pooled(frame), {("paper: RoBERTa", "authors' code"): PAPER_LEVELS}
+    "The paper's levels beside ours, per model and protocol: ℓ2 norm, random, LogAt(\"plural\") at its best layer."
+    rows = {("paper: RoBERTa", "authors' code"): PAPER_LEVELS}
     for model in dict.fromkeys(frame.model):
         for proto, suffix in (("ours", ""), ("authors'", "_authors")):
             r = rows[(model, proto)] = {}
             for k in ("dp", "ap"):
-                q = p[(p.model == model) & (p.metric == k + suffix)]
-                r |= {f"{name} {k.upper()}": f"{float(q[q.method == m].value.iloc[0]):.3f}"
-                      for m, name in (("l2norm", "ℓ2 norm"), ("random", "Random"))}
-                pl = q[q.method == "logat_plural"].set_index("layer").value
-                r[f'LogAt("plural") {k.upper()}'] = f"{pl.max():.3f} ({int(pl.idxmax())}/{int(pl.index.max())})"
+                g, K = layer_grid(frame, model, k + suffix), k.upper()     # one-value methods repeated at every layer
+                r |= {f"ℓ2 norm {K}": f"{g.l2norm.iloc[0]:.3f}", f"Random {K}": f"{g.random.iloc[0]:.3f}",
+                      f'LogAt("plural") {K}': f"{g.logat_plural.max():.3f} ({int(g.logat_plural.idxmax())}/{len(g)})"}
     return pd.DataFrame(rows).T[list(PAPER_LEVELS)]
 
-# %% ../../nbs/52_blimp_alignment.ipynb #721c7e6e
 def spread_table(record: dict) -> pd.DataFrame:
     "The spread of the word-embedding norms over each model's vocabulary, from the run record."
     return pd.DataFrame({m: v["spread"] for m, v in record["info"].items()}).T.astype({"vocabulary": int})
-
-# %% ../../nbs/52_blimp_alignment.ipynb #8665f88c
-def cost_prose(record: dict) -> str:
-    "The run's CPU cost from its record: scoring per item (as the chunks recorded it) and in all, with item selection."
-    info = record["info"]
-    per = [f"{v['cpu_s'] / v['items']:.2f} s ({m}, {v['items']:,} items)" for m, v in info.items() if v["items"]]
-    total = sum(v["cpu_s"] + v["items_cpu_s"] for v in info.values())
-    m = record["machine"]
-    busy = "" if quiet(record) else (f", on a busy machine (load average {m['load_avg']} "
-                                     f"on {m['n_cpus']} cores), which inflates CPU time")
-    return (f"Scoring took {_names(per)} of CPU per item, as each chunk recorded when it was computed; with the "
-            f"item selection (a forward pass per pool pair), the book's run is **about {total / 60:.0f} minutes "
-            f"of CPU**. The results files were last written from the committed chunks ({record['computed']} "
-            f"chunks computed) on {m['cpu_model']}; the item selection was timed then{busy}.")

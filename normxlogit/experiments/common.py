@@ -24,93 +24,64 @@ from ..profiling import machine_info
 __all__ = ['COST_COLUMNS', 'COST_KEY', 'SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE',
            'SHARED_OPTS', 'chunk_key', 'cache_root', 'open_store', 'results_path', 'write_csv', 'write_json',
            'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
-           'cost_table', 'costs_path', 'record_costs', 'unit_costs', 'fold_stores', 'verdict', 'with_ci', 'dashed',
-           'count_verdicts', 'paper_numbers_file', 'paper_transcriptions', 'paper_text', 'normal_verdicts',
-           'verdict_mark', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment', 'register_experiment',
-           'load_experiments', 'estimate', 'pick_device', 'Claims', 'population', 'claim_table', 'all_claims',
-           'execute_chapters', 'scratch_dir', 'destinations', 'reproduce', 'scratch_unless_book', 'chunk_table',
+           'cost_table', 'costs_path', 'record_costs', 'unit_costs', 'fold_stores', 'verdict', 'with_ci',
+           'count_verdicts', 'dashed', 'normal_verdicts', 'verdict_mark', 'paper_transcriptions', 'paper_numbers_file',
+           'paper_text', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment', 'register_experiment',
+           'load_experiments', 'estimate', 'Claims', 'population', 'claim_table', 'all_claims', 'scratch_dir',
+           'destinations', 'execute_chapters', 'pick_device', 'reproduce', 'scratch_unless_book', 'chunk_table',
            'command_line', 'run_chunks', 'ChunkRun', 'plan_from', 'Opt', 'Command', 'CommandError', 'listed']
 
 # %% ../../nbs/50_experiments.ipynb #24079b22
 def chunk_key(experiment: str | None, **parts) -> dict:
-    "The key of one chunked computation: `library` (this version), `experiment` (unless None) and `parts`."
+    "The key of one chunked computation: `library` (this version), `parts` and `experiment` (unless None)."
     if "library" in parts or "experiment" in parts: raise ValueError("library and experiment are set by chunk_key")
-    key = dict(library=__version__, **parts)
-    if experiment is not None: key["experiment"] = experiment
-    return key
+    return dict(library=__version__, **parts, **({} if experiment is None else dict(experiment=experiment)))
 
-# %% ../../nbs/50_experiments.ipynb #34afadbe
 def cache_root(cache, default: str) -> Path | None:
     "Where chunks go: `cache_dir()/default` for `cache=True`, the folder `cache`, or None (no chunks) for False/None."
-    if cache is None or cache is False: return None
-    return cache_dir() / default if cache is True else Path(cache)
+    return None if cache is None or cache is False else cache_dir() / default if cache is True else Path(cache)
 
-# %% ../../nbs/50_experiments.ipynb #46f56ab0
 def open_store(cache, default: str, name: str, key: dict) -> ChunkStore | None:
     "The `ChunkStore` `name` for `key` under `cache_root(cache, default)`, or None when nothing is cached."
-    root = cache_root(cache, default)
-    return None if root is None else ChunkStore(root, name, key)
+    return None if (root := cache_root(cache, default)) is None else ChunkStore(root, name, key)
 
 # %% ../../nbs/50_experiments.ipynb #f338f878
 def results_path(experiment: str, *names, results=True) -> Path:
     "`results_dir(experiment)/names...` (`results=True`), or `Path(results)/names...` for a folder."
     if results is None or results is False: raise ValueError("results must be True or a folder")
-    root = results_dir(experiment) if results is True else Path(results)
-    return root.joinpath(*map(str, names))
-
-# %% ../../nbs/50_experiments.ipynb #a38a9de5
-def _csv_text(path) -> str | None:
-    "The text of a csv file (gzip or plain) as written, line ends kept; None if it cannot be read."
-    try:
-        f = gzip.open(path, "rt", newline="") if path.name.endswith(".gz") else open(path, newline="")
-        with f: return f.read()
-    except (OSError, EOFError, UnicodeDecodeError): return None
+    return (results_dir(experiment) if results is True else Path(results)).joinpath(*map(str, names))
 
 def write_csv(path, df: pd.DataFrame, **kw) -> Path:
-    """Write `df` to `path` atomically (index off unless asked); folders are created. A file that already holds the same
-    text (decompressed) is left as it is: gzip stamps the time into its header, so a re-run that changes no row would
-    otherwise change the file's bytes."""
+    "Write `df` to `path` atomically (index off unless asked), unless the file already holds the same text."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     kw.setdefault("index", False)
-    plain = {k: v for k, v in kw.items() if k != "compression"}
-    if path.exists() and _csv_text(path) == df.to_csv(**plain): return path
-    return atomic_write(path, lambda t: df.to_csv(t, **kw))
+    text = df.to_csv(**{k: v for k, v in kw.items() if k != "compression"})
+    try:
+        with (gzip.open if path.name.endswith(".gz") else open)(path, "rt", newline="") as f: same = f.read() == text
+    except (OSError, EOFError, UnicodeDecodeError): same = False
+    return path if same else atomic_write(path, lambda t: df.to_csv(t, **kw))
 
-# %% ../../nbs/50_experiments.ipynb #90c37085
-def _plain(o):
-    if isinstance(o, (np.integer,)): return int(o)
-    if isinstance(o, (np.floating,)): return float(o)
-    if isinstance(o, Path): return o.name
-    return str(o)
-
-# %% ../../nbs/50_experiments.ipynb #47194094
 def write_json(path, doc) -> Path:
-    """Write `doc` as indented JSON atomically (NumPy numbers as
-    numbers; a `Path` by its name: no machine paths in records)."""
+    "Write `doc` as indented JSON atomically (NumPy numbers as numbers, a `Path` by its name)."
+    plain = lambda o: (int(o) if isinstance(o, np.integer) else float(o) if isinstance(o, np.floating)
+                       else o.name if isinstance(o, Path) else str(o))
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    return atomic_write(path, lambda t: Path(t).write_text(json.dumps(doc, indent=1, default=_plain) + "\n"))
+    return atomic_write(path, lambda t: Path(t).write_text(json.dumps(doc, indent=1, default=plain) + "\n"))
 
-# %% ../../nbs/50_experiments.ipynb #f32a6779
 def write_record(path, record: dict, computed) -> Path | None:
-    """Write a run's `record` (`write_json`) when this run computed something
-    (`computed`: a count or a list) or there is none yet. A re-run that computes
-    nothing leaves the stored record, and so the committed results, untouched."""
+    "Write a run's `record` when the run `computed` something or none exists yet; None when it is left as it is."
     path = Path(path)
-    if (len(computed) if hasattr(computed, "__len__") else computed) or not path.exists():
-        return write_json(path, record)
-    return None
+    done = len(computed) if hasattr(computed, "__len__") else computed
+    return write_json(path, record) if done or not path.exists() else None
 
-# %% ../../nbs/50_experiments.ipynb #7584003f
 def run_record(experiment: str, cpu_s: float | None = None,
                wall_s: float | None = None, device="cpu", **fields) -> dict:
-    """The record of one run: experiment, library version, `machine_info` (CPU, threads, load average at the start,
-    versions), the CPU and wall seconds it took, and any `fields` (sizes, counts, exclusions)."""
+    "The record of one run: experiment, library version, `machine_info`, CPU and wall seconds, and `fields`."
     rec = dict(experiment=experiment, library=__version__, machine=machine_info(device, gmacs=False))
     if cpu_s is not None: rec["cpu_s"] = round(float(cpu_s), 2); rec["cpu_h"] = round(float(cpu_s) / 3600, 3)
     if wall_s is not None: rec["wall_s"] = round(float(wall_s), 2)
     return {**rec, **fields}
 
-# %% ../../nbs/50_experiments.ipynb #c008db5f
 def quiet(record: dict, per_core: float = 1.25) -> bool:
     "Was the machine quiet when the run started? (load average at most `per_core` x the number of cores.)"
     m = record.get("machine", record)
@@ -120,31 +91,23 @@ def quiet(record: dict, per_core: float = 1.25) -> bool:
 # %% ../../nbs/50_experiments.ipynb #b9d60978
 @contextlib.contextmanager
 def locked(folder):
-    """An exclusive lock on `folder` (flock on the directory itself, no lock file) while the block runs; a no-op
-    where there is no flock. Not re-entrant: code that holds it calls `merge_rows(..., lock=False)`."""
+    "An exclusive lock on `folder` while the block runs."
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     try: import fcntl
-    except ImportError: fcntl = None
-    fd = os.open(folder, os.O_RDONLY) if fcntl else None
-    try:
-        if fcntl: fcntl.flock(fd, fcntl.LOCK_EX)
-        yield folder
-    finally:
-        if fd is not None: os.close(fd)                   # closing releases the lock
-
-def _row_keys(df: pd.DataFrame, key) -> list: return list(map(tuple, df[list(key)].astype(str).to_numpy()))
+    except ImportError: yield folder; return
+    fd = os.open(folder, os.O_RDONLY)
+    try: fcntl.flock(fd, fcntl.LOCK_EX); yield folder
+    finally: os.close(fd)                                  # closing releases the lock
 
 def merge_rows(path, new, key=None, columns=None, lock: bool = True, **csv) -> pd.DataFrame:
-    """Add the rows `new` (a frame or dicts) to the table `path`: its rows that share the values of the `key` columns
-    with a row of `new` are replaced (`key` a dict {column: value}: its rows with those values, e.g. a whole model's),
-    the others keep their place, `new` follows (`key=None`: append). Columns: the
-    file's, then `new`'s others, or exactly `columns`. Written atomically under `locked` (unless `lock=False`), a '.gz'
-    path gzipped without a name or time. `csv`: `to_csv` options. Returns the whole table."""
+    "Add the rows `new` to the table `path`, replacing its rows with the same `key` values; returns the whole table."
     path, new = Path(path), pd.DataFrame(new)
     with locked(path.parent) if lock else contextlib.nullcontext():
         old = pd.read_csv(path) if path.exists() else None
         if old is not None and isinstance(key, dict): old = old[~(old[list(key)] == pd.Series(key)).all(axis=1)]
-        elif old is not None and key: old = old[[k not in set(_row_keys(new, key)) for k in _row_keys(old, key)]]
+        elif old is not None and key:
+            rows = lambda d: list(map(tuple, d[list(key)].astype(str).to_numpy()))
+            seen = set(rows(new)); old = old[[k not in seen for k in rows(old)]]
         full = new if old is None else pd.concat([old, new], ignore_index=True)
         if columns is not None: full = full.reindex(columns=list(columns))
         if path.suffix != ".gz": write_csv(path, full, **csv)
@@ -155,25 +118,15 @@ def merge_rows(path, new, key=None, columns=None, lock: bool = True, **csv) -> p
 
 # %% ../../nbs/50_experiments.ipynb #a4a2f6c8
 def others_load(load_start, load_end=np.nan, cpu_s=np.nan, wall_s=np.nan) -> float:
-    """The load of *other* work around a timed run, what a quiet rule (`quiet`) is applied to: the
-    larger of the 1-minute load average at the run's start and the one at its end less the run's own
-    busy threads. A run of `wall_s` seconds that used `cpu_s` CPU seconds kept `cpu_s / wall_s`
-    threads runnable on average, and the load average at its end counts them (a run on every core ends
-    near a load of one per core, however quiet the machine). Without its CPU and wall seconds the end
-    load counts whole (nothing shows how much of it was the run's own); NaN when no load was recorded."""
-    f = lambda x: float(x) if x is not None and pd.notna(x) else np.nan
-    s, e, c, w = f(load_start), f(load_end), f(cpu_s), f(wall_s)
-    own = c / w if not (np.isnan(c) or np.isnan(w)) and w > 0 else 0.0
+    "The load of *other* work around a timed run: the larger of the start load and the end load less the run's own."
+    s, e, c, w = (float(x) if x is not None and pd.notna(x) else np.nan for x in (load_start, load_end, cpu_s, wall_s))
+    own = c / w if w > 0 and not np.isnan(c) else 0.0
     v = [x for x in (s, e - own) if not np.isnan(x)]
-    return max(0.0, max(v)) if v else np.nan
+    return max(0.0, *v) if v else np.nan
 
-# %% ../../nbs/50_experiments.ipynb #174ccd84
 def wait_until_quiet(max_s: float, per_core: float = 1.25, n_cpus=None, poll_s: float = 5.0,
                      loadavg=None, sleep=time.sleep) -> float:
-    """Wait at most `max_s` seconds until the 1-minute load average is at most `per_core` per core
-    (`quiet`), polling every `poll_s` seconds; returns the last load read (NaN where the OS gives none). A
-    run that starts after `max_s` without quiet is measured all the same: the load it records at its start
-    says it was not quiet. `loadavg` (default `os.getloadavg`) and `sleep` are replaceable for checks."""
+    "Wait at most `max_s` seconds until the load is at most `per_core` per core; the last load read (NaN: none)."
     loadavg = loadavg or getattr(os, "getloadavg", None)
     if loadavg is None: return np.nan
     n, t0 = n_cpus or os.cpu_count() or 1, time.monotonic()
@@ -184,19 +137,15 @@ def wait_until_quiet(max_s: float, per_core: float = 1.25, n_cpus=None, poll_s: 
 
 # %% ../../nbs/50_experiments.ipynb #1df4e634
 def cost_table(rows) -> pd.DataFrame:
-    """Rows `dict(step=..., units=..., cpu_s_per_unit=...)` -> the frame with `cpu_h` per step and a total row
-    (a step with an unknown rate shows '–' and is left out of the total, which then says so)."""
+    "The steps `rows` with their CPU hours (`cpu_h`) and a total row."
     df = pd.DataFrame(list(rows), columns=["step", "units", "cpu_s_per_unit"])
     if df.empty: raise ValueError("no steps to cost")
     if (df.units < 0).any(): raise ValueError("negative units")
     df["cpu_h"] = df.units * df.cpu_s_per_unit / 3600
-    known = df.cpu_h.notna()
-    total = dict(step="total" + ("" if known.all() else f" (without {int((~known).sum())} unknown)"),
-                 units=int(df.units.sum()),
-                 cpu_s_per_unit=np.nan, cpu_h=df.cpu_h[known].sum())
-    out = pd.concat([df, pd.DataFrame([total])], ignore_index=True)
-    out["cpu_h"] = out.cpu_h.round(3)
-    return out
+    unknown = int(df.cpu_h.isna().sum())
+    total = dict(step="total" + (f" (without {unknown} unknown)" if unknown else ""), units=int(df.units.sum()),
+                 cpu_s_per_unit=np.nan, cpu_h=df.cpu_h.sum())
+    return pd.concat([df, pd.DataFrame([total])], ignore_index=True).assign(cpu_h=lambda d: d.cpu_h.round(3))
 
 # %% ../../nbs/50_experiments.ipynb #cst0c001
 COST_COLUMNS = ["experiment", "model", "task", "step", "unit", "units", "cpu_s"]
@@ -207,19 +156,14 @@ def costs_path(folder: str, results=True) -> Path:
     return results_path(folder, "costs.csv", results=results)
 
 def record_costs(experiment: str, rows, results=True, folder: str | None = None) -> Path | None:
-    """Add what a run measured to the cost record (`costs_path(folder or experiment, results)`): rows `dict(model=...,
-    task=..., step=..., unit=..., units=..., cpu_s=...)`, the CPU seconds that `units` units of `step` took. A row
-    replaces the recorded one of the same experiment, model, task and step. Rows of no units are left out, so that a
-    re-run that computed nothing leaves the record as it is. Returns the record's path (None: nothing was added)."""
+    "Add the `units` and `cpu_s` a run measured per model, task and step to the cost record; its path (None: no row)."
     new = pd.DataFrame([dict(experiment=experiment, **r) for r in rows if r["units"]], columns=COST_COLUMNS)
     if new.empty: return None
     if new[["model", "task", "step"]].isna().any().any(): raise ValueError("a cost row needs a model, task and step")
     if (new.units < 0).any() or (new.cpu_s < 0).any(): raise ValueError("negative units or CPU seconds")
-    path = costs_path(folder or experiment, results)
-    merge_rows(path, new, key=COST_KEY, columns=COST_COLUMNS)
+    merge_rows(path := costs_path(folder or experiment, results), new, key=COST_KEY, columns=COST_COLUMNS)
     return path
 
-# %% ../../nbs/50_experiments.ipynb #cst0c002
 def unit_costs(folder: str, results=True) -> pd.Series:
     "CPU seconds per unit, indexed by (experiment, model, task, step), from the cost record (empty when none)."
     path = costs_path(folder, results)
@@ -229,8 +173,7 @@ def unit_costs(folder: str, results=True) -> pd.Series:
 
 # %% ../../nbs/50_experiments.ipynb #6efa74c4
 def fold_stores(root, prefix: str, finished) -> pd.DataFrame:
-    """Drop the chunk stores under `root` (folder names starting with `prefix`) for which `finished(key)` is true;
-    one row per dropped store (`folder`, `chunks`)."""
+    "Drop the chunk stores under `root` named `prefix...` whose key is `finished`; one row (`folder`, `chunks`) each."
     gone = [(s.dir.name, s.drop()) for s in find_stores(root, prefix, where=finished)]
     return pd.DataFrame(gone, columns=["folder", "chunks"])
 
@@ -239,74 +182,61 @@ def verdict(lo: float, hi: float, p_adjusted: float | None = None, alpha: float 
     "'holds' / 'does not hold' / 'inconclusive' for an interval oriented as claimed (`metrics.stats.interval_verdict`)."
     return interval_verdict(lo, hi, p_adjusted, alpha)
 
-# %% ../../nbs/50_experiments.ipynb #57fb6794
 def with_ci(value: float, lo: float, hi: float, digits: int = 3) -> str:
     "'0.123 [0.100, 0.150]' ('–' when the value is missing)."
     if value is None or (isinstance(value, float) and np.isnan(value)): return "–"
     return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
-# %% ../../nbs/50_experiments.ipynb #3135a142
-def _missing(v) -> bool:
-    return v is None or v is pd.NA or v is pd.NaT or (isinstance(v, (float, np.floating)) and np.isnan(v))
-
-def dashed(df: pd.DataFrame, fmt: int | str | None = None) -> pd.DataFrame:
-    """The one table formatter of the book: every missing cell (None, NaN, NA) as '–', never NaN on a page; float
-    cells with `fmt` (an int: that many decimals; a string: `str.format`, e.g. '{:.4g}'; None: as they are), the other
-    cells as they are. Returns an object frame (so `to_string` shows each cell as given)."""
-    fmt = f"{{:.{fmt}f}}" if isinstance(fmt, int) else fmt
-    cell = lambda v: "–" if _missing(v) else fmt.format(v) if fmt and isinstance(v, (float, np.floating)) else v
-    out = df.astype(object)
-    return out.apply(lambda c: pd.Series([cell(v) for v in c], index=c.index, dtype=object))
-
-
-# %% ../../nbs/50_experiments.ipynb #5627495b
 def count_verdicts(verdicts) -> str:
     "'3 hold, 1 does not hold, 2 inconclusive' (only the kinds present; 'none' when empty)."
     v = pd.Series(list(verdicts), dtype=object).value_counts()
-    names = {"holds": "hold", "does not hold": "do not hold", "inconclusive": "inconclusive"}
-    parts = [f"{v[k]} {names[k] if v[k] != 1 else k}" for k in ("holds", "does not hold", "inconclusive") if k in v]
-    return ", ".join(parts) if parts else "none"
+    plural = {"holds": "hold", "does not hold": "do not hold", "inconclusive": "inconclusive"}
+    return ", ".join(f"{v[k]} {plural[k] if v[k] != 1 else k}" for k in plural if k in v) or "none"
 
-# %% ../../nbs/50_experiments.ipynb #pp01a1b2
-def paper_numbers_file(name: str) -> Path:
-    "The transcription `papers/<name>.txt` shipped with the package (see the top of this section)."
-    f = Path(str(resources.files("normxlogit.experiments") / "papers" / f"{name}.txt"))
-    if not f.exists(): raise FileNotFoundError(f"no transcription {name!r}; have {paper_transcriptions()}")
-    return f
+def dashed(df: pd.DataFrame, fmt: int | str | None = None) -> pd.DataFrame:
+    "`df` as an object frame with every missing cell '–' and the float cells formatted by `fmt`."
+    fmt = f"{{:.{fmt}f}}" if isinstance(fmt, int) else fmt
+    def cell(v):
+        if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, (float, np.floating)) and np.isnan(v)): return "–"
+        return fmt.format(v) if fmt and isinstance(v, (float, np.floating)) else v
+    return df.astype(object).apply(lambda c: pd.Series([cell(v) for v in c], index=c.index, dtype=object))
 
-def paper_transcriptions() -> list:
-    "The names of the papers' transcriptions shipped with the package."
-    return sorted(p.stem for p in Path(str(resources.files("normxlogit.experiments") / "papers")).glob("*.txt"))
-
-def paper_text(name: str) -> str:
-    "The numbers of `papers/<name>.txt`: its lines without the `#` lines of provenance (and without blank lines)."
-    lines = paper_numbers_file(name).read_text(encoding="utf-8").splitlines()
-    return "\n".join(x for x in lines if x.strip() and not x.startswith("#"))
-
-# %% ../../nbs/50_experiments.ipynb #466095f3
 SYMBOLS = {"holds": "✓", "does not hold": "✗", "inconclusive": "?"}     # the one short display of each verdict
 VERDICT_ALIASES = {"reproduced": "holds", "reversed": "does not hold"}  # the words of older claim files
 
 def normal_verdicts(verdicts) -> pd.Series:
     "Verdicts in the one vocabulary (`metrics.stats.VERDICTS`), older words mapped (`VERDICT_ALIASES`), others refused."
     v = pd.Series(list(verdicts), dtype=object).map(lambda x: VERDICT_ALIASES.get(x, x))
-    bad = sorted(set(v) - set(VERDICTS), key=str)
-    if bad: raise ValueError(f"not a verdict: {bad}; the verdicts are {VERDICTS}")
+    if bad := sorted(set(v) - set(VERDICTS), key=str):
+        raise ValueError(f"not a verdict: {bad}; the verdicts are {VERDICTS}")
     return v
 
 def verdict_mark(v, text: str = "") -> str:
-    """The one display of a verdict in a table cell: its symbol (`SYMBOLS`; older words mapped, other words refused),
-    then `text` after a space when given ('✓ +0.12 [0.05, 0.19]'); '–' for a missing verdict (None or NaN)."""
+    "A verdict's symbol in a table cell, then `text` ('✓ +0.12 [0.05, 0.19]'); '–' for a missing verdict."
     if v is None or (isinstance(v, float) and np.isnan(v)): return "–"
     mark = SYMBOLS[normal_verdicts([v])[0]]
     return f"{mark} {text}" if text else mark
 
+# %% ../../nbs/50_experiments.ipynb #pp01a1b2
+def paper_transcriptions() -> list:
+    "The names of the papers' transcriptions shipped with the package."
+    return sorted(p.stem for p in Path(str(resources.files("normxlogit.experiments") / "papers")).glob("*.txt"))
+
+def paper_numbers_file(name: str) -> Path:
+    "The transcription `papers/<name>.txt` shipped with the package (see the top of this section)."
+    f = Path(str(resources.files("normxlogit.experiments") / "papers" / f"{name}.txt"))
+    if not f.exists(): raise FileNotFoundError(f"no transcription {name!r}; have {paper_transcriptions()}")
+    return f
+
+def paper_text(name: str) -> str:
+    "The numbers of `papers/<name>.txt`: its lines without the `#` lines of provenance (and without blank lines)."
+    lines = paper_numbers_file(name).read_text(encoding="utf-8").splitlines()
+    return "\n".join(x for x in lines if x.strip() and not x.startswith("#"))
+
 # %% ../../nbs/50_experiments.ipynb #scl0c001
 @dataclass(frozen=True)
 class ScaleRun:
-    """One run of an experiment at one scale, the shape in which every experiment declares its scales: `model` (a name
-    `load_model` knows), `task` (its data, or what it measures), `n` (items; None: every item), `methods` (None: the
-    experiment's own), `options` (its other settings, e.g. `step` or `lengths`; read with `get`)."""
+    "One run of an experiment at one scale: a model, a task, `n` items, the `methods` and other `options`."
     model: str
     task: str | None = None
     n: int | None = None
@@ -319,7 +249,6 @@ class ScaleRun:
         "The keyword arguments of a runner that takes them: `n`, `methods` (when the run names them) and the options."
         return dict(n=self.n, **({} if self.methods is None else dict(methods=self.methods)), **self.options)
 
-# %% ../../nbs/50_experiments.ipynb #scl0c002
 def scale_runs(scales: dict, scale: str) -> list:
     "The `ScaleRun`s of `scale` in an experiment's `scales` ({scale: [ScaleRun, ...]}); another scale is an error."
     if scale not in scales: raise ValueError(f"scale must be one of {tuple(scales)}, got {scale!r}")
@@ -336,9 +265,7 @@ def scale_table(scales: dict) -> pd.DataFrame:
 # %% ../../nbs/50_experiments.ipynb #a1fb789d
 @dataclass
 class Experiment:
-    """An experiment: `name`, `chapters` (notebook stems), `cli(argv)`, `reproduce(scale, device, results, cache)`,
-    `claims` (its `Claims`), `scales` ({scale: [`ScaleRun`, ...]}: what runs at each scale), `work(run, results)` (the
-    steps a run needs, for `estimate`) and `costs` (the results folder of its cost record; default its name)."""
+    "An experiment as registered: its name, chapters, command line, `reproduce`, claims, scales, work and costs."
     name: str
     description: str
     chapters: tuple
@@ -349,7 +276,6 @@ class Experiment:
     work: Callable | None = None
     costs: str | None = None
 
-# %% ../../nbs/50_experiments.ipynb #e880f9a2
 EXPERIMENTS: dict = {}
 EXPERIMENT_MODULES = ("experiment1", "blimp", "agreement", "pruning", "sanity", "efficiency", "generation")
 SCALES = ("tiny", "book", "paper")
@@ -363,7 +289,6 @@ def register_experiment(name: str, description: str, chapters=(), cli=None, repr
     EXPERIMENTS[name] = e
     return e
 
-# %% ../../nbs/50_experiments.ipynb #0b8a8eb1
 def load_experiments() -> dict:
     "Import every experiment module (each registers itself) and return `EXPERIMENTS`."
     import importlib
@@ -374,146 +299,114 @@ def load_experiments() -> dict:
     return EXPERIMENTS
 
 # %% ../../nbs/50_experiments.ipynb #cst0c004
-def _priced(name: str, w: dict, rates: pd.Series) -> float:
-    if "cpu_s_per_unit" in w: return w["cpu_s_per_unit"]
-    return float(rates.get((name, *map(str, w["cost"])), np.nan)) * w.get("factor", 1.0)
-
 def estimate(name: str, scale: str = "book", results=True) -> pd.DataFrame:
-    """The CPU cost of experiment `name` at `scale` (a `cost_table`): the `work` it declares for each of the scale's
-    `ScaleRun`s, priced at the rates of its cost record (`unit_costs`), rows with one label summed."""
+    "The CPU cost of experiment `name` at `scale` (a `cost_table`): its declared `work` priced at its recorded rates."
     e = EXPERIMENTS.get(name) or load_experiments().get(name)
     if e is None or e.work is None: raise ValueError(f"experiment {name!r} declares no work to estimate")
     rates = unit_costs(e.costs or name, results)
-    work = [dict(w, rate=_priced(name, w, rates)) for r in scale_runs(e.scales, scale) for w in e.work(r, results)]
+    price = lambda w: w["cpu_s_per_unit"] if "cpu_s_per_unit" in w else float(
+        rates.get((name, *map(str, w["cost"])), np.nan)) * w.get("factor", 1.0)
+    work = [dict(w, rate=price(w)) for r in scale_runs(e.scales, scale) for w in e.work(r, results)]
     if not work: return cost_table([dict(step="nothing to run", units=0, cpu_s_per_unit=0.0)])
     g = pd.DataFrame(work).assign(cpu_s=lambda d: d.units * d.rate).groupby("step", sort=False)
     rows = [dict(step=s, units=int(x.units.sum()), cpu_s_per_unit=x.cpu_s.sum(min_count=len(x)) / x.units.sum()
                  if x.units.sum() else x.rate.mean(skipna=False)) for s, x in g]   # no units left: the rate as recorded
     return cost_table(rows)
 
-# %% ../../nbs/50_experiments.ipynb #95eee0b9
-def pick_device(device: str = "auto") -> str:
-    "'cuda' when asked or when `auto` finds a GPU, else 'cpu' (an unavailable 'cuda' is an error)."
-    import torch
-    if device not in ("auto", "cpu", "cuda"): raise ValueError(f"device must be auto, cpu or cuda, got {device!r}")
-    if device == "cuda" and not torch.cuda.is_available(): raise ValueError("--device cuda: no CUDA device here")
-    return "cuda" if device == "auto" and torch.cuda.is_available() else ("cpu" if device == "auto" else device)
-
 # %% ../../nbs/50_experiments.ipynb #d2eddf8c
 @dataclass(frozen=True)
 class Claims:
-    """How one experiment's tested claims read: `title`, `paper` (whose claims its 'paper' rows are), `chapter`
-    ('page.ipynb#anchor'), `file` (its claim table under results/) and `read(results)`: one row per tested comparison
-    with the columns `source` ('paper' or 'project'), `model`, `n` (items), `verdict`, and `task` or a `population`
-    text; None when the results are missing."""
+    "How one experiment's tested claims read: title, whose paper, chapter, file and `read(results)`."
     title: str
     paper: str
     chapter: str
     file: str
     read: Callable
 
-# %% ../../nbs/50_experiments.ipynb #6f9911f6
 def population(d: pd.DataFrame) -> str:
     "The models (x tasks) that claims cover, read from their rows; a `population` column says it itself."
     if "population" in d: return "; ".join(dict.fromkeys(d.population))
     tasks = f" × {', '.join(sorted(d.task.unique()))}" if "task" in d else ""
     return ", ".join(sorted(d.model.unique())) + tasks
 
-# %% ../../nbs/50_experiments.ipynb #d8980524
 def _glance_row(c: Claims, src: str, g: pd.DataFrame) -> dict:
     v, n = normal_verdicts(g.verdict), g.n.astype(int)
     return {"claims tested": c.title, "whose claim": c.paper if src == "paper" else "this project",
-            "population": population(g),
-            **{k: int((v == k).sum()) for k in VERDICTS},
+            "population": population(g), **{k: int((v == k).sum()) for k in VERDICTS},
             "items per claim": f"{n.min():,}–{n.max():,}" if n.min() < n.max() else f"{n.min():,}",
             "chapter": f"[{c.chapter.split('#')[0]}](nbs/{c.chapter})", "file": f"results/{c.file}"}
 
-# %% ../../nbs/50_experiments.ipynb #1569c769
 def claim_table(claims, results=True) -> pd.DataFrame:
     "One row per `Claims` and whose claim ('paper' rows first): the verdicts counted, each comparison once."
-    rows = []
-    for c in claims:
-        d = c.read(results)
-        if d is None: continue
-        rows += [_glance_row(c, src, d[d.source == src]) for src in ("paper", "project") if (d.source == src).any()]
-    return pd.DataFrame(rows)
+    read = [c.read(results) for c in claims]
+    return pd.DataFrame([_glance_row(c, src, d[d.source == src]) for c, d in zip(claims, read) if d is not None
+                         for src in ("paper", "project") if (d.source == src).any()])
 
-# %% ../../nbs/50_experiments.ipynb #eb294319
 def all_claims() -> list:
     "The `Claims` of every registered experiment, in the order of `EXPERIMENT_MODULES`."
     exps = load_experiments()
     order = [n for n in EXPERIMENT_MODULES if n in exps] + [n for n in exps if n not in EXPERIMENT_MODULES]
     return [c for n in order for c in exps[n].claims]
 
-# %% ../../nbs/50_experiments.ipynb #81b46566
-def execute_chapters(stems, root=None) -> list:
-    """Re-execute the chapters `stems` (nbs/<stem>.ipynb) in place with the repository's `tools/execute_nbs.py`;
-    returns the notebooks run. Outside a repository checkout there are no chapters: returns []."""
-    root = Path(root) if root is not None else repo_root()
-    if root is None or not (root / "tools" / "execute_nbs.py").exists(): return []
-    nbs = [root / "nbs" / f"{s}.ipynb" for s in stems]
-    missing = [p.name for p in nbs if not p.exists()]
-    if missing: raise FileNotFoundError(f"no such chapters: {missing}")
-    if nbs: subprocess.run([sys.executable, str(root / "tools" / "execute_nbs.py"), *map(str, nbs)], check=True)
-    return nbs
-
 # %% ../../nbs/50_experiments.ipynb #09e2bcf2
 BOOK_SCALE = "book"
 
 def scratch_dir(scale: str, name: str) -> Path:
-    """Where a run at a scale other than the book's writes when no
-    results folder is named: `<cache>/scratch/<scale>/<name>`."""
+    "Where a run at a scale other than the book's writes when no results folder is named."
     return cache_dir() / "scratch" / scale / name
 
-# %% ../../nbs/50_experiments.ipynb #8037cc4c
 def destinations(name: str, scale: str, results=True, cache=True, several: bool = False) -> tuple:
-    """`(results, cache, book)` for experiment `name` at `scale`. Only the book's scale writes into the
-    committed results (`results=True`: each experiment's own folder under `results_dir()`, its chunks where the
-    experiment keeps them, `book=True`). Any other scale with `results=True` goes to `scratch_dir(scale, name)`,
-    so a tiny or paper run can never touch the book's evidence. A named folder is used as given (`folder/<name>`
-    when `several` experiments share it); its chunks go to `<results>/chunks` unless `cache` names a folder."""
+    "`(results, cache, book)` for experiment `name` at `scale`: only the book's scale writes into `results/`."
     if results is True and scale == BOOK_SCALE: return True, cache, True
     res = scratch_dir(scale, name) if results is True else Path(results) / name if several else Path(results)
     return res, (res / "chunks" if cache is True else cache), False
 
-# %% ../../nbs/50_experiments.ipynb #95f4cc65
+# %% ../../nbs/50_experiments.ipynb #81b46566
+def execute_chapters(stems, root=None) -> list:
+    "Re-execute the chapters `stems` (nbs/<stem>.ipynb) in place; the notebooks run ([] outside a repository checkout)."
+    root = Path(root) if root is not None else repo_root()
+    if root is None or not (root / "tools" / "execute_nbs.py").exists(): return []
+    nbs = [root / "nbs" / f"{s}.ipynb" for s in stems]
+    if missing := [p.name for p in nbs if not p.exists()]: raise FileNotFoundError(f"no such chapters: {missing}")
+    if nbs: subprocess.run([sys.executable, str(root / "tools" / "execute_nbs.py"), *map(str, nbs)], check=True)
+    return nbs
+
+def pick_device(device: str = "auto") -> str:
+    "'cuda' when asked or when `auto` finds a GPU, else 'cpu' (an unavailable 'cuda' is an error)."
+    import torch
+    if device not in ("auto", "cpu", "cuda"): raise ValueError(f"device must be auto, cpu or cuda, got {device!r}")
+    if device == "cuda" and not torch.cuda.is_available(): raise ValueError("--device cuda: no CUDA device here")
+    return ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
+
 def reproduce(names=("all",), scale: str = "book", device: str = "auto", results=True, cache=True,
               chapters: bool = True, estimate_only: bool = False, out=print) -> dict:
-    """Run experiments `names` ('all' = every registered one) at `scale`, printing each one's estimated cost first;
-    then re-execute the chapters that read them (`chapters=True`; only after a run that wrote the book's own results).
-    Where each writes: `destinations` (the book's scale into `results_dir()`, any other into a scratch folder unless
-    `results` names one). Returns `{name: what its reproduce returned}`."""
+    "Run experiments `names` at `scale`, each after its estimated cost, then re-execute their chapters; their returns."
     if scale not in SCALES: raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
     exps = load_experiments()
     names = list(exps) if "all" in names else list(names)
-    unknown = [n for n in names if n not in exps]
-    if unknown: raise ValueError(f"unknown experiments {unknown}; known: {sorted(exps)}")
-    dev = pick_device(device)
-    done, book = {}, []
+    if unknown := [n for n in names if n not in exps]:
+        raise ValueError(f"unknown experiments {unknown}; known: {sorted(exps)}")
+    dev, done, book = pick_device(device), {}, []
     for n in names:
         e = exps[n]
         if e.reproduce is None: raise ValueError(f"experiment {n!r} cannot be reproduced from the command line")
         if e.scales: scale_runs(e.scales, scale)                      # a scale the experiment does not declare
         if e.work is not None:
-            est = estimate(n, scale)
-            head = f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread"
-            out(f"{head}\n{dashed(est).to_string(index=False)}")
+            out(f"== {n} at scale {scale!r} on {dev}: estimated cost in CPU hours of one thread\n"
+                f"{dashed(estimate(n, scale)).to_string(index=False)}")
         if estimate_only: continue
         res, ch, into_book = destinations(n, scale, results, cache, several=len(names) > 1)
         if not into_book: out(f"   {n}: results into {res} (not the book's results/)")
-        done[n] = e.reproduce(scale=scale, device=dev, results=res, cache=ch)
-        r = done[n]
-        said = ([f"{k} {v}" for k, v in r.items() if isinstance(v, (int, float, str))] if isinstance(r, dict)
-                else [str(r)])
-        out(f"   {n}: done ({', '.join(said)})")                   # e.g. 'computed 0' for a finished run
+        r = done[n] = e.reproduce(scale=scale, device=dev, results=res, cache=ch)
+        said = [f"{k} {v}" for k, v in r.items() if isinstance(v, (int, float, str))] if isinstance(r, dict) else [r]
+        out(f"   {n}: done ({', '.join(map(str, said))})")                   # e.g. 'computed 0' for a finished run
         if into_book: book.append(n)
     if chapters and book: execute_chapters([c for n in book for c in exps[n].chapters])
     return done
 
 # %% ../../nbs/50_experiments.ipynb #sb01c3d4
 def scratch_unless_book(name: str) -> Callable:
-    """Decorator for experiment `name`'s `reproduce(scale, device, results, cache, ...)`: `results` and `cache`
-    resolved by `destinations` first, so that only the book's scale writes into the committed results, whoever calls."""
+    "Decorator for experiment `name`'s `reproduce`: `results` and `cache` resolved by `destinations` first."
     def wrap(f):
         @functools.wraps(f)
         def reproduce(scale: str = BOOK_SCALE, device: str = "cpu", results=True, cache=True, **options):
@@ -534,8 +427,6 @@ SHARED_OPTS = {
     "threads": Opt("threads", None, "torch threads (default: torch's)", kind=int),
 }
 
-
-# %% ../../nbs/50_experiments.ipynb #ef7803b5
 def _settle(a, name: str):
     "Check the shared options and put their values into effect: threads, device, and where the results go."
     if getattr(a, "threads", None) is not None:
@@ -543,30 +434,23 @@ def _settle(a, name: str):
         import torch; torch.set_num_threads(a.threads)
     if hasattr(a, "device"): a.device = pick_device(a.device)
     if hasattr(a, "results"):
-        scale = getattr(a, "scale", BOOK_SCALE)
-        a.results, a.cache, a.into_book = destinations(name, scale, a.results or True,
+        a.results, a.cache, a.into_book = destinations(name, getattr(a, "scale", BOOK_SCALE), a.results or True,
                                                        getattr(a, "cache", None) or True)
     return a
 
 # %% ../../nbs/50_experiments.ipynb #dfa068df
-def _estimate(name: str, scale: str) -> None:
+def _show(name: str, what: str, table: Callable) -> None:
+    "Print `table(experiment)`; an experiment that declares no `what` ('work' or 'scales') is a command error."
     e = EXPERIMENTS.get(name)
-    if e is None or e.work is None: raise CommandError(f"experiment {name!r} declares no work to estimate")
-    print(dashed(estimate(name, scale)).to_string(index=False), flush=True)
+    if e is None or not getattr(e, what):
+        raise CommandError(f"experiment {name!r} declares no {'work to estimate' if what == 'work' else what}")
+    print(table(e).to_string(index=False), flush=True)
 
-def _scales(name: str) -> None:
-    e = EXPERIMENTS.get(name)
-    if e is None or not e.scales: raise CommandError(f"experiment {name!r} declares no scales")
-    print(scale_table(e.scales).to_string(index=False), flush=True)
-
-# %% ../../nbs/50_experiments.ipynb #86d5f85f
 def chunk_table(root) -> pd.DataFrame:
-    """One row per chunk store under `root` (`find_stores`): its `folder`, the `experiment` its key names, readable
-    `chunks`, the CPU hours they recorded (`cpu_h`) and how many are `untimed`; empty when there is none."""
-    cols = ["folder", "experiment", "chunks", "cpu_h", "untimed"]
+    "One row per chunk store under `root`: its folder, experiment, chunks, CPU hours recorded and untimed chunks."
     rows = [(s.dir.name, s.key.get("experiment", "–"), st["chunks"], round(st["cpu_s"] / 3600, 3), st["untimed"])
             for s in find_stores(root, "") for st in [s.status()]]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=["folder", "experiment", "chunks", "cpu_h", "untimed"])
 
 def _chunks(name: str, cache) -> None:
     root = Path(cache) if cache else results_path(name, "chunks")
@@ -574,24 +458,17 @@ def _chunks(name: str, cache) -> None:
     print(t.to_string(index=False) if len(t) else f"no chunk stores under {root.parent.name}/{root.name}/", flush=True)
 
 # %% ../../nbs/50_experiments.ipynb #c441143f
-def _shared_commands(name: str) -> dict:
-    """The commands every experiment has: `estimate` (its registered estimate), `reproduce` (this experiment alone),
-    `scales` (what runs at each scale, `scale_table`) and `chunks` (its chunk stores, `chunk_table`)."""
-    return {"estimate": Command("the CPU cost of a scale, from the committed cost record (writes nothing)",
-                                lambda a: _estimate(name, a.scale), (), ("scale",)),
-            "reproduce": Command("`normxlogit reproduce NAME`: this experiment from scratch, resumably, at a scale",
-                                 lambda a: reproduce([name], a.scale, a.device) and None,
-                                 (), ("scale", "device")),
-            "scales": Command("what runs at each scale (its `ScaleRun`s, `scale_table`)", lambda a: _scales(name)),
-            "chunks": Command("its chunk stores (default `results/NAME/chunks`): chunks, CPU hours recorded",
-                              lambda a: _chunks(name, a.chunk_dir), (Opt("chunk_dir", "", "a chunk folder"),))}
-
-# %% ../../nbs/50_experiments.ipynb #0eb79f04
 def command_line(name: str, description: str, commands: dict) -> Callable:
-    """`main(argv) -> int` of experiment `name` from its declared `commands` ({command:
-    `Command`}) and the ones every experiment has (`estimate`, `reproduce`, `scales`, `chunks`;
-    its own win): `command_parser` with `SHARED_OPTS`, the shared options settled (`_settle`),
-    the command run (`command_main`: a `ValueError` is one `error:` line, code 2)."""
-    commands = {**_shared_commands(name), **commands}
+    "`main(argv) -> int` of experiment `name` from its `commands` ({command: `Command`}) and the shared ones."
+    commands = {
+        "estimate": Command("the CPU cost of a scale, from the committed cost record (writes nothing)",
+                            lambda a: _show(name, "work", lambda e: dashed(estimate(name, a.scale))), (), ("scale",)),
+        "reproduce": Command("`normxlogit reproduce NAME`: this experiment from scratch, resumably, at a scale",
+                             lambda a: reproduce([name], a.scale, a.device) and None, (), ("scale", "device")),
+        "scales": Command("what runs at each scale (its `ScaleRun`s, `scale_table`)",
+                          lambda a: _show(name, "scales", lambda e: scale_table(e.scales))),
+        "chunks": Command("its chunk stores (default `results/NAME/chunks`): chunks, CPU hours recorded",
+                          lambda a: _chunks(name, a.chunk_dir), (Opt("chunk_dir", "", "a chunk folder"),)),
+        **commands}                                                                  # an experiment's own win
     parser = lambda: command_parser(f"normxlogit experiment {name}", description, commands, SHARED_OPTS)
     return command_main(parser, commands, lambda a: _settle(a, name))

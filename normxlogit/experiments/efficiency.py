@@ -14,127 +14,91 @@ from ..model.batch import encode
 from ..model.heads import get_adapter
 from ..model.zoo import load_model
 from ..testing import fixed_length_text, fixed_length_texts
-from ..profiling import machine_info, rss_gib, peak_rss_gib, reset_peak_rss, watch_child, sync
+from ..profiling import (machine_info, rss_gib, watch_child, time_rounds, peak_memory, ratio_interval,
+                                  goal_verdict, fits_budget, largest_batch)
 from .common import (scratch_unless_book, results_path, record_costs, register_experiment, quiet,
-                                           verdict, others_load, wait_until_quiet, command_line, Command, Opt,
+                                           others_load, wait_until_quiet, command_line, Command, Opt,
                                            merge_rows, dashed, plan_from, ScaleRun, scale_runs, listed)
+_all_ = ["ratio_interval", "goal_verdict", "largest_batch"]   # now in normxlogit.profiling; still exported from here
 
 # %% auto #0
 __all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
-           'QUIET_LOAD_PER_CORE', 'PROBE_MAIN', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT',
-           'method_options', 'keeps_last_logits', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
-           'time_csv', 'memory_csv', 'read_rows', 'append_rows', 'complete_run', 'cost_rows', 'TimePlan', 'run_time',
-           'run_quiet', 'round_ratios', 'ratio_interval', 'goal_verdict', 'probe', 'probe_command', 'run_probe',
-           'largest_batch', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row', 'goals_table', 'run_goals',
-           'main', 'reproduce', 'work']
+           'QUIET_LOAD_PER_CORE', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT', 'method_options',
+           'options_json', 'keeps_last_logits', 'supported_methods', 'make_runner', 'time_methods', 'time_csv',
+           'memory_csv', 'read_rows', 'complete_run', 'cost_rows', 'TimePlan', 'run_time', 'run_quiet', 'round_ratios',
+           'probe', 'probe_command', 'run_probe', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row',
+           'goals_table', 'run_goals', 'main', 'reproduce', 'work', 'ratio_interval', 'goal_verdict', 'largest_batch']
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c65ee04b
 TABLE_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit", "attnlrp", "alti", "logat")
-
 PAPER_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit")          # the columns of the paper's Tables 4-5
-
 BASELINES = ("forward", "forward_last")
-
 BASELINE_LABELS = {"forward": "forward", "forward_last": "forward (last logits)"}   # not methods: labels of their own
+
 
 # %% ../../nbs/56a_efficiency_run.ipynb #8f2d02f8
 def method_options(method: str, model) -> dict:
-    """The options each method is timed with, those of the paper's baselines: Gradient Norm is `grad_l1` (the L1 norm of
-    the gradient, Captum's `Saliency` + `summarize_attributions(type='l1')` in the authors' code), Gradient x Input and
-    Integrated Gradients are summed with an L1 norm over the embedding dimensions; IG takes 50 steps on encoders and
-    25 on decoders (the paper's Llama 2 setting), all path points in one pass (Captum's default)."""
+    "The options each method is timed with: those of the paper's baselines."
     if method == "ig": return dict(n_steps=25 if get_adapter(model).decoder else 50, aggregate="l1")
-    if method == "gxi": return dict(aggregate="l1")
-    return {}
+    return dict(aggregate="l1") if method == "gxi" else {}
 
-# %% ../../nbs/56a_efficiency_run.ipynb #fc3d445c
+def options_json(model, method: str, options=None) -> str:
+    "The options `method` runs with (`method_options` updated by `options[method]`), as the JSON stored in the CSVs."
+    return json.dumps({**method_options(method, model), **(options or {}).get(method, {})}, sort_keys=True)
+
 def keeps_last_logits(model) -> bool:
     "Whether `model(**enc, logits_to_keep=1)` exists (causal LMs of recent transformers): the 'forward_last' baseline."
     import inspect
     ad = get_adapter(model)
     return ad.kind == "causal_lm" and "logits_to_keep" in inspect.signature(type(ad.model).forward).parameters
 
-# %% ../../nbs/56a_efficiency_run.ipynb #04af26f9
-def options_json(model, method: str, options=None) -> str:
-    "The options `method` runs with (`method_options` updated by `options[method]`), as the JSON stored in the CSVs."
-    return json.dumps({**method_options(method, model), **(options or {}).get(method, {})}, sort_keys=True)
-
-# %% ../../nbs/56a_efficiency_run.ipynb #88b0456f
 def supported_methods(model, methods=TABLE_METHODS) -> list:
-    """Those of `methods` that support the model's head (ALTI and DecompX: encoders only), then the forward baselines:
-    'forward' (the model's own call `model(**enc)`; for a causal LM that is full-vocabulary logits at every position)
-    and, for causal LMs, 'forward_last' (`model(**enc, logits_to_keep=1)`: logits at the last position only)."""
+    "Those of `methods` that the model's head supports, then the forward baselines it has."
     from normxlogit.registry import get_method
     ad = get_adapter(model)
     out = [m for m in methods if m not in BASELINES and ad.kind in get_method(m).kinds]
     return out + ["forward"] + (["forward_last"] if keeps_last_logits(ad) else [])
 
+
 # %% ../../nbs/56a_efficiency_run.ipynb #936c1e18
 def make_runner(model, tokenizer, method: str, texts, options=None):
-    """A function running `method` once on `texts` as one batch: `explain(..., batch_size=len(texts))` (tokenising,
-    the forward pass that finds the prediction, the method), or for 'forward' / 'forward_last' the model's own call
-    on inputs tokenised beforehand, without autograd. `model`: a model or its adapter."""
+    "A function running `method` (or a forward baseline) once on `texts` as one batch."
     from normxlogit.core import explain
-    ad = get_adapter(model); model = ad.model
+    ad = get_adapter(model); model, texts = ad.model, list(texts)
     if method not in BASELINES:
-        options = dict(options or {})
         def run():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")                 # e.g. IG's convergence warning: not what is measured
-                return explain(model, tokenizer, list(texts), method=method, batch_size=len(texts), **options)
+                return explain(model, tokenizer, texts, method=method, batch_size=len(texts), **(options or {}))
         return run
     if method == "forward_last" and not keeps_last_logits(ad):
         raise ValueError("'forward_last' needs a causal LM whose forward takes `logits_to_keep`")
-    dev, kw = next(model.parameters()).device, dict(logits_to_keep=1) if method == "forward_last" else {}
-    enc = {k: v.to(dev) for k, v in encode(model, tokenizer, list(texts)).items()}
-    def run():
-        with torch.no_grad(): return model(**enc, **kw)
-    return run
+    kw = dict(logits_to_keep=1) if method == "forward_last" else {}
+    enc = {k: v.to(next(model.parameters()).device) for k, v in encode(model, tokenizer, texts).items()}
+    return torch.no_grad()(lambda: model(**enc, **kw))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ded2e704
 def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats: int = 5, warmup: int = 1,
-                 options=None, progress: bool = False, desc: str = "") -> pd.DataFrame:
-    """Wall time of one call of each of `methods` (registry names, 'forward', 'forward_last') on `batch` different
-    texts of exactly `length` tokens: `warmup` untimed rounds, then `repeats` timed ones, each method once per round
-    in an order rotated by one per round (round-robin: the methods share the machine's state; none is always first).
-    `options`: {method: extra options} on top of `method_options`. One row per method: its times, their median / mean
-    / min / max, `seconds_per_instance` (median / batch), `ratio_to_forward` (`ratio_to_forward_last`): its median
-    over that of 'forward' ('forward_last') in this run; and the run's 1-minute load average at its end
-    (`load_avg_end`), CPU and wall seconds (`run_cpu_s`, `run_wall_s`: CPU above wall x threads, or a load above the
-    cores, means other work shared the machine)."""
-    if repeats < 1 or warmup < 0: raise ValueError(f"repeats must be >= 1 and warmup >= 0, got {repeats}, {warmup}")
+                 options=None, progress: bool = False) -> pd.DataFrame:
+    "Wall times of each of `methods` on `batch` texts of `length` tokens, round-robin: one row per method."
     methods = list(methods)
     if not methods: raise ValueError("no methods to time")
-    ad = get_adapter(model); model = ad.model                          # resolved once, handed down
+    ad = get_adapter(model)                                            # resolved once, handed down
     texts = fixed_length_texts(tokenizer, length, batch)
-    got = encode(model, tokenizer, texts)["attention_mask"].sum(-1)
+    got = encode(ad.model, tokenizer, texts)["attention_mask"].sum(-1)
     if not bool((got == length).all()): raise ValueError(f"inputs are {got.tolist()} tokens, not {length}")
-    opts = {m: {**method_options(m, ad), **(options or {}).get(m, {})} for m in methods}
-    runners = {m: make_runner(ad, tokenizer, m, texts, opts[m]) for m in methods}
-    dev, times = next(model.parameters()).device, {m: [] for m in methods}
-    c0, w0 = time.process_time(), time.perf_counter()
-    from tqdm.auto import tqdm
-    bar = tqdm(total=(warmup + repeats) * len(methods), desc=desc or f"{length} tokens", leave=False,
-               disable=not progress)
-    for r in range(warmup + repeats):
-        for m in methods[r % len(methods):] + methods[:r % len(methods)]:
-            bar.set_postfix_str(m)
-            sync(dev); t0 = time.perf_counter()
-            runners[m]()
-            sync(dev); dt = time.perf_counter() - t0
-            if r >= warmup: times[m].append(dt)
-            bar.update()
-    bar.close()
-    run = dict(load_avg_end=round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else np.nan,
-               run_cpu_s=round(time.process_time() - c0, 2), run_wall_s=round(time.perf_counter() - w0, 2))
-    t = {m: np.array(v) for m, v in times.items()}
-    med = {m: float(np.median(v)) for m, v in t.items()}
-    fwd, last = med.get("forward", np.nan), med.get("forward_last", np.nan)
-    return pd.DataFrame([dict(method=m, length=length, batch=batch, repeats=repeats, warmup=warmup, median_s=med[m],
-                              mean_s=t[m].mean(), min_s=t[m].min(), max_s=t[m].max(),
-                              times_s=json.dumps([round(x, 6) for x in t[m]]), seconds_per_instance=med[m] / batch,
-                              ratio_to_forward=med[m] / fwd, ratio_to_forward_last=med[m] / last,
-                              options=json.dumps(opts[m], sort_keys=True), **run) for m in methods])
+    opts = {m: options_json(ad, m, options) for m in methods}
+    runners = {m: make_runner(ad, tokenizer, m, texts, json.loads(opts[m])) for m in methods}
+    times, run = time_rounds(runners, repeats, warmup, next(ad.model.parameters()).device, progress,
+                             f"{length} tokens")
+    t = pd.DataFrame(times)
+    med = t.median()
+    return pd.DataFrame(dict(
+        method=methods, length=length, batch=batch, repeats=repeats, warmup=warmup, median_s=med, mean_s=t.mean(),
+        min_s=t.min(), max_s=t.max(), times_s=[json.dumps([round(x, 6) for x in times[m]]) for m in methods],
+        seconds_per_instance=med / batch, ratio_to_forward=med / med.get("forward", np.nan),
+        ratio_to_forward_last=med / med.get("forward_last", np.nan), options=list(opts.values()), **run)
+    ).reset_index(drop=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #5578143c
 TIME_COLUMNS = ["model", "method", "length", "batch", "repeats", "warmup", "median_s", "mean_s", "min_s", "max_s",
@@ -146,56 +110,38 @@ MEMORY_COLUMNS = ["model", "method", "length", "batch", "complete", "stopped", "
                   "seconds_per_instance", "wall_s", "time_limit_s", "options", "started", "device", "gpu",
                   "torch_threads", "cpu_model", "n_cpus", "load_avg", "torch", "transformers", "normxlogit"]
 
-# %% ../../nbs/56a_efficiency_run.ipynb #ff82d5d3
 def time_csv(results=None) -> Path:
-    "`results/efficiency/time.csv` (or `time.csv` in the folder `results`)."
     return results_path("efficiency", "time.csv", results=True if results is None else results)
 
-# %% ../../nbs/56a_efficiency_run.ipynb #baf6e376
 def memory_csv(results=None) -> Path:
-    "`results/efficiency/memory.csv` (or `memory.csv` in the folder `results`)."
     return results_path("efficiency", "memory.csv", results=True if results is None else results)
 
-# %% ../../nbs/56a_efficiency_run.ipynb #1fc3d36e
 def read_rows(path, columns) -> pd.DataFrame:
     "The rows of a results CSV with at least `columns` (missing ones, e.g. newer than the rows, are empty)."
-    path = Path(path)
-    df = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=columns)
+    df = pd.read_csv(path) if Path(path).exists() else pd.DataFrame(columns=columns)
     return df.reindex(columns=list(df.columns) + [c for c in columns if c not in df.columns])
 
 def _where(rows: pd.DataFrame, **eq) -> pd.DataFrame:
-    "The rows of `rows` whose columns equal `eq`."
     for k, v in eq.items(): rows = rows[rows[k] == v]
     return rows
-
-# %% ../../nbs/56a_efficiency_run.ipynb #5d1c1bb8
-def append_rows(path, rows, columns) -> pd.DataFrame:
-    "Append `rows` (dicts or a frame) with the columns `columns` to the CSV `path` (`merge_rows`); returns the table."
-    return merge_rows(path, pd.DataFrame(rows).reindex(columns=columns))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #fa84b3b0
 def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted,
                  after=None) -> str | None:
-    """The latest `run_id` of `rows` that timed every `(method, options JSON)` of `wanted` for this model, length, batch
-    and repeats in one run (None if there is none): what Table 4 may use, since only times of one run share its load.
-    `after` (an ISO time, e.g. '2026-11-27T01:24' or '2026-11-27 01:24'): only runs started at or after it count."""
+    "The latest `run_id` of `rows` that timed all of `wanted` in one run (None if there is none)."
     if after is not None:                     # `started` is written as YYYY-MM-DDTHH:MM:SS; a bad time is an error
         try: after = datetime.datetime.fromisoformat(str(after)).isoformat(timespec="seconds")
-        except ValueError:
-            raise ValueError(f"after must be an ISO time such as 2026-11-27T01:24, got {after!r}") from None
+        except ValueError: raise ValueError(f"after must be an ISO time (2026-11-27T01:24), not {after!r}") from None
     d = _where(rows, model=model_name, length=length, batch=batch, repeats=repeats)
-    d, wanted = d[d.started.astype(str) >= str(after or "")], set(wanted)
-    runs = [(g.started.max(), rid) for rid, g in d.groupby("run_id")
-            if wanted <= set(zip(g.method, g.options.astype(str)))]
+    runs = [(g.started.max(), rid) for rid, g in d[d.started.astype(str) >= str(after or "")].groupby("run_id")
+            if set(wanted) <= set(zip(g.method, g.options.astype(str)))]
     return max(runs)[1] if runs else None
 
 _COST_STEPS = dict(time="round of batch {} at {} tokens", memory="search within {:g} GiB at {} tokens",
                    goals="probes at batch {} x {} tokens")           # the cost record's steps (`cost_rows`, `work`)
 
 def cost_rows(rows: pd.DataFrame, task: str = "time") -> list[dict]:
-    """The cost record's rows (`record_costs`) of what a run measured. Task 'time' ('time: m1,m2': those methods only):
-    rows of `time.csv`, per `run_id` warmup + repeats units ('round': every method once), CPU s = the medians' sum x
-    rounds x threads. Task 'memory' ('goals'): `memory.csv` rows, per budget (batch) a 'probe set': wall s x threads."""
+    "The cost record's rows (`record_costs`) of what a run measured."
     if task.startswith("time"):
         return [dict(model=m, task=task, step=_COST_STEPS["time"].format(d.batch.iloc[0], d.length.iloc[0]),
                      unit="round", units=(k := int(d.warmup.iloc[0] + d.repeats.iloc[0])),
@@ -207,12 +153,11 @@ def cost_rows(rows: pd.DataFrame, task: str = "time") -> list[dict]:
 
 def _record(rows, task, results): record_costs("efficiency", cost_rows(rows, task), results=results or True)
 
+
 # %% ../../nbs/56a_efficiency_run.ipynb #ca1fb121
 @dataclass
 class TimePlan:
-    """What Table 4 times (`run_time`'s protocol): `lengths` in tokens, the `methods` (None: `TABLE_METHODS`) with
-    their `options`, inputs per call (`batch`), timed `repeats` after `warmup` calls; `wait_quiet`, `after`: see
-    `run_time`."""
+    "What Table 4 times (`run_time`'s protocol)."
     lengths: tuple = (40, 120, 360, 512)
     methods: list | None = None
     batch: int = 1
@@ -224,14 +169,7 @@ class TimePlan:
 
 def run_time(model, tokenizer, model_name: str, plan: TimePlan | None = None, results=None, progress: bool = True,
              **fields) -> pd.DataFrame:
-    """Table 4 for one model with the protocol `plan` (a `TimePlan` or its fields as keywords): at each of `lengths`,
-    one run of `time_methods` over every method and the forward baselines (round-robin, one `run_id`), appended to
-    `time.csv` with the machine's description as soon as it is measured; with `wait_quiet` > 0, after waiting up to
-    that many seconds for a quiet machine (`wait_until_quiet`). Resumable: a length with a `complete_run` of these
-    methods is skipped; one without (e.g. a run that timed only some methods) is timed again *in full*, so that every
-    ratio of Table 4 comes from one run. `after` (an ISO time): lengths whose complete run started before it are
-    timed again (to re-time a table on one machine; resumable with the same `after`). Each run adds its rounds to the
-    cost record (`cost_rows`). Returns the file's rows for this model."""
+    "Table 4 for one model, one run per length appended to `time.csv` (resumable); returns the file's rows for it."
     p = plan_from(TimePlan, plan, fields)
     path, ad = time_csv(results), get_adapter(model)                  # the adapter: resolved once, handed down
     methods = supported_methods(ad, TABLE_METHODS if p.methods is None else p.methods)
@@ -240,66 +178,32 @@ def run_time(model, tokenizer, model_name: str, plan: TimePlan | None = None, re
     for n in tqdm(list(p.lengths), desc=f"{model_name} time", unit="length", disable=not progress):
         if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, p.batch, p.repeats, wanted, p.after): continue
         if p.wait_quiet > 0: wait_until_quiet(p.wait_quiet, per_core=QUIET_LOAD_PER_CORE)
-        info = dict(machine_info(next(model.parameters()).device), model=model_name, run_id=uuid.uuid4().hex[:8])
-        rows = time_methods(ad, tokenizer, methods, n, p.batch, p.repeats, p.warmup, p.options, progress, f"{n} tokens")
-        append_rows(path, rows.assign(**info), TIME_COLUMNS)
-        _record(rows.assign(**info), "time" if p.methods is None else "time: " + ",".join(p.methods), results)
-    out = read_rows(path, TIME_COLUMNS)
-    return out[out.model == model_name].reset_index(drop=True)
+        info = dict(machine_info(next(ad.model.parameters()).device), model=model_name, run_id=uuid.uuid4().hex[:8])
+        rows = time_methods(ad, tokenizer, methods, n, p.batch, p.repeats, p.warmup, p.options, progress).assign(**info)
+        merge_rows(path, rows.reindex(columns=TIME_COLUMNS))
+        _record(rows, "time" if p.methods is None else "time: " + ",".join(p.methods), results)
+    return _where(read_rows(path, TIME_COLUMNS), model=model_name).reset_index(drop=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #b1c0e562
 QUIET_LOAD_PER_CORE = 0.25   # the project's quiet-machine rule; the reading chapter ("The runs") gives the reason
 
-# %% ../../nbs/56a_efficiency_run.ipynb #ce5717d4
 def run_quiet(load_avg, n_cpus) -> bool:
-    """Whether a measurement counts as taken on a quiet machine: its 1-minute load average at most
-    `QUIET_LOAD_PER_CORE` per core (`common.quiet` with this threshold). A load that was not recorded is not quiet
-    (nothing shows that it was)."""
-    if load_avg is None or pd.isna(load_avg): return False
-    n = 1 if n_cpus is None or pd.isna(n_cpus) else int(n_cpus)
-    return bool(quiet(dict(load_avg=float(load_avg), n_cpus=n), per_core=QUIET_LOAD_PER_CORE))
+    "Whether a 1-minute load is at most `QUIET_LOAD_PER_CORE` per core (`common.quiet`); an unrecorded one is not."
+    n = 1 if pd.isna(n_cpus) else int(n_cpus)
+    return pd.notna(load_avg) and bool(quiet(dict(load_avg=float(load_avg), n_cpus=n), per_core=QUIET_LOAD_PER_CORE))
 
-# %% ../../nbs/56a_efficiency_run.ipynb #8da834d6
 def round_ratios(time_rows: pd.DataFrame, model_name: str, method: str, baseline: str, run_id: str) -> np.ndarray:
-    """The per-round ratios time(`method`) / time(`baseline`) of one run of `time.csv`: round k of the one over round
-    k of the other (`times_s` lists a method's rounds in order, and both ran in the same round of the round-robin).
-    Empty when either is not in the run."""
-    d = _where(time_rows, model=model_name, run_id=run_id)
-    a, b = d[d.method == method], d[d.method == baseline]
-    if a.empty or b.empty: return np.array([])
-    a, b = (np.asarray(json.loads(x.times_s.iloc[0]), float) for x in (a, b))
+    "The per-round ratios time(`method`) / time(`baseline`) of one run (empty when either is not in it)."
+    d = _where(time_rows, model=model_name, run_id=run_id).drop_duplicates("method").set_index("method").times_s
+    if method not in d or baseline not in d: return np.array([])
+    a, b = (np.asarray(json.loads(d[x]), float) for x in (method, baseline))
     if len(a) != len(b): raise ValueError(f"run {run_id}: {len(a)} rounds of {method} but {len(b)} of {baseline}")
     return a / b
-
-# %% ../../nbs/56a_efficiency_run.ipynb #076ee7db
-def ratio_interval(ratios, level: float = 0.95) -> tuple:
-    """`(median, lo, hi, coverage)` of per-round ratios: [lo, hi] = [r_(k), r_(n+1-k)] of the sorted ratios, with
-    the largest k whose `coverage` (the chance, for independent rounds, that it holds the median ratio: order
-    statistics, no distribution assumed) is at least `level`; k = 1 (smallest and largest) when none is: 0.9375 for 5
-    rounds. All NaN without ratios."""
-    from scipy.stats import binom
-    r = np.sort(np.asarray(ratios, float)); r = r[~np.isnan(r)]; n = len(r)
-    if n == 0: return (np.nan, np.nan, np.nan, np.nan)
-    cover = lambda k: 1 - 2 * binom.cdf(k - 1, n, 0.5)
-    k = max([k for k in range(1, n // 2 + 1) if cover(k) >= level] or [1])
-    return (float(np.median(r)), float(r[k - 1]), float(r[n - k]), float(cover(k)))
-
-# %% ../../nbs/56a_efficiency_run.ipynb #02ae8699
-def goal_verdict(lo: float, hi: float, goal: float) -> str:
-    """'met' / 'not met' / 'inconclusive' for the goal 'ratio at most `goal`' given an interval [lo, hi] of the ratio
-    (`common.verdict` on goal - ratio: met when all of it is below the goal, not met when all of it is above)."""
-    v = verdict(goal - hi, goal - lo)
-    return {"holds": "met", "does not hold": "not met"}.get(v, "inconclusive")
 
 # %% ../../nbs/56a_efficiency_run.ipynb #12e802c3
 def probe(model_name: str, method: str, length: int, batch: int, options=None, device=None, threads=None,
           ready=None) -> dict:
-    """Run `method` once on `batch` texts of exactly `length` tokens and measure its peak memory, in a fresh process
-    (`probe_command`): load the model, build the inputs, run the method once on one short input (warm-up: lazy
-    imports, first-call set-up), record the RSS, reset the peak RSS (the model's loading does not count), call
-    `ready(info)` (the parent's cue that set-up is over), run the method on the batch. Returns the RSS after set-up,
-    the peak RSS during the run and its seconds; on a GPU the measure is `torch.cuda.max_memory_allocated` over the
-    run (a CUDA out-of-memory error is caught and reported)."""
+    "Peak memory and seconds of one call of `method` on `batch` texts of `length` tokens, after set-up."
     if threads: torch.set_num_threads(int(threads))
     t_load = time.perf_counter()
     model, tok = load_model(model_name, device=device)
@@ -309,40 +213,28 @@ def probe(model_name: str, method: str, length: int, batch: int, options=None, d
     gc.collect()
     info = dict(model=model_name, method=method, length=length, batch=batch, options=json.dumps(opts, sort_keys=True),
                 device=str(dev), rss_after_load_gib=rss_gib(), load_s=time.perf_counter() - t_load)
-    cuda = dev.type == "cuda"
-    if cuda:
-        torch.cuda.synchronize(dev); torch.cuda.reset_peak_memory_stats(dev)
-        info["cuda_after_load_gib"] = torch.cuda.memory_allocated(dev) / 2 ** 30
-    info["peak_reset"] = reset_peak_rss()
-    if ready is not None: ready(info)
-    oom, t0 = False, time.perf_counter()
-    try: run(); sync(dev)
-    except torch.cuda.OutOfMemoryError: oom = True
-    seconds, rss = time.perf_counter() - t0, peak_rss_gib()
-    gpu = torch.cuda.max_memory_allocated(dev) / 2 ** 30 if cuda else None
-    return dict(info, peak_rss_gib=rss, seconds=seconds, oom=oom, peak_cuda_gib=gpu,
+    def set_up(pre):                                       # the reset peaks, then the parent's cue
+        if "cuda_before_gib" in pre: info["cuda_after_load_gib"] = pre["cuda_before_gib"]
+        info["peak_reset"] = pre["peak_reset"]
+        if ready is not None: ready(info)
+    m, cuda = peak_memory(run, dev, set_up), dev.type == "cuda"
+    rss, gpu = m["peak_rss_gib"], m["peak_cuda_gib"]
+    return dict(info, peak_rss_gib=rss, seconds=m["seconds"], oom=m["oom"], peak_cuda_gib=gpu,
                 memory_kind="cuda_allocated" if cuda else "rss", memory_gib=gpu if cuda else rss)
 
-# %% ../../nbs/56a_efficiency_run.ipynb #81fd1bc6
-PROBE_MAIN = "import sys; from normxlogit.experiments.efficiency import main; sys.exit(main(sys.argv[1:]))"
-
-def probe_command(model_name, method, length, batch, options=None, device=None, threads=None) -> list:
-    "The command line of a fresh-process probe: this Python running `main(['probe', ...])` (only this module imported)."
-    cmd = [sys.executable, "-c", PROBE_MAIN, "probe", "--model", model_name, "--method", method,
-           "--length", str(length), "--batch", str(batch)]
-    for k, v in dict(options=options and json.dumps(options), device=device, threads=threads).items():
-        if v: cmd += [f"--{k}", str(v)]                                     # only those given
-    return cmd
 
 # %% ../../nbs/56a_efficiency_run.ipynb #76cd2fc5
+def probe_command(model_name, method, length, batch, options=None, device=None, threads=None) -> list:
+    "The command line of a fresh-process probe: this Python running `main(['probe', ...])` (only this module imported)."
+    main = "import sys; from normxlogit.experiments.efficiency import main; sys.exit(main(sys.argv[1:]))"
+    cmd = [sys.executable, "-c", main, "probe", "--model", model_name, "--method", method, "--length", str(length),
+           "--batch", str(batch)]
+    given = dict(options=options and json.dumps(options), device=device, threads=threads)
+    return cmd + [x for k, v in given.items() if v for x in (f"--{k}", str(v))]                 # only those given
+
 def run_probe(model_name, method, length, batch, budget_gib=None, time_limit=None, options=None, device=None,
               threads=None, isolate: bool = True) -> dict:
-    """One row of `memory.csv`: `probe` in a fresh process (`isolate=True`; killed over `budget_gib` or after
-    `time_limit` s, then `complete=False` and the memory is the peak reached until then, a lower bound), or in this
-    process (`isolate=False`: demos only; earlier allocations of this process may blur the peak). On a GPU the child
-    is not killed for its host RSS: the budget applies to `torch.cuda.max_memory_allocated`, and a CUDA out-of-memory
-    error means it does not fit (untested here: no GPU). The row's `started` and `load_avg` are recorded when the probe
-    has ended, so the load includes the probe's own threads."""
+    "One row of `memory.csv`: `probe` in a fresh process (killed over the budget or the time limit) or in this one."
     t0 = time.perf_counter()
     gpu = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu")).type != "cpu"
     if isolate:                   # on a GPU the budget is on device memory: the child reports it (or a CUDA OOM)
@@ -366,52 +258,14 @@ def run_probe(model_name, method, length, batch, budget_gib=None, time_limit=Non
     row["seconds_per_instance"] = row["seconds"] / batch if row["seconds"] is not None and not stopped else np.nan
     return row
 
-# %% ../../nbs/56a_efficiency_run.ipynb #07488540
-def _fits(row, budget_gib):
-    "True: fits; False: does not fit (its peak, even a partial one, is over the budget); None: unknown."
-    if row.get("stopped") == "oom": return False                          # CUDA out of memory
-    mem = row.get("memory_gib")
-    if mem is None or (isinstance(mem, float) and np.isnan(mem)): return None
-    return False if float(mem) > budget_gib else True if bool(row.get("complete")) else None
-
-# %% ../../nbs/56a_efficiency_run.ipynb #06260fb6
-def largest_batch(probe_fn, budget_gib: float, start: int = 1, max_batch: int = 4096, refine: int = 1) -> dict:
-    """The largest batch whose probe stays within `budget_gib`. `probe_fn(batch)` returns a row with `memory_gib` and
-    `complete`. The batch doubles from `start` until a probe goes over the budget (or `max_batch` is reached); then
-    `refine` bisection steps between the last batch that fit and the first that did not (0: the answer is the largest
-    power of two times `start` that fits). A probe stopped by its time limit below the budget is unknown: the search
-    stops there. Returns `batch` (0: not even the smallest tried fits), `first_failing`, `limited_by` ('budget',
-    'max_batch' or why the last probe stopped) and `probes` (the rows, in the order they were taken)."""
-    if start < 1 or max_batch < start: raise ValueError(f"need 1 <= start <= max_batch, got {start}, {max_batch}")
-    rows = {}
-    def fits(b):
-        if b not in rows: rows[b] = probe_fn(b)
-        return _fits(rows[b], budget_gib)
-    lo, hi, b, limited = 0, None, start, ""
-    while True:
-        f = fits(b)
-        if f is None: hi, limited = b, rows[b].get("stopped") or "unknown"; break
-        if not f: hi, limited = b, "budget"; break
-        lo = b
-        if b >= max_batch: limited = "max_batch"; break
-        b = min(2 * b, max_batch)
-    for _ in range(refine if limited == "budget" else 0):
-        if hi - lo <= 1: break
-        mid = (lo + hi) // 2
-        f = fits(mid)
-        if f is None: break
-        lo, hi = (mid, hi) if f else (lo, mid)
-    return dict(batch=lo, first_failing=hi, limited_by=limited, probes=list(rows.values()))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #e13a512a
 def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
-    """Table 5 from the rows of `memory.csv`: per (model, method, length, options) the largest probed batch that fits
-    `budget_gib` below every batch that did not (or whose probe stopped undecided), its peak memory and time per
-    instance, what limits it, and `load_avg` of that probe (recorded when it ended)."""
+    "Table 5 from the rows of `memory.csv`: per method the largest batch that fits `budget_gib` and why not more."
     out, rows = [], rows.assign(options=rows.reindex(columns=["options"]).options.astype(object).fillna("{}"))
     for (mo, me, n, op), d in rows.groupby(["model", "method", "length", "options"], sort=False):
         d = d.sort_values(["batch", "started"]).drop_duplicates("batch", keep="last")
-        v = {int(r.batch): _fits(r._asdict(), budget_gib) for r in d.itertuples()}
+        v = {int(r.batch): fits_budget(r._asdict(), budget_gib) for r in d.itertuples()}
         bad = min((b for b, f in v.items() if f is not True), default=None)
         best = max((b for b, f in v.items() if f and (bad is None or b < bad)), default=0)
         r = d[d.batch == best].iloc[0] if best else pd.Series(dtype=object)          # no batch fits: an empty row
@@ -426,9 +280,7 @@ def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
 # %% ../../nbs/56a_efficiency_run.ipynb #ddd21a77
 @dataclass
 class MemoryPlan:
-    """What Table 5 probes (`run_memory`'s protocol): the `methods` (None: `TABLE_METHODS`) with their `options`, at
-    `length` tokens within `budget_gib`, each probe stopped after `time_limit` s; batches from `start`, doubled up to
-    `max_batch`, then `refine` bisection steps (`largest_batch`)."""
+    "What Table 5 probes (`run_memory`'s protocol)."
     methods: list | None = None
     length: int = 512
     budget_gib: float = 8.0
@@ -438,113 +290,97 @@ class MemoryPlan:
     max_batch: int = 4096
     options: dict | None = None
 
+def _take(path, row: dict, progress: bool) -> dict:
+    "Append a probe's row to `memory.csv` and, with `progress`, print it."
+    merge_rows(path, pd.DataFrame([row]).reindex(columns=MEMORY_COLUMNS))
+    from tqdm.auto import tqdm
+    if progress: tqdm.write(f"{row['method']:>12} batch {row['batch']:5d}: {row['memory_gib'] or np.nan:6.2f} GiB" + (
+        f", {row['seconds_per_instance']:.4f} s/instance" if row["complete"] else f" (stopped: {row['stopped']})"))
+    return row
+
 def run_memory(model_name: str, plan: MemoryPlan | None = None, device=None, threads=None, results=None,
                isolate: bool = True, progress: bool = True, **fields) -> pd.DataFrame:
-    """Table 5 for one model with the protocol `plan` (a `MemoryPlan` or its fields as keywords): for each method
-    (default: `TABLE_METHODS` it supports, and 'forward'), `largest_batch` within `budget_gib` at `length` tokens,
-    one fresh process per (method, length, batch). Each probe's row is appended to `memory.csv` as soon as it is
-    taken (the search's cost: `cost_rows`); a rerun reuses rows already there (a complete probe, or one whose partial
-    peak is over this budget) with the same options, and probes only the rest. Returns `memory_summary` of its rows."""
-    p = plan_from(MemoryPlan, plan, fields)
-    length, budget = p.length, p.budget_gib
+    "Table 5 for one model: `largest_batch` per method, each probe appended to `memory.csv` (resumable)."
+    p, path, taken = plan_from(MemoryPlan, plan, fields), memory_csv(results), []
     model, _ = load_model(model_name, device="cpu")
     methods = [m for m in supported_methods(model, TABLE_METHODS if p.methods is None else p.methods)
                if m != "forward_last"]
     opts = {m: options_json(model, m, p.options) for m in methods}
     del model; gc.collect()
-    path, taken = memory_csv(results), []
-    from tqdm.auto import tqdm
     def probe_fn(m, b):
-        old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length, batch=b)
+        old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=p.length, batch=b)
         for r in old[old.options.astype(str) == opts[m]][::-1].itertuples():
-            if r.complete or _fits(r._asdict(), budget) is False: return r._asdict()
-        row = dict(run_probe(model_name, m, length, b, budget, p.time_limit, (p.options or {}).get(m), device, threads,
-                             isolate), options=opts[m])
-        append_rows(path, [row], MEMORY_COLUMNS); taken.append(b)
-        if progress: tqdm.write(f"{m:>12} batch {b:5d}: {row['memory_gib'] or float('nan'):6.2f} GiB" + (
-            f", {row['seconds_per_instance']:.4f} s/instance" if row["complete"] else f" (stopped: {row['stopped']})"))
-        return row
-    for m in tqdm(methods, desc=f"{model_name} memory at {length} tokens", unit="method", disable=not progress):
-        largest_batch(lambda b: probe_fn(m, b), budget, p.start, p.max_batch, p.refine)
-    rows = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, length=length)
-    if taken: _record(rows[np.isclose(rows.budget_gib.astype(float), budget)], "memory", results)
-    return memory_summary(rows[rows.method.isin(methods) & (rows.options.astype(str) == rows.method.map(opts))], budget)
+            if r.complete or fits_budget(r._asdict(), p.budget_gib) is False: return r._asdict()
+        taken.append(b)
+        row = run_probe(model_name, m, p.length, b, p.budget_gib, p.time_limit, (p.options or {}).get(m), device,
+                        threads, isolate)
+        return _take(path, dict(row, options=opts[m]), progress)
+    from tqdm.auto import tqdm
+    for m in tqdm(methods, desc=f"{model_name} memory at {p.length} tokens", unit="method", disable=not progress):
+        largest_batch(lambda b: probe_fn(m, b), p.budget_gib, p.start, p.max_batch, p.refine)
+    rows = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, length=p.length)
+    if taken: _record(rows[np.isclose(rows.budget_gib.astype(float), p.budget_gib)], "memory", results)
+    return memory_summary(rows[rows.method.isin(methods) & (rows.options.astype(str) == rows.method.map(opts))],
+                          p.budget_gib)
 
-# %% ../../nbs/56a_efficiency_run.ipynb #d69ef3fb
+# %% ../../nbs/56a_efficiency_run.ipynb #1434cf85
 def latest_row(rows, **eq):
     "The latest (by `started`) row of `rows` whose columns equal `eq`, None if there is none."
     rows = _where(rows, **eq)
     return None if rows.empty else rows.sort_values("started").iloc[-1]
 
-# %% ../../nbs/56a_efficiency_run.ipynb #75c07f2d
 def _num(x) -> float:
     try: return float(x)
     except (TypeError, ValueError): return np.nan
 
-# %% ../../nbs/56a_efficiency_run.ipynb #1434cf85
+_GOALS = (("decoder", "peak memory", "forward", 0.5), ("decoder", "time", "forward_last", 1.1),
+          ("encoder", "peak memory", "forward", 1.1), ("encoder", "time", "forward", 1.1))   # issue 13, item 1
+
 def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str = "smollm2-135m",
                 encoder: str = "minilm-sst2", length: int = 512, decoder_batch: int = 16, encoder_batch: int = 256,
                 repeats: int = 5) -> pd.DataFrame:
-    """The project's efficiency goals (issue 13, item 1) from the CSVs, one row per goal: on the decoder at `length`
-    tokens NormXLogit's peak memory over a forward pass with all logits (goal <= 0.5, batch `decoder_batch`) and its
-    time over a forward pass returning only the last position's logits (goal <= 1.1, batch 1, same run); on the encoder
-    its peak memory over a plain forward pass at batch `encoder_batch` (goal <= 1.1) and its time over that forward
-    (goal <= 1.1, batch 1). Memory is whole-process peak RSS (GPU: peak allocated), one probe a side, so `lo` = `hi` =
-    `ratio`; a time is the median per-round ratio of one run, `lo`/`hi` the smallest and largest (`ratio_interval`).
-    `verdict`: `goal_verdict` ('met' / 'not met' / 'inconclusive'; None while a measurement is missing). `load`: the
-    highest 1-minute load average recorded with the measurements (a time run: at its start, and end where recorded; a
-    probe: at its end), `quiet`: `run_quiet` of it; `measured`: the CPU and the day of NormXLogit's measurement.
-    Printed, never asserted."""
-    out, done = [], memory_rows[memory_rows.complete.astype(bool)]
-    def row(kind, model, what, batch, goal, value="pending", ci=(np.nan,) * 3, load=np.nan, at=None):
-        (ratio, lo, hi), ok = ci, not np.isnan(ci[1])
-        measured = "–" if at is None else f"{at.get('cpu_model', '?')}, {str(at.get('started', '?'))[:10]}"
-        out.append(dict(kind=kind, model=model, what=what, length=length, batch=batch, value=value, ratio=ratio, lo=lo,
-                        hi=hi, goal=goal, verdict=goal_verdict(lo, hi, goal) if ok else None, load=load,
-                        quiet=run_quiet(load, _num(at.get("n_cpus"))) if ok else None, measured=measured))
-    def mem(kind, model, batch, num, den, goal):
-        a, b = (latest_row(done, model=model, method=x, length=length, batch=batch) for x in (num, den))
-        what = f"peak memory, {num} / {den}"
-        if a is None or b is None: return row(kind, model, what, batch, goal)
-        r = a.memory_gib / b.memory_gib
-        row(kind, model, what, batch, goal, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB", (r, r, r),
-            np.fmax(_num(a.get("load_avg")), _num(b.get("load_avg"))), a)
-    def tim(kind, model, num, den, goal):
-        a = latest_row(time_rows, model=model, method=num, length=length, batch=1, repeats=repeats)
-        b = None if a is None else latest_row(time_rows, model=model, method=den, length=length, batch=1,
-                                              run_id=a.run_id)
-        what = f"time, {num} / {den}"
-        if a is None or b is None: return row(kind, model, what, 1, goal)
-        load = others_load(a.get("load_avg"), a.get("load_avg_end"), a.get("run_cpu_s"), a.get("run_wall_s"))
-        row(kind, model, what, 1, goal, f"{a.median_s:.3f} / {b.median_s:.3f} s",
-            ratio_interval(round_ratios(time_rows, model, num, den, a.run_id))[:3], load, a)
-    mem("decoder", decoder, decoder_batch, "normxlogit", "forward", 0.5)
-    tim("decoder", decoder, "normxlogit", "forward_last", 1.1)
-    mem("encoder", encoder, encoder_batch, "normxlogit", "forward", 1.1)
-    tim("encoder", encoder, "normxlogit", "forward", 1.1)
-    g = pd.DataFrame(out)                                              # verdict and quiet: None stays None, not NaN
-    for c in ("verdict", "quiet"): g[c] = pd.Series([r[c] for r in out], index=g.index, dtype=object)
-    return g
+    "The project's efficiency goals (issue 13, item 1) from the CSVs, one row per goal with its verdict."
+    done, out = memory_rows[memory_rows.complete.astype(bool)], []
+    for kind, measure, den, goal in _GOALS:
+        model, batch = (decoder, decoder_batch) if kind == "decoder" else (encoder, encoder_batch)
+        if measure == "time":
+            batch, a = 1, latest_row(time_rows, model=model, method="normxlogit", length=length, batch=1,
+                                     repeats=repeats)
+            b = a if a is None else latest_row(time_rows, model=model, method=den, length=length, batch=1,
+                                               run_id=a.run_id)
+        else: a, b = (latest_row(done, model=model, method=x, length=length, batch=batch) for x in ("normxlogit", den))
+        row = dict(kind=kind, model=model, what=f"{measure}, normxlogit / {den}", length=length, batch=batch,
+                   value="pending", ratio=np.nan, lo=np.nan, hi=np.nan, goal=goal, verdict=None, load=np.nan,
+                   quiet=None, measured="–")
+        if a is not None and b is not None:
+            if measure == "time":
+                ci = ratio_interval(round_ratios(time_rows, model, "normxlogit", den, a.run_id))[:3]
+                load = others_load(a.get("load_avg"), a.get("load_avg_end"), a.get("run_cpu_s"), a.get("run_wall_s"))
+                value = f"{a.median_s:.3f} / {b.median_s:.3f} s"
+            else:
+                ci, value = (a.memory_gib / b.memory_gib,) * 3, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB"
+                load = np.fmax(_num(a.get("load_avg")), _num(b.get("load_avg")))
+            row.update(value=value, ratio=ci[0], lo=ci[1], hi=ci[2], load=load,
+                       measured=f"{a.get('cpu_model', '?')}, {str(a.get('started', '?'))[:10]}")
+            if not np.isnan(ci[1]):
+                row.update(verdict=goal_verdict(ci[1], ci[2], goal), quiet=run_quiet(load, _num(a.get("n_cpus"))))
+        out.append(row)
+    return pd.DataFrame(out).assign(**{c: pd.Series([r[c] for r in out], dtype=object) for c in ("verdict", "quiet")})
 
 # %% ../../nbs/56a_efficiency_run.ipynb #d60f50a4
 def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int = 5, cap_gib: float = 16.0,
               time_limit: float = 1800, device=None, threads=None, results=None, progress: bool = True) -> pd.DataFrame:
-    """Measure what `goals_table` needs for one model (fresh processes; rows appended to the CSVs, reused on a rerun):
-    peak memory of NormXLogit, 'forward' (and 'forward_last' on causal LMs) at `batch` x `length` (a probe is killed
-    above `cap_gib`, which protects the machine), and NormXLogit's time at batch 1 beside the forward baselines.
-    New probes add their cost (`cost_rows`). Returns this model's rows of `goals_table`."""
+    "Measure what `goals_table` needs for one model (resumable); returns this model's rows of it."
     model, tok = load_model(model_name, device=device)
     methods = [m for m in ("normxlogit", "forward", "forward_last") if m in supported_methods(model, ["normxlogit"])]
     run_time(model, tok, model_name, TimePlan([length], ["normxlogit"], 1, repeats, 1), results, progress)
     del model; gc.collect()
     path, taken = memory_csv(results), False
     for m in methods:
-        old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length, batch=batch)
-        if old.complete.astype(bool).any(): continue
-        row = run_probe(model_name, m, length, batch, cap_gib, time_limit, None, device, threads)
-        append_rows(path, [row], MEMORY_COLUMNS); taken = True
-        if progress: print(f"{m:>12} batch {batch}: {row['memory_gib'] or float('nan'):.2f} GiB, {row['seconds']:.2f} s"
-                           + ("" if row["complete"] else f" (stopped: {row['stopped']})"), flush=True)
+        if not _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length,
+                      batch=batch).complete.astype(bool).any():
+            taken = _take(path, run_probe(model_name, m, length, batch, cap_gib, time_limit, None, device, threads),
+                          progress)
     rows = read_rows(path, MEMORY_COLUMNS)
     if taken: _record(_where(rows, model=model_name, length=length, batch=batch, budget_gib=cap_gib), "goals", results)
     g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), rows, model_name, model_name, length, batch, batch,
@@ -560,24 +396,18 @@ METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_ME
 
 def _options(a): return json.loads(a.options) if a.options else None
 
-# %% ../../nbs/56a_efficiency_run.ipynb #3ae119aa
 def _show(df): print(dashed(df).to_string(index=False), flush=True)
 
-# %% ../../nbs/56a_efficiency_run.ipynb #fb97ff15
 def _time(a):
-    "Table 4: time per instance at each length, then the runs and the medians."
+    "Table 4: per run, its length, load average at start and end, CPU and wall seconds, and each method's median."
     model, tok = load_model(a.model, device=a.device)
-    plan = TimePlan(a.lengths, a.methods, a.batch, a.repeats, a.warmup, _options(a), a.wait_quiet,
-                    a.timed_after)
+    plan = TimePlan(a.lengths, a.methods, a.batch, a.repeats, a.warmup, _options(a), a.wait_quiet, a.timed_after)
     rows = run_time(model, tok, a.model, plan, a.results)
     rows = rows[(rows.batch == a.batch) & rows.length.isin(a.lengths)]
-    with pd.option_context("display.width", 250, "display.max_columns", None, "display.precision", 4):
-        print("runs (load average at start / end, CPU and wall seconds):")
-        _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s",
-                                              "run_wall_s"]])
-        print(rows.pivot_table(index=["length", "run_id"], columns="method", values="median_s"))
+    _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s",
+                                          "run_wall_s"]].merge(rows.pivot(index="run_id", columns="method",
+                                                                          values="median_s").reset_index()))
 
-# %% ../../nbs/56a_efficiency_run.ipynb #36af14ad
 def _probe(a):
     "One fresh-process memory probe: `READY {json}` once loaded, then the result's JSON."
     res = probe(a.model, a.method, a.length, a.batch, _options(a), a.device, a.threads,
@@ -610,10 +440,7 @@ _main = command_line(
         Opt("batch", kind=int, required=True)), ("device", "threads"))})
 
 def main(argv=None) -> int:
-    """`normxlogit experiment efficiency ...`: `time --model minilm-sst2 --lengths 40,120,360,512 --repeats 5`
-    (Table 4), `memory --model minilm-sst2 --budget-gib 8 --length 512` (Table 5), `goals --model smollm2-135m
-    --length 512 --batch 16` (the project's efficiency goals, issue 13, item 1) and `probe ...` (one fresh-process
-    memory probe; prints `READY {json}` then `{json}`)."""
+    "`normxlogit experiment efficiency time|memory|goals|probe ...`: Tables 4-5, the goals, one memory probe."
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     return _main(argv)
 main.parser = _main.parser
@@ -634,13 +461,7 @@ SCALE_RUNS = {   # what `reproduce` measures at each scale, in this order: task 
 # %% ../../nbs/56a_efficiency_run.ipynb #cd430514
 @scratch_unless_book("efficiency")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """Tables 4-5 from scratch, resumably (`SCALE_RUNS`): 'tiny' (tiny random models, seconds; in-process memory
-    probes; results in a scratch folder unless `results` names one: `scratch_unless_book`), 'book' (MiniLM and SmolLM2
-    as in the committed CSVs, 8 GiB budget, and the project's efficiency goals) or 'paper' (a BERT-base fine-tuned on
-    SST-2 from the hub, the paper's 48 GB budget: for a GPU). Measures only what `time.csv` / `memory.csv` lack; run
-    it on a quiet machine (book and paper scales wait up to `wait_quiet` seconds for one before each Table 4 run).
-    Returns the rows it added: `{'computed': ..., 'time rows': ..., 'memory rows': ...}` (`cache` is unused: the CSVs
-    are the store)."""
+    "Tables 4-5 (and at book scale the goals) from scratch, resumably, at `scale` (`SCALE_RUNS`); the rows it added."
     runs, tiny = scale_runs(SCALE_RUNS, scale), scale == "tiny"
     folder = results_path("efficiency", results=results)
     n = lambda f, cols: len(read_rows(f(folder), cols))
@@ -662,10 +483,7 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 _PRICED_AS = {_BERT: ("minilm-sst2", 8)}    # BERT-base: MiniLM's rates x 8 (its multiply-adds over MiniLM's)
 
 def work(run: ScaleRun, results=True) -> list[dict]:
-    """The steps of a `ScaleRun` for `common.estimate`, at the cost record's rates (`cost_rows`): a Table 4 run per
-    length ((warmup + repeats) rounds), a Table 5 search, the goals' probes (their timing is Table 4's at 512 tokens);
-    BERT-base ('paper') as `_PRICED_AS` (its 48 GB search, a GPU's, is unknown here); a tiny run (never recorded:
-    it writes to a scratch folder) at a guess, 3 s a Table 4 run and 4 s a search."""
+    "The steps of a `ScaleRun` for `common.estimate`, at the cost record's rates (`cost_rows`)."
     r, (model, f), x = run, _PRICED_AS.get(run.model, (run.model, 1)), run.get("budget_gib", run.get("batch", 1))
     if r.task == "time":
         task, k = "time" if r.methods is None else "time: " + ",".join(r.methods), TimePlan.warmup + r.get("repeats")

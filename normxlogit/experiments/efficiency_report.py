@@ -8,40 +8,33 @@ import json
 import numpy as np
 import pandas as pd
 from ..registry import method_label, method_colour
-from ..model.zoo import load_model
-from ..plot import ratio_span
-from .common import with_ci, dashed
+from .common import with_ci, dashed, others_load
 from .efficiency import (
-    TABLE_METHODS, PAPER_METHODS, BASELINES, BASELINE_LABELS, memory_summary, goals_table, latest_row, round_ratios,
-    ratio_interval, goal_verdict, run_quiet, others_load)
+    TABLE_METHODS, BASELINES, BASELINE_LABELS, latest_row, round_ratios, ratio_interval, goal_verdict, run_quiet)
+
 
 # %% auto #0
-__all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'BASELINE_STYLES', 'TIME_MARKERS', 'goals_alternative',
-           'method_name', 'shown', 'table4_runs', 'table4', 'baseline_of', 'table4_intervals', 'table4_ratio_text',
-           'missing_in_table4', 'measurement_spans', 'idle_before', 'run_table', 'relative_to', 'bracket', 'table5',
-           'plot_times', 'multiply_adds', 'best_gmacs', 'arithmetic_bounds', 'forward_goal', 'runs_reading',
-           'table4_note', 'time_reading', 'machines', 'memory_reading', 'bounds_reading', 'goals_reading',
-           'efficiency_reading']
+__all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'goals_alternative', 'method_name', 'shown',
+           'table4_runs', 'table4', 'baseline_of', 'table4_intervals', 'table4_ratio_text', 'missing_in_table4',
+           'measurement_spans', 'run_table', 'bracket', 'table5', 'machines', 'plot_times', 'multiply_adds',
+           'arithmetic_bounds', 'forward_goal']
 
 # %% ../../nbs/56_efficiency.ipynb #624f2071
 def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m",
                       length: int = 512, batch: int = 16) -> pd.DataFrame:
-    """Two other measures of NormXLogit's memory on the decoder, NOT the goals' (whole-process peak RSS against the
-    all-logits forward) and never a verdict: its whole-process peak over that of a forward pass with last-position
-    logits only (the least any method that runs the model needs), and its peak above the RSS after set-up (model
-    loaded, warm-up done: weights and runtime left out) over the all-logits forward's. A row per pair of probes."""
+    "Two other measures of NormXLogit's memory on the decoder, NOT the goals' and never a verdict."
     done, out = memory_rows[memory_rows.complete.astype(bool)], []
     p = {m: latest_row(done, model=model, method=m, length=length, batch=batch)
          for m in ("normxlogit", "forward", "forward_last")}
-    nx = p["normxlogit"]
     for base, measure, gib in (("forward_last", "whole-process peak RSS", lambda r: r.memory_gib),
                                ("forward", "peak RSS above the RSS after set-up",
                                 lambda r: r.memory_gib - r.rss_after_load_gib)):
-        if nx is not None and p[base] is not None:
-            a, b = gib(nx), gib(p[base])
+        if p["normxlogit"] is not None and p[base] is not None:
+            a, b = gib(p["normxlogit"]), gib(p[base])
             out.append(dict(model=model, measure=measure, what=f"normxlogit / {base}", length=length, batch=batch,
                             value=f"{a:.2f} / {b:.2f} GiB", ratio=a / b))
     return pd.DataFrame(out, columns=["model", "measure", "what", "length", "batch", "value", "ratio"])
+
 
 # %% ../../nbs/56_efficiency.ipynb #22645284
 PAPER_TABLE4 = pd.DataFrame({"grad_l1": [0.77, 0.77, 0.76, 0.78], "gxi": [0.80, 0.81, 0.80, 0.80],
@@ -58,13 +51,12 @@ TIME_GOAL, DECOMPX_GOAL = 1.1, 3.0
 # %% ../../nbs/56_efficiency.ipynb #2d947009
 def method_name(m: str) -> str: return BASELINE_LABELS.get(m) or method_label(m)
 
-# %% ../../nbs/56_efficiency.ipynb #76712d5a
+_ORDER = TABLE_METHODS + BASELINES
+
 def _ordered(t: pd.DataFrame) -> pd.DataFrame:
     "`t` with its method columns in the order of `TABLE_METHODS` and `BASELINES`, other columns after them."
-    first = [m for m in TABLE_METHODS + BASELINES if m in t.columns]
-    return t[first + [c for c in t.columns if c not in first]]
+    return t[sorted(t.columns, key=lambda c: _ORDER.index(c) if c in _ORDER else len(_ORDER))]
 
-# %% ../../nbs/56_efficiency.ipynb #b22103a9
 def shown(df: pd.DataFrame, fmt: str = "{:.2f}", labels: bool = True) -> pd.DataFrame:
     "A table for the page: numbers formatted with `fmt`, missing cells as '–', methods by their labels."
     out = dashed(df, fmt)
@@ -73,49 +65,40 @@ def shown(df: pd.DataFrame, fmt: str = "{:.2f}", labels: bool = True) -> pd.Data
 
 # %% ../../nbs/56_efficiency.ipynb #2129da7c
 def table4_runs(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> pd.DataFrame:
-    """The rows Table 4 uses: per length ONE run (`run_id`), the one that timed the most of `TABLE_METHODS` (the latest
-    among equals), so that every time and ratio in a row shares that run's round-robin, load and state."""
+    "The rows Table 4 uses: per length the one run that timed the most of `TABLE_METHODS` (the latest among equals)."
     d = time_rows[(time_rows.model == model_name) & (time_rows.batch == batch)]
     keep = [g.groupby("run_id").agg(n=("method", lambda s: int(s.isin(TABLE_METHODS).sum())),
                                     started=("started", "max"))
              .sort_values(["n", "started"]).index[-1] for _, g in d.groupby("length")]
     return d[d.run_id.isin(keep)]
 
-# %% ../../nbs/56_efficiency.ipynb #19e6c261
-def table4(time_rows: pd.DataFrame, model_name: str,
-           value: str = "seconds_per_instance", batch: int = 1) -> pd.DataFrame:
+def table4(time_rows: pd.DataFrame, model_name: str, value: str = "seconds_per_instance", batch: int = 1):
     "Lengths x methods: `value` ('seconds_per_instance', 'ratio_to_forward', ...) from the runs of `table4_runs`."
     return _ordered(table4_runs(time_rows, model_name, batch).pivot(index="length", columns="method", values=value))
 
-# %% ../../nbs/56_efficiency.ipynb #c3689e42
 def baseline_of(time_rows: pd.DataFrame, model_name: str) -> str:
-    """The forward pass NormXLogit is held against: 'forward_last' where it
-    was timed (causal LMs: last-position logits only), else 'forward'."""
+    "The forward pass NormXLogit is held against: 'forward_last' where it was timed, else 'forward'."
     return "forward_last" if (time_rows[time_rows.model == model_name].method == "forward_last").any() else "forward"
 
+
 # %% ../../nbs/56_efficiency.ipynb #0407b6c5
-def table4_intervals(time_rows: pd.DataFrame, model_name: str,
-                     baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
-    """Per length and method of Table 4's runs: the per-round ratios to `baseline` in the same run (`round_ratios`),
-    their median, smallest and largest (`ratio_interval`) and the run."""
+def table4_intervals(time_rows: pd.DataFrame, model_name: str, baseline: str = "forward", batch: int = 1):
+    "Per length and method of Table 4's runs: the median and range of the per-round ratios to `baseline`, and the run."
     out = [(int(r.length), r.method, r.run_id,
             *ratio_interval(round_ratios(time_rows, model_name, r.method, baseline, r.run_id)))
            for r in table4_runs(time_rows, model_name, batch).itertuples()]
     return pd.DataFrame(out, columns=["length", "method", "run_id", "ratio", "lo", "hi", "coverage"])
 
-# %% ../../nbs/56_efficiency.ipynb #e7e031f8
-def table4_ratio_text(time_rows: pd.DataFrame, model_name: str,
-                      baseline: str = "forward", batch: int = 1) -> pd.DataFrame:
-    """Lengths x methods: 'median [smallest, largest]' of the per-round
-    ratios to `baseline` (NaN where the run lacks the method)."""
+def table4_ratio_text(time_rows: pd.DataFrame, model_name: str, baseline: str = "forward", batch: int = 1):
+    "Lengths x methods: 'median [smallest, largest]' of the per-round ratios to `baseline` (NaN: not in the run)."
     d = table4_intervals(time_rows, model_name, baseline, batch)
     d["text"] = [np.nan if np.isnan(m) else with_ci(m, lo, hi, 2) for m, lo, hi in zip(d.ratio, d.lo, d.hi)]
     return _ordered(d.pivot(index="length", columns="method", values="text"))
 
+
 # %% ../../nbs/56_efficiency.ipynb #e8ba48e7
 def missing_in_table4(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> list:
-    """Why cells of Table 4 are empty: `[(method, length or None, reason)]` (None: the model's head is not supported
-    at all). A method missing from its length's run but timed at that length in another run is named with that run."""
+    "Why cells of Table 4 are empty: `[(method, length or None, reason)]` (None: not supported on the model at all)."
     d = time_rows[(time_rows.model == model_name) & (time_rows.batch == batch)]
     t = table4(time_rows, model_name, batch=batch)
     out = [(m, None, "not supported on this model") for m in TABLE_METHODS if m not in set(d.method)]
@@ -130,11 +113,10 @@ def missing_in_table4(time_rows: pd.DataFrame, model_name: str, batch: int = 1) 
                                    f"{beside} alone, not in the round-robin of the other methods"))
     return out
 
+
 # %% ../../nbs/56_efficiency.ipynb #9e85c86c
 def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None = None) -> pd.DataFrame:
-    """`start`, `end` of every measurement in the CSVs. A timing run ends at its start plus `run_wall_s` where
-    recorded, else plus an estimate from its times ((warmup + repeats) rounds, the warm-up at the median); a memory
-    probe is recorded when it ends (`started`) and began `wall_s` before."""
+    "`start`, `end` of every measurement in the CSVs (timing runs and memory probes)."
     out = []
     for rid, g in time_rows.groupby("run_id"):
         r, start = g.iloc[0], pd.Timestamp(g.started.iloc[0])
@@ -147,52 +129,32 @@ def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None 
                         start=end - pd.Timedelta(seconds=float(r.wall_s)), end=end))
     return pd.DataFrame(out, columns=["kind", "id", "start", "end"])
 
-# %% ../../nbs/56_efficiency.ipynb #6489c06e
-def idle_before(started, spans: pd.DataFrame) -> float:
-    """Seconds from the end of the last measurement that began before
-    `started` to `started` (NaN if none; below 0: they overlapped)."""
-    t = pd.Timestamp(started)
-    prev = spans[spans.start < t]
-    return np.nan if prev.empty else float((t - prev.end.max()).total_seconds())
-
-# %% ../../nbs/56_efficiency.ipynb #e26c7aee
 def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1,
               memory_rows: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The run behind each length of Table 4: id, start, CPU, cores, torch threads, 1-minute load average at start and
-    end, CPU and wall seconds, the matmul throughput just before it (`gmacs`), the methods it timed, the seconds since
-    the previous measurement ended (`idle_before`; memory probes count when `memory_rows` is given), the load of other
-    work (`others_load`) and whether it counts as quiet (`run_quiet` of that load)."""
+    "The run behind each length of Table 4: where, when, under what load, and whether it counts as quiet."
     spans, rows = measurement_spans(time_rows, memory_rows), []
     for (L, rid), g in table4_runs(time_rows, model_name, batch).groupby(["length", "run_id"]):
-        r = g.iloc[0]
+        r, t = g.iloc[0], pd.Timestamp(g.started.iloc[0])
         end, cpu_s, wall_s = (r.get(c, np.nan) for c in ("load_avg_end", "run_cpu_s", "run_wall_s"))
-        others = others_load(r.load_avg, end, cpu_s, wall_s)
+        others, prev = others_load(r.load_avg, end, cpu_s, wall_s), spans[spans.start < t]
         rows.append(dict(length=int(L), run_id=rid, started=r.started, cpu=r.cpu_model, cores=int(r.n_cpus),
                          threads=int(r.torch_threads), load_start=r.load_avg, load_end=end, cpu_s=cpu_s, wall_s=wall_s,
                          gmacs=r.matmul_gmacs, methods=int(g.method.isin(TABLE_METHODS).sum()),
-                         idle_before_s=idle_before(r.started, spans), load_others=others,
-                         quiet=run_quiet(others, r.n_cpus)))
+                         idle_before_s=np.nan if prev.empty else float((t - prev.end.max()).total_seconds()),
+                         load_others=others, quiet=run_quiet(others, r.n_cpus)))
     return pd.DataFrame(rows)
 
-# %% ../../nbs/56_efficiency.ipynb #3038c256
-def relative_to(table: pd.DataFrame, ref: str = "normxlogit") -> pd.DataFrame:
-    """Each column over the column `ref`: the paper has no forward
-    baseline, so its times compare with ours only as ratios."""
-    return table.div(table[ref], axis=0)
+
 
 # %% ../../nbs/56_efficiency.ipynb #4eeb273e
 def bracket(fitted, failed, limited_by: str = "budget") -> str:
-    """The largest batch as the search brackets it: 'a-b' when batch a fitted and b + 1 did not, one number when they
-    are adjacent, '≥a' when the search stopped for another reason than the budget (the next batch is unknown)."""
+    "The largest batch as the search brackets it: 'a-b', 'a' when adjacent, '≥a' when not stopped by the budget."
     if limited_by != "budget" or pd.isna(failed): return f"≥{int(fitted)}"
     a, b = int(fitted), int(failed) - 1
     return str(a) if a == b else f"{a}-{b}"
 
-# %% ../../nbs/56_efficiency.ipynb #5afb2b7f
 def table5(summary: pd.DataFrame, model_name: str) -> pd.DataFrame:
-    """Table 5 from `memory_summary`, one column per method: the bracket of the largest batch within the budget, the
-    batch that fitted and the one that did not, the time per instance and peak memory at the fitted batch, the
-    1-minute load average when that probe ended, and what limited the search."""
+    "Table 5 from `memory_summary`, one column per method."
     d = summary[summary.model == model_name]
     dup = d.method.duplicated(keep=False)
     d = d.assign(method=[f"{m} {o}" if x else m for m, o, x in zip(d.method, d.options, dup)]).set_index("method")
@@ -202,49 +164,35 @@ def table5(summary: pd.DataFrame, model_name: str) -> pd.DataFrame:
         "time per instance (s)": d.seconds_per_instance, "peak memory (GiB)": d.memory_gib,
         "load at probe end": d.load_avg, "limited by": d.limited_by}, index=d.index).T)
 
-# %% ../../nbs/56_efficiency.ipynb #203937e3
-BASELINE_STYLES = {"forward": dict(color="#555555", ls="--"), "forward_last": dict(color="#555555", ls=":")}
-TIME_MARKERS = dict(zip(TABLE_METHODS + BASELINES, "os^D*XvPhx"))
+def machines(rows: pd.DataFrame) -> str:
+    "Where and when `rows` were measured: 'AMD EPYC on 2026-11-24' (every CPU, the first and last day)."
+    days = sorted(str(s)[:10] for s in rows.started)
+    return " and ".join(sorted(set(rows.cpu_model))) + f" on {days[0]}" + (
+        f" to {days[-1]}" if days[-1] > days[0] else "")
 
+
+# %% ../../nbs/56_efficiency.ipynb #203937e3
 def plot_times(time_rows: pd.DataFrame, models=None, paper: bool = True, batch: int = 1):
-    """Seconds per instance against input length per method (Table 4's runs), one panel per model (and one for the
-    paper) on ONE logarithmic y axis; methods in their registry colours (NormXLogit black), the forward-pass baselines
-    grey dashed and dotted, the legend under the panels. Returns the figure (9 inches wide)."""
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
+    "Seconds per instance against input length per method, a panel per model (and the paper's), one log y axis."
+    import seaborn as sns
     models = list(dict.fromkeys(time_rows.model)) if models is None else list(models)
-    d = pd.concat([table4_runs(time_rows, m, batch).assign(panel=m) for m in models], ignore_index=True)
-    d = d[["panel", "method", "length", "seconds_per_instance"]]
-    if paper:
-        p = PAPER_TABLE4.reset_index().melt("length", var_name="method", value_name="seconds_per_instance")
-        d = pd.concat([d, p.assign(panel="paper: BERT-base, GPU")], ignore_index=True)
-    order = [m for m in TABLE_METHODS + BASELINES if m in set(d.method)]
-    style = lambda m: dict(**(BASELINE_STYLES.get(m) or dict(color=method_colour(m), ls="-")),
-                           marker=TIME_MARKERS.get(m, "o"), ms=5, lw=2.2 if m == "normxlogit" else 1.4)
-    panels = list(dict.fromkeys(d.panel))
-    fig, axes = plt.subplots(1, len(panels), figsize=(9, 4.3), sharey=True, squeeze=False)
-    for ax, pn in zip(axes[0], panels):
-        for m in order:
-            e = d[(d.panel == pn) & (d.method == m)].sort_values("length")
-            if len(e): ax.plot(e.length, e.seconds_per_instance, **style(m))
-        ax.set_yscale("log"); ax.set_title(pn, fontsize=10)
-        ax.set_xticks(sorted(d.length.unique())); ax.tick_params(labelsize=9)
-        ax.set_xlabel("input length (tokens)", fontsize=9.5); ax.grid(alpha=0.3, lw=0.5, which="major")
-    axes[0, 0].set_ylabel("seconds per instance (log scale)", fontsize=9.5)
-    handles = [Line2D([], [], label=method_name(m), **style(m)) for m in order]
-    ncol = min(5, len(handles))
-    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=9, frameon=False)
-    fig.suptitle(f"Time per instance against input length (batch {batch}; one log scale for every panel)",
-                 fontsize=10.5)
-    fig.tight_layout(rect=(0, (0.15 + 0.24 * -(-len(handles) // ncol)) / fig.get_figheight(), 1, 1))
-    return fig
+    d = pd.concat([table4_runs(time_rows, m, batch).assign(panel=m) for m in models])
+    if paper: d = pd.concat([d, PAPER_TABLE4.reset_index().assign(panel="paper: BERT-base, GPU").melt(
+        ["length", "panel"], var_name="method", value_name="seconds_per_instance")])
+    lab = {m: method_name(m) for m in TABLE_METHODS + BASELINES if m in set(d.method)}     # in the tables' order
+    g = sns.relplot(d.assign(method=d.method.map(lab)), x="length", y="seconds_per_instance", col="panel",
+                    hue="method", style="method", hue_order=lab.values(), style_order=lab.values(), kind="line",
+                    palette={v: "#555555" if m in BASELINES else method_colour(m) for m, v in lab.items()},
+                    dashes={v: dict(forward=(4, 2), forward_last=(1, 2)).get(m, "") for m, v in lab.items()},
+                    markers=True, height=4, aspect=0.6)
+    g.set(yscale="log", xticks=sorted(d.length.unique()), xlabel="input length (tokens)",
+          ylabel="seconds per instance (log scale)").set_titles("{col_name}")
+    g.figure.suptitle(f"Time per instance against input length (batch {batch}; one log scale for every panel)", y=1.02)
+    return g.figure
 
 # %% ../../nbs/56_efficiency.ipynb #818d78db
 def multiply_adds(method: str, n_layers: int, s: int, d: int, d_ff: int, n_heads: int) -> int:
-    """Multiply-adds of one instance of `s` tokens, counted as in chapters 30 (ALTI) and 33 (DecompX): the forward pass
-    (4 s d^2 + 2 s^2 d + 2 s d d_ff per layer), plus for ALTI the per-head projections, the mixing over heads and the
-    distances (s d^2 + s^2 H d + s^2 d), for DecompX the value/output projections of s vectors per position, the
-    attention over them and the FFN (2 s^2 d^2 + s^3 d + 2 s^2 d d_ff)."""
+    "Multiply-adds of one instance of `s` tokens: the forward pass, plus ALTI's or DecompX's own."
     L, H = n_layers, n_heads
     fwd = L * (4 * s * d * d + 2 * s * s * d + 2 * s * d * d_ff)
     extra = {"forward": 0, "alti": L * (s * d * d + s * s * H * d + s * s * d),
@@ -252,26 +200,14 @@ def multiply_adds(method: str, n_layers: int, s: int, d: int, d_ff: int, n_heads
     if method not in extra: raise ValueError(f"multiply-adds are counted for {sorted(extra)}, not {method!r}")
     return fwd + extra[method]
 
-# %% ../../nbs/56_efficiency.ipynb #c9c0a5ee
-def best_gmacs(time_rows: pd.DataFrame, cpu_model: str | None = None, threads: int | None = None) -> float:
-    """The best float32 matmul throughput (GMAC/s) measured before any timing run of `time_rows` (on `cpu_model` with
-    `threads` torch threads, when given)."""
-    d = time_rows
-    if cpu_model is not None: d = d[d.cpu_model == cpu_model]
-    if threads is not None: d = d[d.torch_threads == threads]
-    return float(d.matmul_gmacs.max())
-
-# %% ../../nbs/56_efficiency.ipynb #cb027b29
 def arithmetic_bounds(time_rows: pd.DataFrame, model_name: str, config) -> pd.DataFrame:
-    """The forward pass, ALTI and DecompX in Table 4's runs (batch 1): the multiply-adds per instance (`gmac`), their
-    time at the best matmul throughput measured here (`bound_s` at `best_gmacs`: an estimate, not a hard floor), the
-    throughput just before the run (`run_gmacs`), the measured median time, and how many times the bound it is
-    (`times_bound`: the median per-round value, with the smallest and largest, `lo` and `hi`)."""
-    d, out = table4_runs(time_rows, model_name), []
+    "The forward pass, ALTI and DecompX in Table 4's runs against the time of their multiply-adds at the best GMAC/s."
+    d, c, out = table4_runs(time_rows, model_name), config, []
     for r in d[d.method.isin(["forward", "alti", "decompx"])].itertuples():
-        macs = multiply_adds(r.method, config.num_hidden_layers, int(r.length), config.hidden_size,
-                             config.intermediate_size, config.num_attention_heads)
-        best = best_gmacs(time_rows, r.cpu_model, r.torch_threads)
+        macs = multiply_adds(r.method, c.num_hidden_layers, int(r.length), c.hidden_size, c.intermediate_size,
+                             c.num_attention_heads)
+        best = float(time_rows.matmul_gmacs[(time_rows.cpu_model == r.cpu_model)
+                                            & (time_rows.torch_threads == r.torch_threads)].max())
         bound = macs / (best * 1e9)
         med, lo, hi, _ = ratio_interval(np.asarray(json.loads(r.times_s), float) / bound)
         out.append((r.method, int(r.length), macs / 1e9, r.matmul_gmacs, best, bound, r.seconds_per_instance,
@@ -279,23 +215,10 @@ def arithmetic_bounds(time_rows: pd.DataFrame, model_name: str, config) -> pd.Da
     cols = ["method", "length", "gmac", "run_gmacs", "best_gmacs", "bound_s", "measured_s", "times_bound", "lo", "hi"]
     return pd.DataFrame(out, columns=cols).sort_values(["method", "length"]).reset_index(drop=True)
 
-# %% ../../nbs/56_efficiency.ipynb #93760876
-def _x(v): return f"{v:.2f}x"
-
-# %% ../../nbs/56_efficiency.ipynb #dc1ac6e9
-def _iv(m, lo, hi): return f"{m:.2f}x [{lo:.2f}, {hi:.2f}]"
-
-# %% ../../nbs/56_efficiency.ipynb #9bdffa4a
-def _tally(verdicts: dict, unit: str = " tokens") -> str:
-    "'**not met** at 40 tokens; inconclusive at 120, 360 tokens' from {length: verdict}."
-    at = {v: ", ".join(str(L) for L, x in verdicts.items() if x == v) for v in ("met", "not met", "inconclusive")}
-    return "; ".join(f"{'**not met**' if v == 'not met' else v} at {Ls}{unit}" for v, Ls in at.items() if Ls)
 
 # %% ../../nbs/56_efficiency.ipynb #1054cf9e
 def forward_goal(time_rows: pd.DataFrame, models, goal: float = TIME_GOAL, batch: int = 1) -> pd.DataFrame:
-    """NormXLogit against one forward pass at every length of Table 4 (that length's run): the per-round ratios to the
-    forward pass it is held against (`baseline_of`), their median, smallest and largest, the extra milliseconds per
-    call (median of the per-round differences) and the verdict on 'at most `goal`' (`goal_verdict`)."""
+    "NormXLogit against one forward pass at every length of Table 4: ratio range, extra ms per call, verdict."
     out = []
     for name in models:
         base, runs = baseline_of(time_rows, name), table4_runs(time_rows, name, batch)
@@ -308,239 +231,3 @@ def forward_goal(time_rows: pd.DataFrame, models, goal: float = TIME_GOAL, batch
                             run_id=r.run_id))
     return pd.DataFrame(out, columns=["model", "length", "baseline", "ratio", "lo", "hi",
                                       "extra_ms", "verdict", "run_id"])
-
-# %% ../../nbs/56_efficiency.ipynb #6cd74cef
-def _lengths(L) -> str: return ", ".join(str(x) for x in L) + " tokens"
-
-# %% ../../nbs/56_efficiency.ipynb #fa2ea713
-def runs_reading(time_rows: pd.DataFrame, models, batch: int = 1, memory_rows: pd.DataFrame | None = None) -> str:
-    """Where and how quietly Table 4's runs ran, in words: the CPU (per length when the runs ran on different machines),
-    the threads, the load, the quiet rule's answer, and the matmul throughput as a share of the best on the same CPU."""
-    out = []
-    for name in models:
-        R = run_table(time_rows, name, batch, memory_rows)
-        if R.empty: continue
-        n, cpus = int(R.cores.max()), sorted(set(R.cpu))
-        runs = (f"({_lengths(R.length)}) on {cpus[0]}" if len(cpus) == 1
-                else "(" + "; ".join(f"{_lengths(R[R.cpu == c].length)} on {c}" for c in cpus) + ")")
-        s = (f"**{name}**: {len(R)} runs {runs} ({n} cores, {R.threads.max()} torch threads), "
-             f"1-minute load {R.load_start.min():.2f}-{R.load_start.max():.2f} at the start, that is "
-             f"{R.load_start.min() / n:.2f}-{R.load_start.max() / n:.2f} per core")
-        if R.load_end.notna().any(): s += f", and {R.load_end.min():.2f}-{R.load_end.max():.2f} at the end"
-        if R.cpu_s.notna().any(): s += f"; {R.cpu_s.sum() / 60:.1f} CPU minutes in {R.wall_s.sum() / 60:.1f} wall " \
-                                       "minutes"
-        if len(cpus) > 1:
-            s += (f". The runs ran on {len(cpus)} different machines, so seconds compare only within "
-                  "a length (one run); across lengths compare the ratios, each taken within one run")
-        loud = R[~R.quiet]
-        if loud.empty: s += ". Every run was quiet by the rule above."
-        else:
-            s += f". **Not quiet** by the rule above: {_lengths(loud.length) if len(loud) < len(R) else 'all of them'}."
-            near = loud[loud.idle_before_s.fillna(np.inf) < 60]
-            if len(near):
-                s += (f" {'All of them' if len(near) == len(loud) else 'The runs at ' + _lengths(near.length)} "
-                      "started within a minute of the previous measurement of this benchmark (estimated from "
-                      "the recorded times), and every measurement keeps all cores busy, so part of that load "
-                      "is the benchmark's own; the load average cannot tell it from other work.")
-            s += " The times of a run that is not quiet may be inflated by an unknown amount."
-        share = R.gmacs / R.cpu.map(lambda c: best_gmacs(time_rows, c))
-        s += (f" The matmul throughput measured just before each run was {share.min():.0%}-{share.max():.0%} "
-              f"of the best measured on the same CPU before any run, lowest before the "
-              f"{R.length[share.idxmin()]}-token run: a lower share is a sign of other work on the cores.")
-        out.append(s)
-    return "\n\n".join(out)
-
-# %% ../../nbs/56_efficiency.ipynb #33e7967a
-def table4_note(time_rows: pd.DataFrame, models, batch: int = 1) -> str:
-    "What each '–' of Table 4 means, and the command that fills the cells a length's run lacks."
-    parts, cmds = [], []
-    for name in models:
-        v = missing_in_table4(time_rows, name, batch)
-        if not v: continue
-        parts.append(f"**{name}**: " + "; ".join(method_name(m) + (f" at {L} tokens" if L else "") + f" ({why})"
-                                                 for m, L, why in v))
-        Ls = sorted({L for _, L, _ in v if L is not None})
-        reps = int(time_rows[time_rows.model == name].repeats.max())
-        if Ls: cmds.append(f"`normxlogit experiment efficiency time --model {name} --lengths "
-                           f"{','.join(map(str, Ls))} --repeats {reps} --wait-quiet 600`")
-    s = "A '–' marks a cell with no measurement from that row's run" + (":\n\n" + "\n\n".join(parts) if parts else ".")
-    s += ("\n\nTable 4 never fills a cell from another run, whose load and state would "
-          "differ; where NormXLogit is '–', its ratios to the other methods are '–' as well.")
-    if cmds: s += (" The cells fill when that length is timed again in full (every method and the forward passes, one "
-                   "round-robin, on a quiet machine): " + "; ".join(cmds) + ".")
-    return s
-
-# %% ../../nbs/56_efficiency.ipynb #a92d9822
-def time_reading(time_rows: pd.DataFrame, name: str, fg: pd.DataFrame | None = None, goal: float = TIME_GOAL) -> str:
-    """NormXLogit against one forward pass (with intervals and verdicts)
-    and the paper's methods relative to NormXLogit, in words."""
-    fg = forward_goal(time_rows, [name], goal) if fg is None else fg[fg.model == name]
-    if fg.empty: return ""
-    desc = ("a forward pass that returns only the last position's logits"
-            if baseline_of(time_rows, name) == "forward_last" else "a plain forward pass")
-    runs = table4_runs(time_rows, name)
-    lacking = [L for m, L, _ in missing_in_table4(time_rows, name) if m == "normxlogit" and L is not None]
-    s = (f"**{name}, NormXLogit against one forward pass.** Its time over {desc} in the same run (median of the "
-         f"per-round ratios [smallest, largest of the {len(json.loads(runs.times_s.iloc[0]))} rounds]): "
-         + "; ".join(f"{r.length} tokens {_iv(r.ratio, r.lo, r.hi)}" for r in fg.itertuples())
-         + (f"; {', '.join(map(str, lacking))} tokens '–' (the note under Table 4; the goals below time it in a run "
-            "of its own)" if lacking else "")
-         + f". Within {goal:g}x of one forward pass (the project's goal, set at the longest length and read here at "
-           "every length): " + _tally(dict(zip(fg.length, fg.verdict))) + ".")
-    over = fg[fg.verdict == "not met"]
-    if len(over): s += (" Where it is not met, NormXLogit adds "
-                        + ", ".join(f"{r.extra_ms:.1f} ms at {r.length} tokens" for r in over.itertuples())
-                        + " per call (median of the per-round differences), which weighs most on the shortest inputs.")
-    t4 = table4(time_rows, name)
-    rel, paper_rel = relative_to(t4[[c for c in PAPER_METHODS if c in t4]]), relative_to(PAPER_TABLE4)
-    others = [m for m in PAPER_METHODS if m != "normxlogit" and m in rel]
-    if not others: return s
-    parts = [f"{method_name(m)} {ratio_span(rel[m].dropna())} (paper "
-             f"{ratio_span(paper_rel[m].reindex(rel[m].dropna().index))})" for m in others]
-    low = np.nanmin(np.concatenate([[np.nan]] + [round_ratios(time_rows, name, m, "normxlogit", rid)
-                                                 for rid in runs.run_id.unique() for m in others]))
-    return s + (" Relative to NormXLogit in the same run (medians), the paper's other methods take "
-                + "; ".join(parts) + ". "
-                + ("So NormXLogit is the fastest of the paper's methods at every length where it was timed, and in "
-                   "every round (each other method's time over NormXLogit's in the same round is at least "
-                   f"{low:.2f}x), as in Table 4." if low > 1 else
-                   f"In some rounds another of the paper's methods was faster than NormXLogit (down to {low:.2f}x).")
-                + " The gaps are wider than on the paper's GPU: there the path points of IG and the per-token "
-                "decomposed vectors of DecompX run in parallel, while on "
-                f"{int(time_rows[time_rows.model == name].torch_threads.max())} CPU threads their arithmetic shows "
-                "in full.")
-
-# %% ../../nbs/56_efficiency.ipynb #27c1aa43
-def machines(rows: pd.DataFrame) -> str:
-    """Where and when `rows` (of time.csv or memory.csv) were measured:
-    'AMD EPYC on 2026-11-24' (every CPU, the first and last day)."""
-    days = sorted(str(s)[:10] for s in rows.started)
-    span = days[0] + (f" to {days[-1]}" if days[-1] > days[0] else "")
-    return " and ".join(sorted(set(rows.cpu_model))) + f" on {span}"
-
-# %% ../../nbs/56_efficiency.ipynb #f6ff5989
-def _normxlogit_rank(br: dict, meths: list, name: str, budget: float) -> str:
-    "How NormXLogit's bracket ranks among the other methods', and what of it compares with the paper."
-    lo, hi, txt = br["normxlogit"]
-    rest = [m for m in meths if m != "normxlogit"]
-    below, tied = [m for m in rest if br[m][1] < lo], [m for m in rest if br[m][:2] == (lo, hi)]
-    if len(below) + len(tied) == len(rest):
-        s = ("NormXLogit's bracket is the highest"
-             + (f", shared with {', '.join(method_name(m) for m in tied)}" if tied else "")
-             + ("" if "forward" not in br or br["forward"][:2] != (lo, hi) else " and a plain forward pass")
-             + ", as in the paper, where NormXLogit fits the largest batch. ")
-    else:
-        s = ("NormXLogit's bracket is not above every other method's here ("
-             + ", ".join(method_name(m) for m in rest if m not in below and m not in tied) + "). ")
-    return s + ("Only the order of magnitude and the order of the methods compare with the paper: the brackets "
-                f"come from doubling and one bisection step, the model differs ({name} against BERT-base), and "
-                f"the budget is a whole process's RSS in {budget:g} GiB rather than a GPU's 48 GB; NormXLogit's "
-                f"{txt} against the paper's {int(PAPER_TABLE5.loc['largest batch', 'normxlogit'])} is neither a "
-                "match nor a mismatch at that precision. ")
-
-def _time_per_instance(rows: pd.DataFrame, where: str, length: int, lo: int) -> str:
-    "How NormXLogit's time per instance moves with the batch on these probes, beside the paper's GPU."
-    p = rows[(rows.method == "normxlogit") & rows.complete.astype(bool)].sort_values("batch")
-    if len(p) < 2 or lo < 2: return ""
-    t, b1 = p.seconds_per_instance, int(p.batch.min())
-    return (f"The time per instance does not fall with the batch on the CPU of these probes ({where}): "
-            f"NormXLogit takes {t[p.batch == b1].iloc[-1]:.3f} s per instance at batch {b1} and "
-            f"{t[p.batch == lo].iloc[-1]:.3f} s at batch {lo} ({t.min():.3f}-{t.max():.3f} s over its probes), "
-            f"because one {length}-token instance already keeps the {int(p.torch_threads.max())} threads busy; "
-            f"the paper's GPU goes from {PAPER_TABLE4.normxlogit.get(length, float('nan')):g} s at batch 1 (Table 4) "
-            f"to {PAPER_TABLE5.loc['time per instance (s)', 'normxlogit']:g} s per instance at batch "
-            f"{int(PAPER_TABLE5.loc['largest batch', 'normxlogit'])}. Each probe is one timed call, at 1-minute "
-            f"loads of {p.load_avg.min():.2f}-{p.load_avg.max():.2f} when the probes ended (none quiet by the rule "
-            "above), so these times do not rank the batch sizes: the slower largest batches may come from memory "
-            "traffic or from the load, and one call each cannot tell which.")
-
-def memory_reading(memory_rows: pd.DataFrame, name: str, budget: float, length: int,
-                   time_rows: pd.DataFrame | None = None) -> str:
-    """Table 5 in words: the brackets, how NormXLogit ranks, what compares with the paper, and the time per instance
-    at the largest batch; where the probes ran, beside where Table 4 ran (`time_rows`) when that is another machine."""
-    rows = memory_rows[(memory_rows.model == name) & (memory_rows.length == length)   # the search, not the goals
-                       & np.isclose(memory_rows.budget_gib.astype(float), budget)]
-    if rows.empty: return ""
-    where, t4 = machines(rows), (None if time_rows is None else machines(table4_runs(time_rows, name)))
-    ms = memory_summary(rows, budget).set_index("method")
-    ms = ms[ms.options.isin(["{}"]) | ~ms.index.duplicated(keep=False)]
-    br = {m: (int(r.largest_batch), r.first_failing - 1 if r.limited_by == "budget" and pd.notna(r.first_failing)
-              else np.inf, bracket(r.largest_batch, r.first_failing, r.limited_by)) for m, r in ms.iterrows()}
-    meths = sorted([m for m in br if m != "forward"], key=lambda m: -br[m][0])
-    s = (f"**{name}, Table 5** ({length} tokens, {budget:g} GiB of peak RSS; probes on {where}"
-         + ("" if t4 is None or t4 == where else f", not on the machine of Table 4, {t4}")
-         + "). The largest batch, as the search brackets it: "
-         + ", ".join(f"{method_name(m)} {br[m][2]}" + (" (not even batch 1)" if br[m][0] == 0 and br[m][2] == "0"
-                                                       else "") for m in meths)
-         + (f"; a plain forward pass {br['forward'][2]}" if "forward" in br else "")
-         + ". The paper (48 GB GPU, BERT-base): "
-         + ", ".join(f"{method_name(m)} {int(v)}"
-                     for m, v in PAPER_TABLE5.loc["largest batch"].sort_values(ascending=False).items()) + ". ")
-    if "normxlogit" not in br: return s
-    return s + _normxlogit_rank(br, meths, name, budget) + _time_per_instance(rows, where, length, br["normxlogit"][0])
-
-# %% ../../nbs/56_efficiency.ipynb #d2cd5429
-def bounds_reading(time_rows: pd.DataFrame, name: str, config, goal: float = DECOMPX_GOAL) -> str:
-    "The arithmetic bounds of the forward pass, ALTI and DecompX in words, with the DecompX goal's verdict per length."
-    b = arithmetic_bounds(time_rows, name, config)
-    if b.empty or not b.method.isin(["alti", "decompx"]).any(): return ""
-    best = b.best_gmacs.max()
-    per = lambda d: "; ".join(f"{r.length} tokens {_iv(r.times_bound, r.lo, r.hi)}" for r in d.itertuples())
-    f, a, dx = (b[b.method == m] for m in ("forward", "alti", "decompx"))
-    s = (f"**{name}, arithmetic bounds** (the multiply-adds at {best:.0f} GMAC/s, the best matmul throughput measured "
-         f"before any run; before these runs it measured {b.run_gmacs.min():.0f}-{b.run_gmacs.max():.0f} GMAC/s). ")
-    if len(f): s += (f"A plain forward pass takes {per(f)} its bound: even the model's own call runs below that "
-                     "throughput. ")
-    if len(a): s += (f"ALTI takes {per(a)} its bound. The project's goal for ALTI (at least 3x faster than before "
-                     "its rewrite) cannot be checked here: the time before the rewrite is in no committed file. ")
-    if len(dx):
-        v = {r.length: goal_verdict(r.lo, r.hi, goal) for r in dx.itertuples()}
-        s += f"DecompX takes {per(dx)} its bound. The project's goal, DecompX within {goal:g}x of its bound: " \
-             f"{_tally(v)}."
-        r = dx.loc[dx.run_gmacs.idxmin()]
-        if v[r.length] != "met" and r.run_gmacs == b.run_gmacs.min():
-            s += (f" The {r.length}-token run measured {r.run_gmacs:.0f} GMAC/s just before it started "
-                  f"({r.run_gmacs / best:.0%} of the best), the lowest of these runs, and it was not "
-                  "quiet: other work may have slowed it, so a quiet re-timing could move this verdict.")
-    return s
-
-# %% ../../nbs/56_efficiency.ipynb #77cbc5db
-def goals_reading(time_rows: pd.DataFrame, memory_rows: pd.DataFrame) -> str:
-    "The project's efficiency goals with their verdicts, and apart from them the other memory measures, labelled."
-    g, lines = goals_table(time_rows, memory_rows), []
-    for r in g.itertuples():
-        head = f"* {r.model}, {r.what} at {r.length} tokens, batch {r.batch}: "
-        if pd.isna(r.verdict): lines.append(head + "pending"); continue
-        mem = r.what.startswith("peak memory")
-        val = (f"{_x(r.ratio)} (one probe a side)" if mem
-               else f"{_iv(r.ratio, r.lo, r.hi)} (median [smallest, largest] of the per-round ratios)")
-        q = "" if mem else ("; a quiet run" if r.quiet else f"; not quiet (load {r.load:.2f})")
-        lines.append(head + f"{r.value}, {val}, goal at most {r.goal:g}: **{r.verdict}**{q}; measured on {r.measured}")
-    s = ("**The project's efficiency goals** (issue 13; each from a measurement of its own, on the machine and day "
-         "named: the memory goals come from the Table 5 machine, the time goals from Table 4's runs).\n\n"
-         + "\n".join(lines))
-    dec = g[(g.kind == "decoder") & g.what.str.startswith("peak memory")]
-    if not len(dec) or dec.verdict.iloc[0] != "not met": return s
-    alt = goals_alternative(memory_rows)
-    s += ("\n\nThe decoder memory goal is **not met**: on the goal's measure, whole-process peak RSS, "
-          f"NormXLogit needs {_x(dec.ratio.iloc[0])} of a forward pass with all logits (goal at most "
-          f"{dec.goal.iloc[0]:g}).")
-    if len(alt):
-        s += (" Two other measures say where that memory goes; they are not the goal's measure and do not change the "
-              "verdict: " + "; ".join(f"{a.measure}, {a.what}: {a.value} = {_x(a.ratio)}" for a in alt.itertuples())
-              + ". The first compares with the least that any method running the model needs (a forward pass that "
-              "computes only the last position's logits); the second leaves out what every process holds (weights, "
-              "runtime).")
-    return s
-
-# %% ../../nbs/56_efficiency.ipynb #25f217df
-def efficiency_reading(time_rows, memory_rows, models, budget, mem_length) -> str:
-    """The chapter's reading of Tables 4-5, the arithmetic bounds and
-    the goals, generated from the CSVs (no number typed by hand)."""
-    fg, out = forward_goal(time_rows, models), []
-    for name in models:
-        out += [time_reading(time_rows, name, fg), memory_reading(memory_rows, name, budget, mem_length, time_rows)]
-        if time_rows[time_rows.model == name].method.isin(["alti", "decompx"]).any():
-            out.append(bounds_reading(time_rows, name, load_model(name, device="cpu")[0].config))
-    out.append(goals_reading(time_rows, memory_rows))
-    return "\n\n".join(x for x in out if x)

@@ -5,11 +5,10 @@
 # %% ../../nbs/51a_experiment1_run.ipynb #d83c1c55
 from __future__ import annotations
 import functools, json, tempfile, time
-from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..cache import key_hash, ChunkStore, find_stores
+from ..cache import key_hash, ChunkStore
 from ..evidence.datasets import task_data
 from ..metrics.faithfulness_run import run_faithfulness
 from ..model.zoo import load_model, model_fingerprint
@@ -17,13 +16,13 @@ from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
 from .common import chunk_key, cache_root, results_path, write_csv, scratch_unless_book
 from .common import cost_table, Opt, Claims, register_experiment, command_line, Command
-from .common import CommandError, ScaleRun, scale_runs, listed, record_costs, unit_costs
+from .common import CommandError, ScaleRun, scale_runs, listed, record_costs, unit_costs, dashed
+from .common import merge_rows, fold_stores
 from ..profiling import machine_info
 from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES, ABLATIONS, N_BOOT
 from .experiment1_report import family_of, methods_of, result_files, load_results, cells
 from .experiment1_report import bootstrap_cells, summarise, paper_numbers, convergence
 from .experiment1_report import compare_orderings, write_table1, write_orderings, write_ablations
-from .experiment1_report import show
 
 # the paper gives no counts: its code takes 500 MNLI items; all SST-2 dev sentences
 PAPER_N = {"sst2": 872, "mnli": 500, "qnli": 500, "stsb": 500}
@@ -44,15 +43,14 @@ SCALE_RUNS = {   # one run per fine-tuned model ('<family>-<task>') and task; me
 
 # %% auto #0
 __all__ = ['PAPER_N', 'IG_STEPS', 'SEED', 'BATCH_SIZE', 'IG_BATCH', 'SCALE_RUNS', 'RUN_OPTS', 'main', 'CLAIM_TABLE',
-           'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'CellPlan', 'run_cell',
-           'drop_chunks', 'log_run', 'run_plan', 'faith_key', 'committed_chunks', 'write_report', 'reproduce',
-           'run_costs', 'cost_rows', 'work', 'measure_costs', 'ig_recompute_cost', 'read_claims']
+           'method_options', 'plan', 'result_file', 'planned_rows', 'cell_status', 'status', 'run_cell', 'run_plan',
+           'committed_chunks', 'write_report', 'reproduce', 'run_costs', 'cost_rows', 'work', 'measure_costs',
+           'ig_recompute_cost', 'read_claims']
 
 # %% ../../nbs/51a_experiment1_run.ipynb #fc77fcd4
 def method_options(method: str, decoder: bool, ig_steps: int | None = None, embedding: str | None = None,
                    ig_batch: int = IG_BATCH) -> dict:
-    """The options of `method` in the committed runs' chunk keys: G×I and IG with the L1 norm, IG with `ig_steps`
-    (default 50, 25 for a decoder) and `ig_batch` paths per pass; `embedding` ('output': an ablation) for the norms."""
+    "The options of `method` in the committed runs' chunk keys (IG: `ig_steps`, default 50, 25 for a decoder)."
     if method == "gxi": return {"aggregate": "l1"}
     if method == "ig":
         return dict(n_steps=int(ig_steps or IG_STEPS[decoder]), aggregate="l1", internal_batch_size=int(ig_batch))
@@ -68,13 +66,10 @@ def _rows(r: ScaleRun, ig_batch: int = IG_BATCH) -> list:
             for m in (methods_of(fam) if r.methods is None else r.methods)]
 
 def plan(scale: str = "book", ablations: bool | None = None) -> pd.DataFrame:
-    """Every run of Experiment 1 at `scale` ('book': the committed results with the ablations, 'paper': `PAPER_N` for
-    both families, 'tiny': a few MiniLM items), one row per model x task x method (x ablation; `ablation` '' for the
-    default protocol) with the method's `options`; `ablations=False` leaves the ablation runs out."""
+    "Every run of Experiment 1 at `scale`, one row per model x task x method (x ablation) with its options."
     runs = [r for r in scale_runs(SCALE_RUNS, scale) if ablations is not False or not r.get("ablation")]
     return pd.DataFrame([row for r in runs for row in _rows(r)])
 
-# %% ../../nbs/51a_experiment1_run.ipynb #10d67030
 def result_file(model: str, task: str, method: str, ablation: str = "", results=True) -> Path:
     "Where a run's rows go: `<results>/[ablations/<ablation>/]<model>_<task>_<method>.csv.gz` (True: the book's)."
     sub = ("ablations", ablation) if ablation else ()
@@ -85,15 +80,12 @@ def result_file(model: str, task: str, method: str, ablation: str = "", results=
 def _dev_rows(task: str, seed: int = SEED) -> tuple:
     return tuple(np.random.default_rng(seed).permutation(task_data(task).dev.index).tolist())
 
-# %% ../../nbs/51a_experiment1_run.ipynb #aeb7e04c
 def planned_rows(task: str, n: int, seed: int = SEED) -> list:
     "The dataset rows a run of `n` items explains: the first `n` of the runner's seeded shuffle of the held-out items."
     return list(_dev_rows(task, seed)[:n])
 
-# %% ../../nbs/51a_experiment1_run.ipynb #d91b9a9e
 def cell_status(path, task: str, method: str, n: int, correct_only: bool = False) -> tuple:
-    """`(status, items found)` of a result file: 'done' (the planned items or more, in the runner's order; IG's with
-    the completeness record), 'missing', 'short', 'other items' or 'no completeness record' (IG, before it was kept)."""
+    "`(status, items found)` of a result file: 'done', 'missing', 'short', 'other items' or 'no completeness record'."
     path = Path(path)
     if not path.exists(): return "missing", 0
     d = pd.read_csv(path, usecols=["sample", "row"]).drop_duplicates("sample").sort_values("sample")
@@ -105,7 +97,6 @@ def cell_status(path, task: str, method: str, n: int, correct_only: bool = False
     ig_ok = method != "ig" or "completeness_gap" in pd.read_csv(path, nrows=0).columns
     return ("done" if ig_ok else "no completeness record"), k
 
-# %% ../../nbs/51a_experiment1_run.ipynb #e0d96fa1
 def status(p: pd.DataFrame, results=True) -> pd.DataFrame:
     "`plan` rows with each run's `status` and `n_found` (`cell_status`) in the folder `results`."
     got = [cell_status(result_file(r.model, r.task, r.method, r.ablation, results), r.task, r.method, r.n,
@@ -113,19 +104,8 @@ def status(p: pd.DataFrame, results=True) -> pd.DataFrame:
     return p.assign(status=[g[0] for g in got], n_found=[g[1] for g in got])
 
 # %% ../../nbs/51a_experiment1_run.ipynb #594cd452
-@dataclass(frozen=True)
-class CellPlan:
-    "One run of the grid: `method` (with `options`) on the first `n` held-out items of `task`, under `protocol`."
-    task: str
-    method: str
-    n: int
-    options: dict | None = None
-    correct_only: bool = False
-    protocol: str = "paper"
-
-def run_cell(model, tok, name: str, cell: CellPlan, out, cache=None, progress: bool = True) -> dict:
-    """One run (`cell`) of the loaded `model` `name` as `normxlogit faithfulness` runs it (same chunk keys: resumes from
-    the chunks in the folder `cache`; None: none), its rows written to `out` (gzipped CSV); returns the run's record."""
+def run_cell(model, tok, name: str, cell, out, cache=None, progress: bool = True) -> dict:
+    "One run (`cell`: a `plan` row) of `model` as `normxlogit faithfulness` runs it (resuming `cache`), rows to `out`."
     td, c = task_data(cell.task), cell
     if c.n > len(td.dev): raise ValueError(f"{c.task} has {len(td.dev)} held-out items, not {c.n}")
     c0, t0 = time.process_time(), time.time()
@@ -139,56 +119,35 @@ def run_cell(model, tok, name: str, cell: CellPlan, out, cache=None, progress: b
                 chunks_found=res.info["chunks_found_done"], cpu_s=round(time.process_time() - c0, 1),
                 wall_s=round(time.time() - t0, 1))
 
-# %% ../../nbs/51a_experiment1_run.ipynb #917a56aa
-def drop_chunks(cache, name: str, task: str, method: str, n_items: int) -> int:
-    "Remove the chunk folder of one finished run (its rows are in the CSV) from `cache`; returns how many were removed."
-    mine = lambda k: (k.get("model"), k.get("dataset"), len(k.get("rows", []))) == (name, f"{task}-heldout", n_items)
-    stores = find_stores(cache, f"faith-{method}-", where=mine)
-    for s in stores: s.drop()
-    return len(stores)
-
-# %% ../../nbs/51a_experiment1_run.ipynb #88c6095e
-def log_run(rec: dict, results=True) -> Path:
-    "Append one run's record (with the machine's load at the end and the time) to `runs.csv` in `results`."
-    m, path = machine_info(gmacs=False), results_path("faithfulness", "runs.csv", results=results)
-    row = pd.DataFrame([dict(rec, load_avg=m.get("load_avg"), n_cpus=m.get("n_cpus"),
-                             finished=pd.Timestamp.now("UTC").strftime("%Y-%m-%d %H:%M"))])
-    return write_csv(path, pd.concat([pd.read_csv(path), row], ignore_index=True) if path.exists() else row)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #dd2fc7aa
 def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress: bool = True, keep_chunks: bool = True,
              out=print) -> list:
-    """Run the rows of `todo` (a `plan`/`status` frame) with `run_cell`, loading each model once; returns the records
-    (also appended to `runs.csv`, their CPU seconds to `costs.csv`). `keep_chunks=False` removes a run's chunks."""
+    "Run the rows of `todo` (a `plan`/`status` frame), each model loaded once; their records, also logged and costed."
     recs = []
     for name, g in todo.groupby("model", sort=False):
         model, tok = load_model(name, device=device)
         for r in g.itertuples():
             out(f"== {name} {r.task} {r.method}{f' ({r.ablation})' if r.ablation else ''} {time.strftime('%H:%M:%S')}")
             f = result_file(name, r.task, r.method, r.ablation, results)
-            cell = CellPlan(r.task, r.method, r.n, r.options, r.correct_only, r.protocol)
-            rec = dict(run_cell(model, tok, name, cell, f, cache, progress), ablation=r.ablation)
-            log_run(rec, f.parent)
+            rec = dict(run_cell(model, tok, name, r, f, cache, progress), ablation=r.ablation)
+            m = machine_info(gmacs=False)                               # the run, with the machine's load at the end
+            merge_rows(f.parent / "runs.csv", [dict(rec, load_avg=m.get("load_avg"), n_cpus=m.get("n_cpus"),
+                                                    finished=pd.Timestamp.now("UTC").strftime("%Y-%m-%d %H:%M"))])
             record_costs("experiment1", cost_rows([rec]), results=results, folder="faithfulness")
-            if cache is not None and not keep_chunks: drop_chunks(cache, name, r.task, r.method, rec["n"])
+            if cache is not None and not keep_chunks:       # the finished run's chunks (its rows are in the CSV)
+                mine = lambda k: (k.get("model"), k.get("dataset"), len(k.get("rows", []))) == (
+                    name, f"{r.task}-heldout", rec["n"])
+                fold_stores(cache, f"faith-{r.method}-", mine)
             out(f"{r.task}: {rec['n']} items, {rec['chunks']} chunks ({rec['chunks_found']} found done), "
                 f"{rec['cpu_s']:.0f} CPU s; wrote {f.name}")
             recs.append(rec)
         del model
     return recs
 
-# %% ../../nbs/51a_experiment1_run.ipynb #f43c64d7
-def faith_key(name: str, fingerprint: str, task: str, method: str, rows, options: dict | None = None,
-              protocol: str = "paper", ratios=DEFAULT_RATIOS, metrics=("comprehensiveness", "sufficiency")) -> dict:
-    "The chunk key `run_faithfulness` gives one run of Experiment 1 (`chunk_key(None, ...)`: no experiment name)."
-    return chunk_key(None, model=name, fingerprint=fingerprint, method=method, options=options or {},
-                     dataset=f"{task}-heldout", rows=[str(i) for i in rows], label=None, metrics=list(metrics),
-                     ratios=list(ratios), protocol=protocol, faithfulness={}, batch_size=BATCH_SIZE)
-
 # %% ../../nbs/51a_experiment1_run.ipynb #1fd47cad
 def committed_chunks(results=True, device=None) -> pd.DataFrame:
-    """Every chunk folder under `results` (an unfinished run's): its run, its chunks, and whether the key `faith_key`
-    builds from the plan (runner's items, model fingerprint, method options) equals its key and hashes to its name."""
+    "Every chunk folder under `results`: its run, its chunks, and whether the key rebuilt from the plan matches it."
     root = results_path("faithfulness", results=results)
     rows, fp = [], functools.cache(lambda name: model_fingerprint(load_model(name, device=device)[0]))
     for kj in sorted(root.rglob("faith-*/key.json")):
@@ -196,7 +155,10 @@ def committed_chunks(results=True, device=None) -> pd.DataFrame:
         except (OSError, ValueError): continue             # a folder removed (or being written) by a run in progress
         name, task, method, n = k["model"], k["dataset"].removesuffix("-heldout"), k["method"], len(k["rows"])
         opts = method_options(method, MODEL_FAMILIES.get(family_of(name), {}).get("decoder", False))
-        mine = faith_key(name, fp(name), task, method, planned_rows(task, n), opts, k["protocol"])
+        mine = chunk_key(None, model=name, fingerprint=fp(name), method=method, options=opts, dataset=f"{task}-heldout",
+                         rows=[str(i) for i in planned_rows(task, n)], label=None,
+                         metrics=["comprehensiveness", "sufficiency"], ratios=list(DEFAULT_RATIOS),
+                         protocol=k["protocol"], faithfulness={}, batch_size=BATCH_SIZE)   # `run_faithfulness`'s key
         mine = json.loads(json.dumps(mine, sort_keys=True, default=str))       # as `ChunkStore` stores a key
         rows.append(dict(folder=str(kj.parent.relative_to(root)), model=name, task=task, method=method, n=n,
                          chunks=len(ChunkStore.at(kj.parent).done()), key_matches=mine == k,
@@ -206,9 +168,7 @@ def committed_chunks(results=True, device=None) -> pd.DataFrame:
 
 # %% ../../nbs/51a_experiment1_run.ipynb #d1423cee
 def write_report(results=True, n_boot: int = N_BOOT) -> list:
-    """Write the tables of the result files in `results` (True: `results_dir('faithfulness')`, or a folder) there, and
-    return their paths: `table1.csv` (Tables 1 and 3), `orderings.csv` (every NormXLogit-vs-baseline ordering, tested),
-    `ig_convergence.csv` (IG's completeness per column) and, when ablations exist, `table1_ablations.csv`."""
+    "Write the tables of the result files in `results` there (listed above); their paths."
     root, at = None if results is True else results, lambda name: results_path("faithfulness", name, results=results)
     files = result_files(root=root)
     if files.empty: raise FileNotFoundError("no result files to report on")
@@ -222,13 +182,10 @@ def write_report(results=True, n_boot: int = N_BOOT) -> list:
              write_csv(at("ig_convergence.csv"), conv.sort_values("model", kind="stable"))]
             + ([write_ablations(summary, abl, at("table1_ablations.csv"))] if abl else []))
 
-# %% ../../nbs/51a_experiment1_run.ipynb #ddbeb43c
 @scratch_unless_book("experiment1")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, dry_run: bool = False,
               progress: bool = True, out=print) -> dict:
-    """Experiment 1 at `scale` (see `plan`), resumably: every run not 'done' in `results` is run (chunks under
-    `cache_root(cache, 'faithfulness')`), then `write_report`; only the book's scale writes into the committed results.
-    Returns `cells`, `pending` (before), `computed`, `cpu_s` and the `files` written (`dry_run`: what would run)."""
+    "Experiment 1 at `scale`, resumably: every run not 'done' in `results`, then `write_report` (`dry_run`: the todo)."
     st = status(plan(scale), results)
     todo = st[st.status != "done"]
     rec = dict(scale=scale, cells=len(st), pending=len(todo), computed=0, cpu_s=0.0)
@@ -246,10 +203,8 @@ def run_costs(results=True) -> pd.DataFrame:
             "completeness_gap_max", "converged"]
     return pd.read_csv(path) if path.exists() else pd.DataFrame(columns=cols)
 
-# %% ../../nbs/51a_experiment1_run.ipynb #e06d809a
 def cost_rows(records) -> list:
-    """`record_costs` rows of run records (`run_cell`'s, `measure_costs`'): step 'explain <method>', unit 'item', the
-    items a run computed (less the share of chunks a resumed run found done), its CPU seconds; no ablation run's."""
+    "`record_costs` rows of run records (no ablation's): the items a run computed (less chunks found done), its CPU s."
     return [dict(model=r["model"], task=r["task"], step=f"explain {r['method']}", unit="item", cpu_s=float(r["cpu_s"]),
                  units=int(round(r.get("items", r.get("n")) * (1 - r.get("chunks_found", 0) / (r.get("chunks") or 1)))))
             for r in pd.DataFrame(records).to_dict("records") if str(r.get("ablation", "")) in ("", "nan")]
@@ -261,23 +216,19 @@ def work(run: ScaleRun, results=True) -> list:
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1ed5c07a
 def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.DataFrame:
-    """CPU seconds per item of the runs `cells` ((family, task, method) triples) on their first `n_items` items, without
-    chunks, and how the fresh rows differ from the committed file (`max_abs_diff` of the score; the prediction for
-    STS-B); for IG the worst completeness gap and the share of items within 5 %."""
+    "CPU s per item of (family, task, method) `cells` on `n_items` items, fresh rows against the committed file."
     rows, nan, todo = [], pd.Series(np.nan), pd.DataFrame(list(cells), columns=["family", "task", "method"])
     for (fam, task), g in todo.groupby(["family", "task"], sort=False):
         name, v = f"{fam}-{task}", "pred_perturbed" if task in REGRESSION_TASKS else "score"
         model, tok = load_model(name, device=device)
-        for m in g.method:
+        for c in pd.DataFrame(_rows(ScaleRun(name, task, n_items, tuple(g.method)))).itertuples():
             with tempfile.TemporaryDirectory() as d:
-                cell = CellPlan(task, m, n_items, method_options(m, MODEL_FAMILIES[fam]["decoder"]))
-                r = run_cell(model, tok, name, cell, Path(d) / "rows.csv.gz", None, progress=False)
+                r = run_cell(model, tok, name, c, Path(d) / "rows.csv.gz", progress=False)
                 new = pd.read_csv(Path(d) / "rows.csv.gz")
-            one = new.drop_duplicates("row")                             # one row per item
-            old = result_file(name, task, m, results=results)       # none: no rows to compare, the difference NaN
-            old = pd.read_csv(old) if old.exists() else new.iloc[:0]
+            one, old = new.drop_duplicates("row"), result_file(name, task, c.method, results=results)
+            old = pd.read_csv(old) if old.exists() else new.iloc[:0]      # none: no rows to compare, the difference NaN
             both = new.merge(old, on=["row", "ratio", "metric"], suffixes=("", "_old"))
-            rows.append(dict(family=fam, model=name, task=task, method=m, items=r["n"], cpu_s=r["cpu_s"],
+            rows.append(dict(family=fam, model=name, task=task, method=c.method, items=r["n"], cpu_s=r["cpu_s"],
                              cpu_s_per_item=round(r["cpu_s"] / r["n"], 3), mean_tokens=float(one.n_tokens.mean()),
                              max_abs_diff=float((both[v] - both[v + "_old"]).abs().max()),
                              completeness_gap_max=float(new.get("completeness_gap", nan).max()),
@@ -285,7 +236,6 @@ def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.Data
         del model
     return pd.DataFrame(rows)
 
-# %% ../../nbs/51a_experiment1_run.ipynb #b1b448d2
 def ig_recompute_cost(results=True) -> pd.DataFrame:
     "What recording IG's completeness in the IG files without it costs: their items x IG's rate (`unit_costs`)."
     st = status(plan("book", ablations=False), results).query("method == 'ig' and status == 'no completeness record'")
@@ -306,20 +256,17 @@ RUN_OPTS = (Opt("model", help="a fine-tuned model, e.g. minilm-sst2", kind=str, 
             Opt("embedding", None, "norm of NormXLogit / l2 norm (ablation)", ("word", "output"), kind=str),
             Opt("keep_chunks", False, "keep a finished run's chunks (default: removed; its rows are in the CSV)"))
 
-# %% ../../nbs/51a_experiment1_run.ipynb #9d2d989d
 def _run(a):
     "Run the methods of one model x task that its result files do not hold yet."
-    fam = family_of(a.model)
+    fam, n_dev = family_of(a.model), len(task_data(a.task).dev)
     if fam not in MODEL_FAMILIES: raise CommandError(f"unknown model family {fam!r}; known: {sorted(MODEL_FAMILIES)}")
-    n_dev = len(task_data(a.task).dev)
     if not 1 <= a.n <= n_dev:
         raise CommandError(f"{a.task} has {n_dev} held-out items; n must be 1..{n_dev}, got {a.n}")
-    methods = tuple(a.methods) if a.methods else None
-    if bad := [m for m in methods or () if m not in REGISTERED]:
+    if bad := [m for m in a.methods or () if m not in REGISTERED]:
         raise CommandError(f"unknown methods {bad}; see `normxlogit methods`")
     outdir = results_path("faithfulness", results=a.results)
-    run = ScaleRun(a.model, a.task, a.n, methods, dict(ig_steps=a.ig_steps, embedding=a.embedding,
-                                                        correct_only=a.correct_only, protocol=a.protocol))
+    run = ScaleRun(a.model, a.task, a.n, tuple(a.methods or ()) or None,
+                   dict(ig_steps=a.ig_steps, embedding=a.embedding, correct_only=a.correct_only, protocol=a.protocol))
     st = status(pd.DataFrame(_rows(run, a.ig_batch)), outdir)
     for r in st[st.status == "done"].itertuples():
         print(f"{result_file(r.model, r.task, r.method, results=outdir).name} is done ({r.n_found} items)")
@@ -338,7 +285,7 @@ main = command_line("experiment1", "Experiment 1 of the NormXLogit paper (faithf
     "report": Command("write table1.csv, orderings.csv, ... from the result files",
                       lambda a: [print("wrote", f.name) for f in write_report(a.results)] and None, (), ("results",)),
     "ig-cost": Command("what recording IG's completeness for the IG files without it would cost",
-                       lambda a: _print(show(ig_recompute_cost())))})
+                       lambda a: _print(dashed(ig_recompute_cost(), 3)))})
 
 def read_claims(results=True):
     "The paper's orderings tested (`orderings.csv`), one row each, as `Claims` reads them (models by family)."

@@ -27,29 +27,14 @@ ABLATIONS = {"correct_only": "only correctly predicted items",
              "embedding_output": "NormXLogit and the l2 norm with the embedding-layer output norm (the authors' code) "
                                  "instead of Eq. 9's word-embedding norm"}
 
-# %% auto #0
-__all__ = ['TASK_LABELS', 'REGRESSION_TASKS', 'ALL_METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'MODEL_FAMILIES', 'ENCODER_METHODS',
-           'DECODER_METHODS', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'ITEM_MEANS', 'N_BOOT',
-           'OUTCOMES', 'METRIC_NAMES', 'TABLE_CSS', 'LINE_STYLE', 'MARKERS', 'ORDERINGS_COLUMNS', 'family_of',
-           'methods_of', 'show', 'results_root', 'result_files', 'load_results', 'coverage', 'convergence',
-           'runs_markdown', 'cell_arrays', 'subset', 'metrics_for', 'metric_curve', 'metric_value', 'cells',
-           'bootstrap_cells', 'summarise', 'ratio_curves', 'item_values', 'ordering_test', 'model_scores',
-           'paper_numbers', 'paper_table', 'side_by_side', 'compact_table', 'style_table', 'plot_curves',
-           'compare_orderings', 'write_orderings', 'ordering_table', 'best_baseline_tests', 'verdict_markdown',
-           'stsb_diagnostics', 'ablation_deltas', 'nxl_rank', 'table1_frame', 'write_table1', 'write_ablations',
-           'rank_agreement']
-
-# %% ../../nbs/51_experiment1.ipynb #1989cdb2
 def family_of(model: str) -> str:
-    "The model family of a result's model name ('minilm-sst2' -> 'minilm'): the part before the first '-'."
+    "The model family of a model name ('minilm-sst2' -> 'minilm')."
     return model.split("-")[0]
 
-# %% ../../nbs/51_experiment1.ipynb #ff2dae32
 def methods_of(family: str) -> tuple:
     "The methods run on a model family (DecompX on encoders only, ALTI-Logit on pre-LN decoders only)."
     return DECODER_METHODS if MODEL_FAMILIES[family]["decoder"] else ENCODER_METHODS
 
-# %% ../../nbs/51_experiment1.ipynb #13efd0ef
 BETTER = {"aopc": "higher", "accuracy": "lower", "sufficiency": "lower", "pearson_perturbed": "lower",
           "pearson_drop": "higher"}                                       # for a more faithful attribution
 TABLE1_METRIC = {"sst2": "aopc", "mnli": "aopc", "qnli": "aopc", "stsb": "pearson_perturbed"}
@@ -57,68 +42,54 @@ TABLE_METRICS = ("aopc", "accuracy", "pearson_perturbed", "pearson_drop")  # the
 ITEM_MEANS = ("aopc", "accuracy", "sufficiency")                    # metrics that are means over items
 N_BOOT = 2000                                                       # bootstrap resamples (intervals, Wald tests)
 OUTCOMES = {"holds": "reproduced", "does not hold": "reversed", "inconclusive": "inconclusive"}
-METRIC_NAMES = {"aopc": "AOPC", "accuracy": "accuracy under perturbation",
-                "pearson_perturbed": "Pearson under perturbation"}
 
-def show(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    "A frame for display: floats to `digits` decimals and every missing value as '–' (never NaN on the page)."
-    return dashed(df, digits)
+def show(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame: return dashed(df, digits)   # for display: no NaN shown
+
+# %% auto #0
+__all__ = ['TASK_LABELS', 'REGRESSION_TASKS', 'ALL_METHODS', 'PAPER_METHODS', 'AGNOSTIC', 'MODEL_FAMILIES', 'ENCODER_METHODS',
+           'DECODER_METHODS', 'ABLATIONS', 'BETTER', 'TABLE1_METRIC', 'TABLE_METRICS', 'ITEM_MEANS', 'N_BOOT',
+           'OUTCOMES', 'TABLE_CSS', 'LINE_STYLE', 'MARKERS', 'ORDERINGS_COLUMNS', 'family_of', 'methods_of', 'show',
+           'result_files', 'load_results', 'coverage', 'convergence', 'cell_arrays', 'cells', 'subset', 'item_values',
+           'metric_curve', 'metric_value', 'bootstrap_cells', 'summarise', 'ratio_curves', 'ordering_test',
+           'model_scores', 'paper_numbers', 'paper_table', 'side_by_side', 'compact_table', 'style_table',
+           'plot_curves', 'compare_orderings', 'write_orderings', 'ordering_table', 'best_baseline_tests',
+           'stsb_diagnostics', 'ablation_deltas', 'write_ablations', 'nxl_rank', 'rank_agreement', 'table1_frame',
+           'write_table1']
 
 # %% ../../nbs/51_experiment1.ipynb #ea957980
-def _label(model: str) -> str:
-    return MODEL_FAMILIES.get(family_of(model), {}).get("label", model)
-
+def _label(model: str) -> str: return MODEL_FAMILIES.get(family_of(model), {}).get("label", model)
+def _paper_model(model: str) -> str: return MODEL_FAMILIES.get(family_of(model), {}).get("paper")
 def _column(model: str, task: str) -> str: return f"{_label(model)} · {TASK_LABELS[task]}"     # a column of the tables
-
-# %% ../../nbs/51_experiment1.ipynb #5abb63d0
 def _metric(table: int, task: str) -> str: return TABLE1_METRIC[task] if table == 1 else "accuracy"  # a column's metric
+def _in_order(ms) -> list: return sorted(dict.fromkeys(ms), key=lambda m: (*ALL_METHODS, m).index(m))  # tables' order
+def _span(v) -> str: return "" if not (v := list(v)) else f"{min(v)}" + (f"–{max(v)}" if min(v) != max(v) else "")
 
-# %% ../../nbs/51_experiment1.ipynb #2a2afe4f
-def _paper_column(paper: pd.DataFrame, table: int, task: str, paper_model: str) -> pd.Series:
-    "The paper's numbers of Table `table` for `task` and `paper_model`, by method."
-    p = paper[(paper.table == table) & (paper.task == task) & (paper.paper_model == paper_model)]
-    return p.set_index("method").value
-
-# %% ../../nbs/51_experiment1.ipynb #724238d4
-def _in_order(methods) -> list:
-    "`methods` in the tables' order (`ALL_METHODS`), any other after them."
-    ms = list(dict.fromkeys(methods))
-    return [m for m in ALL_METHODS if m in ms] + [m for m in ms if m not in ALL_METHODS]
+def _paper_column(paper: pd.DataFrame, table: int, task: str, pm: str) -> pd.Series:   # the paper's numbers by method
+    return paper.query("table == @table and task == @task and paper_model == @pm").set_index("method").value
 
 _ORDER = {k: i for i, k in enumerate([*MODEL_FAMILIES, *TASK_LABELS, *TABLE_METRICS, *ALL_METHODS])}
+def _table_order(c): return c if c.name == "model" else c.map(_ORDER).fillna(99)   # sort key: the tables' order
 
-def _table_order(c: pd.Series) -> pd.Series:
-    "A sort key: families, tasks, metrics and methods in the tables' order (any other after them), models as they are."
-    return c if c.name == "model" else c.map(_ORDER).fillna(99)
 
 # %% ../../nbs/51_experiment1.ipynb #0e85d403
 _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASK_LABELS) + r")_(?P<method>[A-Za-z0-9_]+)\.csv\.gz$")
 
-# %% ../../nbs/51_experiment1.ipynb #fed9a412
-def results_root(ablation: str | None = None, root=None) -> Path:
-    "The result files' folder: `results_dir('faithfulness')` (or the folder `root`), or its `ablations/<ablation>`."
-    d = results_path("faithfulness", results=True if root is None else root)
-    if ablation is None: return d
-    if ablation not in ABLATIONS: raise ValueError(f"unknown ablation {ablation!r}; known: {sorted(ABLATIONS)}")
-    return d / "ablations" / ablation
-
-# %% ../../nbs/51_experiment1.ipynb #1187c3d8
 def result_files(ablation: str | None = None, root=None) -> pd.DataFrame:
-    """The result files `<model>_<task>_<method>.csv.gz` in `results_root(ablation, root)`, a row each (model, family,
-    task, method, path) in the tables' order (family, task, method); an empty frame when there are none."""
-    d = results_root(ablation, root)
+    "The result files (of `ablation`) in `root` (default: the book's), a row each, in the tables' order."
+    d = results_path("faithfulness", results=True if root is None else root)
+    if ablation is not None:
+        if ablation not in ABLATIONS: raise ValueError(f"unknown ablation {ablation!r}; known: {sorted(ABLATIONS)}")
+        d = d / "ablations" / ablation
     found = [(_FILE.match(p.name), p) for p in (sorted(d.glob("*.csv.gz")) if d.exists() else [])]
     out = pd.DataFrame([(m["model"], family_of(m["model"]), m["task"], m["method"], p) for m, p in found if m],
                        columns=["model", "family", "task", "method", "path"])
     return out.sort_values(["family", "task", "model", "method"], key=_table_order, kind="stable", ignore_index=True)
 
-# %% ../../nbs/51_experiment1.ipynb #12ec5dc4
 _COLUMNS = ["model", "row", "method", "ratio", "metric", "k", "n_tokens", "label", "p_full", "p_perturbed", "score",
             "pred_full", "pred_perturbed", "gold"]
 
 def load_results(files: pd.DataFrame) -> pd.DataFrame:
-    """All rows of the result `files` (from `result_files`) in one frame, with the file's model, task and method
-    (a file whose rows name another model or method is an error). STS-B predictions are floats, the others ints."""
+    "All rows of the result `files` in one frame, with each file's task and family (checked against its name)."
     if files.empty: return pd.DataFrame(columns=_COLUMNS + ["task", "family"])
     parts = []
     for f in files.itertuples():
@@ -130,35 +101,25 @@ def load_results(files: pd.DataFrame) -> pd.DataFrame:
         parts.append(d.assign(task=f.task, family=f.family))
     return pd.concat(parts, ignore_index=True)
 
-# %% ../../nbs/51_experiment1.ipynb #4dddd909
-def _span(v) -> str:
-    v = list(v)
-    return "" if not v else f"{min(v)}" if min(v) == max(v) else f"{min(v)}–{max(v)}"
-
 # %% ../../nbs/51_experiment1.ipynb #6025a086
 def coverage(files: pd.DataFrame, data: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
-    """What is there against the plan `p` (`experiment1.plan`, no ablations): per model x task the planned items, the
-    items found (min–max over the methods; `n_ig` for IG), the methods found and planned, missing, extra."""
-    pl = dict(list(p[p.ablation == ""].groupby(["model", "task"], sort=False)))
-    keys = list(pl) + [k for k in files.groupby(["model", "task"], sort=False).groups if k not in pl]
+    "Per model x task, the items and methods found in the files against the plan `p` (`experiment1.plan`)."
+    pl = p[p.ablation == ""]
     items = data.groupby(["model", "task", "method"]).row.nunique() if len(data) else pd.Series(dtype=int)
     but = lambda a, b: ", ".join(m for m in a if m not in b) or "–"
     rows = []
-    for key in keys:
-        found = files[(files.model == key[0]) & (files.task == key[1])].method.tolist()
-        planned = list(pl[key].method) if key in pl else []
+    for key in dict.fromkeys([*zip(pl.model, pl.task), *zip(files.model, files.task)]):
+        pk = pl[(pl.model == key[0]) & (pl.task == key[1])]
+        found, planned = files[(files.model == key[0]) & (files.task == key[1])].method.tolist(), list(pk.method)
         n = {m: int(items[key + (m,)]) for m in found if key + (m,) in items}
-        rows.append(dict(model=key[0], task=key[1], n_planned=int(pl[key].n.max()) if planned else pd.NA,
+        rows.append(dict(model=key[0], task=key[1], n_planned=pk.n.max(),
                          n_found=_span(n.values()), n_ig=n.get("ig", pd.NA), methods_found=len(found),
                          methods_planned=len(planned), missing="all" if planned and not found else but(planned, found),
                          extra=but(found, planned)))
     return pd.DataFrame(rows).astype({"n_planned": "Int64", "n_ig": "Int64"})
 
-# %% ../../nbs/51_experiment1.ipynb #1de4a050
 def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
-    """Integrated Gradients' completeness per model x task, from the `completeness_gap` and `converged` columns that
-    the runner writes for each item (the worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over the item's targets):
-    items, items with a record, share converged, median and 90th percentile of the gap (`n_recorded` 0: unknown)."""
+    "Integrated Gradients' completeness per model x task, from the runner's per-item record (`n_recorded` 0: none)."
     cols, rows = ["row", "completeness_gap", "converged"], []
     for f in files[files.method == method].itertuples():
         d = pd.read_csv(f.path, usecols=lambda c: c in cols).drop_duplicates("row").reindex(columns=cols)
@@ -167,29 +128,9 @@ def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
                          median_gap=float(g.median()), p90_gap=float(g.quantile(0.9))))
     return pd.DataFrame(rows, columns=["model", "task", "n_items", "n_recorded", "converged", "median_gap", "p90_gap"])
 
-# %% ../../nbs/51_experiment1.ipynb #a7b305e1
-def runs_markdown(cov: pd.DataFrame, data: pd.DataFrame) -> str:
-    """The items behind every column, as Markdown from the files: per model x task the items of each method (IG named
-    when it has fewer: the costliest method) and the planned number when the files have fewer."""
-    items, lines = data.groupby(["model", "task", "method"]).row.nunique(), []
-    for r in cov[cov.methods_found > 0].itertuples():
-        n = items[(r.model, r.task)]; most = int(n.max()); small = n[n < most]
-        why = ("IG is the costliest method; its orderings use the items it shares with NormXLogit"
-               if set(small.index) == {"ig"} else "a run not finished")
-        fewer = ", ".join(f"{method_label(m)} {int(k)}" for m, k in small.items())
-        txt = f"- **{_column(r.model, r.task)}**: {most} items" + (
-            f" for {len(n) - len(small)} methods; {fewer} (fewer: {why})" if len(small) else f", all {len(n)} methods")
-        if not pd.isna(r.n_planned) and int(r.n_planned) > most:
-            txt += f"; planned {int(r.n_planned)} (the larger run is in progress)"
-        lines.append(txt + ".")
-    return "\n".join(lines)
-
 # %% ../../nbs/51_experiment1.ipynb #226683ef
 def cell_arrays(d: pd.DataFrame) -> dict:
-    """The arrays of ONE model x task x method, items sorted by dataset row: `rows` (n,), `ratios` (R,), `comp` and
-    `suff` (n, R) probability drops (comprehensiveness / sufficiency; NaN for regression), `pred` (n, R) the prediction
-    on the comprehensiveness-perturbed input (class id, or value), `pred_full`, `gold` (n,), `regression`; every
-    ratio."""
+    "The item x ratio arrays of ONE model x task x method (described above), items sorted by dataset row."
     if len(d[["model", "task", "method"]].drop_duplicates()) != 1:
         raise ValueError("cell_arrays needs the rows of one model x task x method")
     c = d[d.metric == "comprehensiveness"]
@@ -203,7 +144,10 @@ def cell_arrays(d: pd.DataFrame) -> dict:
                 suff=suff.to_numpy(float), pred=pred.to_numpy(float), pred_full=first.pred_full.to_numpy(float),
                 gold=first.gold.to_numpy(float), regression=d.task.iloc[0] in REGRESSION_TASKS)
 
-# %% ../../nbs/51_experiment1.ipynb #767573ff
+def cells(data: pd.DataFrame) -> dict:
+    "`{(model, task, method): cell_arrays}` for every cell of a results frame."
+    return {k: cell_arrays(g) for k, g in data.groupby(["model", "task", "method"], sort=False)}
+
 def subset(a: dict, rows) -> dict:
     "The cell arrays `a` restricted to the dataset `rows` (in that order)."
     pos = pd.Index(a["rows"]).get_indexer(rows)
@@ -211,11 +155,8 @@ def subset(a: dict, rows) -> dict:
     return {k: (v[pos] if isinstance(v, np.ndarray) and k != "ratios" else v) for k, v in a.items()}
 
 # %% ../../nbs/51_experiment1.ipynb #5a6e87c9
-def _wmean(W, X):
-    "Weighted means (B, R) of the columns of X (n, R) under item weights W (B, n)."
-    return (W @ X) / W.sum(1, keepdims=True)
+def _wmean(W, X): return (W @ X) / W.sum(1, keepdims=True)   # weighted means (B, R) of X (n, R) under weights W (B, n)
 
-# %% ../../nbs/51_experiment1.ipynb #feb20333
 def _wpearson(W, X, y):
     "Weighted Pearson correlations (B, R) of each column of X (n, R) with y (n,) under item weights W (B, n)."
     X = X - X.mean(0); y = y - y.mean()                  # shift-invariant; keeps the moments well conditioned
@@ -225,29 +166,19 @@ def _wpearson(W, X, y):
     vx, vy = w @ (X * X) - mx ** 2, (w @ (y * y))[:, None] - my ** 2
     return cov / np.sqrt(np.clip(vx * vy, 1e-300, None))
 
-# %% ../../nbs/51_experiment1.ipynb #231b7b4d
 def _per_item(a: dict, metric: str) -> np.ndarray:
     "(n, R) per-item values of a mean over items: the drops (AOPC, sufficiency) or 1 if correct (accuracy)."
-    if metric not in ITEM_MEANS:
-        raise ValueError(f"{metric!r} is not a mean over items (a Pearson correlation): "
-                         "test it with bootstrap replicates")
+    if metric not in ITEM_MEANS: raise ValueError(f"{metric!r} is not a mean over items")
     if metric == "accuracy": return (a["pred"] == a["gold"][:, None]).astype(float)
     return a["comp"] if metric == "aopc" else a["suff"]
 
-# %% ../../nbs/51_experiment1.ipynb #2b9f1039
-def metrics_for(task: str) -> tuple:
-    "The metrics computed for a task: AOPC, accuracy and sufficiency for classification; Pearson for STS-B."
-    return ("pearson_perturbed", "pearson_drop") if task in REGRESSION_TASKS else ("aopc", "accuracy", "sufficiency")
+def item_values(a: dict, metric: str) -> np.ndarray:
+    "Each item's value of a metric that is a mean over items (AOPC, accuracy, sufficiency): its mean over the ratios."
+    return _per_item(a, metric).mean(1)
 
 # %% ../../nbs/51_experiment1.ipynb #c0d4773b
 def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray:
-    """Per-ratio values of `metric` for the cell arrays `a`: shape (R,), or (B, R) with bootstrap weights `W` (B, n).
-    * `aopc`: mean comprehensiveness (drop of the predicted class's probability), Eq. 10 of the paper, per ratio;
-    * `sufficiency`: mean sufficiency drop (top tokens kept, the rest perturbed);
-    * `accuracy`: share of perturbed predictions equal to the gold label (Table 3);
-    * `pearson_perturbed`: Pearson correlation of the perturbed predictions with the gold scores (STS-B's "Acc");
-    * `pearson_drop`: Pearson of the unperturbed predictions minus `pearson_perturbed`.
-    `zero=True` prepends the unperturbed value (ratio 0, as plotted in the paper's figures; NaN for sufficiency)."""
+    "Per-ratio values of `metric` (described above) for the cell arrays `a`, (R,) or (B, R) with bootstrap weights `W`."
     one = W is None
     W = np.ones((1, len(a["rows"]))) if one else np.asarray(W, float)
     if W.shape[1] != len(a["rows"]): raise ValueError(f"weights for {W.shape[1]} items, cell has {len(a['rows'])}")
@@ -263,46 +194,33 @@ def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray
     if zero: out = np.concatenate([z, out], 1)
     return out[0] if one else out
 
-# %% ../../nbs/51_experiment1.ipynb #7182dca4
 def metric_value(a: dict, metric: str, W=None):
     "The table number: `metric_curve` averaged over the ratios 0.1..0.9 (scalar, or (B,) with weights `W`)."
     return metric_curve(a, metric, W).mean(-1)
 
-# %% ../../nbs/51_experiment1.ipynb #3570ca96
-def cells(data: pd.DataFrame) -> dict:
-    "`{(model, task, method): cell_arrays}` for every cell of a results frame."
-    return {k: cell_arrays(g) for k, g in data.groupby(["model", "task", "method"], sort=False)}
-
 # %% ../../nbs/51_experiment1.ipynb #1485937d
 def bootstrap_cells(arrays: dict, n_boot: int = N_BOOT, seed: int = 0) -> dict:
-    """For every cell and each metric of `metrics_for(task)`: `curve` (R+1,), the values at ratio 0 (unperturbed; NaN
-    for sufficiency) and at the ratios 0.1..0.9, and `boot` (n_boot, R+1), the same on resampled items. Resamples are
-    seeded per model x task (`bootstrap_weights`, key 'model/task'): methods of a column share them (paired
-    differences)."""
+    "Every cell's metric curves (ratio 0 included) and their bootstrap replicates, shared by the methods of a column."
     out = {}
     for (model, task, method), a in arrays.items():
         n = len(a["rows"])
         W = bootstrap_weights(n, n_boot, seed, f"{model}/{task}")
-        for met in metrics_for(task):
+        for met in (("pearson_perturbed", "pearson_drop") if a["regression"] else ITEM_MEANS):
             if met == "sufficiency" and np.isnan(a["suff"]).all(): continue
             c, b = metric_curve(a, met, zero=True), metric_curve(a, met, W, zero=True)
             out[model, task, method, met] = dict(curve=c, boot=b, ratios=np.r_[0.0, a["ratios"]], n=n, rows=a["rows"])
     return out
 
-# %% ../../nbs/51_experiment1.ipynb #9d47dcbf
 def summarise(boot: dict) -> pd.DataFrame:
-    """One row per model x task x method x metric (from `bootstrap_cells`): `value` = the mean over the ratios
-    0.1..0.9 (the tables' number), `n` (items) and `lo`/`hi`, its 95% percentile bootstrap interval over items."""
+    "One row per model x task x method x metric: the tables' `value`, `n` items and its 95% interval `lo`/`hi`."
     rows = []
     for (model, task, method, met), v in boot.items():
         lo, hi = map(float, np.percentile(v["boot"][:, 1:].mean(1), [2.5, 97.5]))
         rows.append((model, family_of(model), task, method, met, float(v["curve"][1:].mean()), v["n"], lo, hi))
     return pd.DataFrame(rows, columns=["model", "family", "task", "method", "metric", "value", "n", "lo", "hi"])
 
-# %% ../../nbs/51_experiment1.ipynb #cf6c8542
 def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) -> pd.DataFrame:
-    """Per-ratio values with 95% bootstrap intervals over items (long frame: model, family, task, method, metric,
-    ratio, value, lo, hi, n), ratio 0 (unperturbed) included, for `metrics`."""
+    "Per-ratio values (ratio 0 included) of `metrics` with 95% bootstrap intervals over items, as a long frame."
     rows = []
     for (model, task, method, met), v in boot.items():
         if met not in metrics: continue
@@ -311,16 +229,9 @@ def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) 
                  for r, x, l, h in zip(v["ratios"], v["curve"], lo, hi)]
     return pd.DataFrame(rows, columns="model family task method metric ratio value lo hi n".split())
 
-# %% ../../nbs/51_experiment1.ipynb #df510bd0
-def item_values(a: dict, metric: str) -> np.ndarray:
-    "Each item's value of a metric that is a mean over items (AOPC, accuracy, sufficiency): its mean over the ratios."
-    return _per_item(a, metric).mean(1)
-
 # %% ../../nbs/51_experiment1.ipynb #9534b55b
 def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int = 0, key: str = "") -> dict:
-    """metric(a) - metric(b) on the items common to cells `a` and `b` (paired by row): `diff`, 95% `lo`/`hi`, two-sided
-    `p`, `n`, `test`: a paired t-test on per-item values for a mean over items (AOPC, accuracy), else (Pearson) a Wald
-    test on paired bootstrap replicates seeded by `key` (`metrics.stats`). Neither p-value has a resampling floor."""
+    "metric(a) - metric(b) on the items common to cells `a` and `b`: `diff`, 95% `lo`/`hi`, two-sided `p`, `n`, `test`."
     common = np.intersect1d(a["rows"], b["rows"])
     if len(common) == 0: raise ValueError("the two cells share no items")
     a, b = subset(a, common), subset(b, common)
@@ -332,11 +243,10 @@ def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int
 
 # %% ../../nbs/51_experiment1.ipynb #f8da789e
 def model_scores(arrays: dict) -> pd.DataFrame:
-    """Per model x task: the items evaluated and the model's unperturbed score on them (accuracy, Pearson for STS-B),
-    from the unperturbed predictions stored with every method (which must agree across methods)."""
-    rows, by = [], {}
-    for k, a in arrays.items(): by.setdefault(k[:2], []).append(a)
-    for (model, task), (a, *others) in sorted(by.items()):
+    "Per model x task, the model's unperturbed score on the items (accuracy; STS-B: Pearson), checked across methods."
+    rows = []
+    for model, task in sorted(dict.fromkeys(k[:2] for k in arrays)):
+        a, *others = [v for k, v in arrays.items() if k[:2] == (model, task)]
         for b in others:
             c = np.intersect1d(a["rows"], b["rows"])
             if not np.allclose(subset(a, c)["pred_full"], subset(b, c)["pred_full"], atol=1e-4):
@@ -346,31 +256,19 @@ def model_scores(arrays: dict) -> pd.DataFrame:
                          score_on_items=float(np.corrcoef(p, g)[0, 1] if reg else (p == g).mean())))
     return pd.DataFrame(rows)
 
-# %% ../../nbs/51_experiment1.ipynb #d164bc12
-# The paper's Tables 1 and 3, transcribed in `papers/experiment1_table1.txt` and `papers/experiment1_table3.txt`
-# (`common.paper_text`), whose headers say which text each number was typed from and how it was cross-checked.
-# Table 1: mean over the perturbation ratios of AOPC (SST-2, MNLI, QNLI; higher is better) and of the Pearson
-# correlation under perturbation (STS-B, the paper's "Acc"; lower is better); Table 3: classification accuracy under
-# perturbation (lower is better). Columns per task: Llama 2, DeBERTa, BERT.
-_PAPER_TABLE1, _PAPER_TABLE3 = paper_text("experiment1_table1"), paper_text("experiment1_table3")
-
 # %% ../../nbs/51_experiment1.ipynb #dd7dd5ba
-def _parse_paper(text: str, metric_of) -> pd.DataFrame:
-    head, *rows = [l.split() for l in text.strip().splitlines()]
-    cols = re.findall(r"([a-z0-9]+):(Llama 2|DeBERTa|BERT)", " ".join(head))
-    bad = [r[0] for r in rows if len(r) != len(cols) + 1]
-    if bad: raise ValueError(f"paper table rows {bad}: not {len(cols)} values")
-    return pd.DataFrame([dict(paper_model=pm, task=t, method=r[0], metric=metric_of(t), value=float(v))
-                         for r in rows for (t, pm), v in zip(cols, r[1:])])
-
-# %% ../../nbs/51_experiment1.ipynb #47e6e1ac
 def paper_numbers() -> pd.DataFrame:
-    """The paper's Tables 1 and 3 in long form (paper_model, task, method, metric, value, table); NaN where the paper
-    has N/A (DecompX on Llama 2 / DeBERTa)."""
-    return pd.concat([_parse_paper(_PAPER_TABLE1, lambda t: TABLE1_METRIC[t]).assign(table=1),
-                      _parse_paper(_PAPER_TABLE3, lambda t: "accuracy").assign(table=3)], ignore_index=True)
+    "The paper's Tables 1 and 3 in long form (paper_model, task, method, metric, value, table)."
+    parts = []
+    for table in (1, 3):
+        head, *rows = [line.split() for line in paper_text(f"experiment1_table{table}").strip().splitlines()]
+        cols = re.findall(r"([a-z0-9]+):(Llama 2|DeBERTa|BERT)", " ".join(head))
+        if bad := [r[0] for r in rows if len(r) != len(cols) + 1]:
+            raise ValueError(f"paper table rows {bad}: not {len(cols)} values")
+        parts.append(pd.DataFrame([dict(paper_model=pm, task=t, method=r[0], metric=_metric(table, t), value=float(v),
+                                        table=table) for r in rows for (t, pm), v in zip(cols, r[1:])]))
+    return pd.concat(parts, ignore_index=True)
 
-# %% ../../nbs/51_experiment1.ipynb #bfe2dcdf
 def paper_table(paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
     "The paper's Table 1 or 3 in its own layout: methods as rows, (task, model) as columns."
     t = paper[paper.table == table].pivot_table(index="method", columns=["task", "paper_model"], values="value",
@@ -383,8 +281,7 @@ def paper_table(paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
 
 # %% ../../nbs/51_experiment1.ipynb #f8eda0e2
 def side_by_side(summary: pd.DataFrame, paper: pd.DataFrame, family: str, table: int = 1) -> pd.DataFrame:
-    """Table 1 or 3 in the paper's layout for one of our model families: methods as rows; per task the paper's number
-    for the model ours stands for (BERT, Llama 2), ours, and our items `n` (NaN where a cell has no result yet)."""
+    "Table 1 or 3 for one model family in the paper's layout: per task the paper's number, ours and our items `n`."
     fam = MODEL_FAMILIES[family]; pm = fam["paper"]
     s = summary[summary.family == family]
     meths, cols = _in_order([*methods_of(family), *s.method.unique()]), {}
@@ -395,24 +292,17 @@ def side_by_side(summary: pd.DataFrame, paper: pd.DataFrame, family: str, table:
         cols[(TASK_LABELS[t], "n")] = ours.n.reindex(meths).astype("Int64")
     return pd.DataFrame(cols).set_axis([method_label(m) + ("" if m in PAPER_METHODS else " *") for m in meths])
 
-# %% ../../nbs/51_experiment1.ipynb #ed0f19e1
-def _n_header(n: pd.Series) -> str:
-    """A task's item counts for its table header: 'n = 872' when every method of the task has the same, else the most
-    common count and the exceptions by method ('n = 400 (IG †: 100)'); '' when the task has no result."""
-    n = n.dropna()
-    if n.empty: return ""
-    common = int(n.mode().max())
-    other = [f"{i}: {int(v)}" for i, v in n.items() if int(v) != common]
-    return f"n = {common}" + (f" ({'; '.join(other)})" if other else "")
-
-# %% ../../nbs/51_experiment1.ipynb #a9896d6c
 def compact_table(t: pd.DataFrame) -> pd.DataFrame:
-    """A `side_by_side` table narrow enough for a page: per task the columns 'paper' and 'ours', the item counts moved
-    into the task header ('SST-2 · n = 872', `_n_header`). Every number of `t` stays."""
+    "A `side_by_side` table narrow enough for a page: per task 'paper' and 'ours', the item counts in the task header."
+    def n_header(n):          # 'n = 872', or the most common count and the exceptions: 'n = 400 (IG †: 100)'
+        if (n := n.dropna()).empty: return ""
+        common = int(n.mode().max())
+        other = [f"{i}: {int(v)}" for i, v in n.items() if int(v) != common]
+        return f"n = {common}" + (f" ({'; '.join(other)})" if other else "")
     cols = {}
     for task in dict.fromkeys(t.columns.get_level_values(0)):
         block = t[task]
-        head = " · ".join(s for s in (task, _n_header(block["n"])) if s) if "n" in block else task
+        head = " · ".join(s for s in (task, n_header(block["n"])) if s) if "n" in block else task
         for c in block.columns:
             if c != "n": cols[(head, "paper" if c.endswith("(paper)") else "ours")] = block[c]
     return pd.DataFrame(cols, index=t.index)
@@ -427,9 +317,7 @@ TABLE_CSS = [   # cell padding, so that neighbouring numbers cannot run together
     dict(selector="thead tr:last-child th", props="border-bottom: 1px solid #888;")]
 
 def style_table(t: pd.DataFrame, better: dict):
-    """A Styler for `side_by_side` tables laid out by `compact_table`: 3 decimals, '–' for missing, a rule between
-    tasks, in bold the best of OUR numbers among the paper's methods per task (`better`: {task label: 'higher' |
-    'lower'})."""
+    "A Styler of `compact_table(t)`: 3 decimals, '–', our best in bold (`better`: {task: 'higher' or 'lower'})."
     c = compact_table(t)
     def bold(col):
         ours = [col.name[1] == "ours" and not str(i).endswith(" *") for i in col.index]
@@ -442,85 +330,62 @@ def style_table(t: pd.DataFrame, better: dict):
 # %% ../../nbs/51_experiment1.ipynb #b4f8d64b
 LINE_STYLE = {"random": ":", "decompx": "--", "logat": "--", "lrp": "--", "grad_l2": "--"}  # close hues: lighter dashed
 MARKERS = dict(zip(ALL_METHODS, "osD^v<>o*XP"))           # a marker of its own per method, NormXLogit's the plain dot
+_YLABEL = {"aopc": "AOPC (drop in probability)", "accuracy": "accuracy (fraction correct)",
+           "pearson_perturbed": "Pearson r with gold scores"}
 
-# %% ../../nbs/51_experiment1.ipynb #c0cad6c1
-def _method_style(m: str) -> dict:
-    "How `plot_curves` draws method `m`: its registry colour, and the line style and marker that tell close hues apart."
-    nxl = m == "normxlogit"
-    return dict(color=method_colour(m), ls=LINE_STYLE.get(m, "-"), marker=MARKERS.get(m, "o"), lw=2.4 if nxl else 1.3,
-                ms=3.5 if nxl else 4, zorder=5 if nxl else 2)
-
-# %% ../../nbs/51_experiment1.ipynb #cedfd64d
-def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1", axes=None):
-    """One panel per task of `family` with results (two by two, 9 inches wide): per-ratio curves (ratio 0 = unperturbed)
-    of the Table-1 metric (`kind='table1'`, as the paper's Figures 2, 3 and A.2) or of the accuracy under perturbation
-    (`kind='accuracy'`), with 95% bootstrap bands over items; registry colours (NormXLogit black and thick), dashes and
-    a marker per method (`LINE_STYLE`, `MARKERS`), the legend in a free panel or under them. None if nothing to plot."""
+def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1"):
+    "One panel of per-ratio curves with 95% bootstrap bands per task of `family` (None if nothing to plot)."
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
     if kind not in ("table1", "accuracy"): raise ValueError(f"kind must be 'table1' or 'accuracy', got {kind!r}")
     d = curves[curves.family == family]
     tasks = [t for t in TASK_LABELS if t in set(d.task) and (kind == "table1" or t not in REGRESSION_TASKS)]
     if not tasks: return None
-    spare, rows = None, (len(tasks) + 1) // 2
-    if axes is None:
-        fig, grid = plt.subplots(rows, min(2, len(tasks)), figsize=(9, 0.6 + 3.0 * rows), squeeze=False)
-        axes, spare = grid.ravel()[:len(tasks)], (grid.ravel()[len(tasks)] if grid.size > len(tasks) else None)
-    else: fig = np.atleast_1d(axes)[0].figure
-    used, ticks = [], np.round(np.arange(0, 1.0, 0.1), 1)
-    for ax, t in zip(np.atleast_1d(axes), tasks):
+    rows = (len(tasks) + 1) // 2
+    fig, grid = plt.subplots(rows, min(2, len(tasks)), figsize=(9, 0.6 + 3.0 * rows), squeeze=False)
+    for ax, t in zip(grid.ravel(), tasks):
         met = _metric(1 if kind == "table1" else 3, t)
-        x = d[(d.task == t) & (d.metric == met)]
-        meths = _in_order(sorted(set(x.method)))
-        used += [m for m in meths if m not in used]
-        for m in meths:
-            xm, st = x[x.method == m].sort_values("ratio"), _method_style(m)
-            ax.fill_between(xm.ratio, xm.lo, xm.hi, color=st["color"], alpha=0.10, linewidth=0, zorder=1)
-            ax.plot(xm.ratio, xm.value, markevery=1, **st)
+        x = d[(d.task == t) & (d.metric == met)].sort_values("ratio")
+        for m in _in_order(sorted(set(x.method))):
+            xm, c, nxl = x[x.method == m], method_colour(m), m == "normxlogit"
+            ax.fill_between(xm.ratio, xm.lo, xm.hi, color=c, alpha=0.10, linewidth=0, zorder=1)
+            ax.plot(xm.ratio, xm.value, color=c, ls=LINE_STYLE.get(m, "-"), marker=MARKERS.get(m, "o"),
+                    lw=2.4 if nxl else 1.3, ms=3.5 if nxl else 4, zorder=5 if nxl else 2,
+                    label=method_label(m) + ("" if m in PAPER_METHODS else " *"))
         n = _span(x.groupby("method").n.first())
         ax.set_title(f"{TASK_LABELS[t]} (n = {n} items; {BETTER[met]} is better)", fontsize=10)
-        ax.set_xlabel("ratio of perturbed tokens", fontsize=9.5); ax.tick_params(labelsize=9); ax.grid(alpha=.25, lw=.5)
-        ax.set_ylabel({"aopc": "AOPC (drop in probability)", "accuracy": "accuracy (fraction correct)",
-                       "pearson_perturbed": "Pearson r with gold scores"}[met], fontsize=9.5)
-        ax.set_xticks(ticks, [f"{v:.1f}" if i % 2 == 0 else "" for i, v in enumerate(ticks)])
-    handles = [Line2D([], [], **{k: v for k, v in _method_style(m).items() if k != "zorder"},
-                      label=method_label(m) + ("" if m in PAPER_METHODS else " *")) for m in used]
+        ax.set_xlabel("ratio of perturbed tokens", fontsize=9.5); ax.set_ylabel(_YLABEL[met], fontsize=9.5)
+        ax.tick_params(labelsize=9); ax.grid(alpha=.25, lw=.5)
+        ax.set_xticks(np.arange(10) / 10, [f"{i / 10:.1f}" if i % 2 == 0 else "" for i in range(10)])
+    handles = list({h.get_label(): h for ax in grid.ravel() for h in ax.get_legend_handles_labels()[0]}.values())
     what = "AOPC (Pearson r for STS-B)" if kind == "table1" else "accuracy under perturbation"
     fig.suptitle(f"{_label(family)}: {what} against the ratio of perturbed tokens", fontsize=11)
     leg = dict(handles=handles, fontsize=9.5, frameon=False, title="method (* not in the paper)", title_fontsize=9.5,
                handlelength=2.6)
-    if spare is not None:
+    if grid.size > len(tasks):                                           # the spare panel holds the legend
+        spare = grid.ravel()[-1]
         spare.axis("off"); spare.legend(loc="center", ncol=2, **leg)
-        fig.tight_layout()
-    else:
-        fig.legend(loc="lower center", ncol=min(5, len(handles)), **leg)
-        leg_h = 0.45 + 0.25 * -(-len(handles) // 5)                    # inches under the panels for the legend
-        fig.set_figheight(fig.get_figheight() + leg_h)
-        fig.tight_layout(rect=(0, leg_h / fig.get_figheight(), 1, 1))
+        fig.tight_layout(); return fig
+    fig.legend(loc="lower center", ncol=min(5, len(handles)), **leg)
+    leg_h = 0.45 + 0.25 * -(-len(handles) // 5)                        # inches under the panels for the legend
+    fig.set_figheight(fig.get_figheight() + leg_h)
+    fig.tight_layout(rect=(0, leg_h / fig.get_figheight(), 1, 1))
     return fig
+
 
 # %% ../../nbs/51_experiment1.ipynb #e491b611
 def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1,
                       target: str = "normxlogit", n_boot: int = N_BOOT, seed: int = 0, tie: float = 5e-4,
                       not_evaluable=frozenset()) -> pd.DataFrame:
-    """NormXLogit against every other method per column (model x task) of Table 1 or 3: the paper's numbers for the
-    model ours stands for and what they say (`paper_says`: NormXLogit / baseline better, tie within `tie`, no number),
-    ours (`nxl`, `baseline_value`), NormXLogit's `advantage` on the common items (+ = more faithful) with its 95%
-    interval `lo`/`hi`, `p`, `n` and `test` (`ordering_test`). The paper's orderings (`claim`: no tie or missing
-    number; `evaluable`: not IG in a column of `not_evaluable`) form one Holm family (`p_holm`); `outcome`: the verdict
-    rule on the interval oriented as the paper claims ('reproduced', 'reversed', 'inconclusive'), else 'no claim' /
-    'not evaluable'. `best`: the most faithful other method here (after the fact); `best_agnostic`: the agnostic
-    baseline (`AGNOSTIC`) the PAPER found most faithful in this column (in advance)."""
-    rows, order = [], lambda kg: (_ORDER.get(family_of(kg[0][0]), 99), _ORDER[kg[0][1]], kg[0][0])   # the tables' order
-    for (model, task), g in sorted(summary.groupby(["model", "task"], sort=False), key=order):
-        met = _metric(table, task)
+    "NormXLogit against every other method per column of Table 1 or 3, tested, with the paper's claim (see above)."
+    rows, by = [], summary.sort_values(["family", "task", "model"], key=_table_order, kind="stable")
+    for (model, task), g in by.groupby(["model", "task"], sort=False):
+        met, pm = _metric(table, task), _paper_model(model)
         ours, s = g[g.metric == met].set_index("method").value, 1.0 if BETTER[met] == "higher" else -1.0
         others = [m for m in _in_order(ours.index) if m != target]
         if (table == 3 and task in REGRESSION_TASKS) or target not in ours or not others: continue
-        pm = MODEL_FAMILIES.get(family_of(model), {}).get("paper")
         pp = _paper_column(paper, table, task, pm)
         agn = [m for m in AGNOSTIC if m in others and not np.isnan(pp.get(m, np.nan))]
-        best, best_agn = max(others, key=lambda m: s * ours[m]), max(agn, key=lambda m: s * pp[m]) if agn else None
+        best, best_agn = max(others, key=lambda m: s * ours[m]), max(agn, key=lambda m: s * pp[m], default=None)
         for b in others:
             t = ordering_test(arrays[model, task, target], arrays[model, task, b], met, n_boot, seed, f"{model}/{task}")
             p0, p1 = pp.get(target, np.nan), pp.get(b, np.nan)
@@ -549,19 +414,12 @@ def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, 
 ORDERINGS_COLUMNS = "model task metric baseline paper_says advantage lo hi p p_holm outcome n".split()
 
 def write_orderings(comps, path=None) -> Path:
-    """Every ordering of `compare_orderings` frames to `path` (default `results_dir('faithfulness')/orderings.csv`):
-    `ORDERINGS_COLUMNS`, numbers to 6 decimals, p-values to 4 significant digits, atomically; returns the path."""
+    "Write every ordering of `compare_orderings` frames to `path` (default: the book's `orderings.csv`); the path."
     parts = [c[ORDERINGS_COLUMNS] for c in comps if len(c)]
     t = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ORDERINGS_COLUMNS)
     t[["advantage", "lo", "hi"]] = t[["advantage", "lo", "hi"]].astype(float).round(6)
     t[["p", "p_holm"]] = t[["p", "p_holm"]].astype(float).map(lambda v: float(f"{v:.4g}") if not np.isnan(v) else v)
     return write_csv(path if path is not None else results_path("faithfulness", "orderings.csv"), t)
-
-# %% ../../nbs/51_experiment1.ipynb #bccd031c
-def _order(says: str, b: str) -> str:
-    b = method_label(b)
-    return {"NormXLogit better": f"NXL > {b}", "baseline better": f"{b} > NXL", "tie": f"NXL = {b}"}.get(
-        says, f"– ({b}: no paper number)")
 
 # %% ../../nbs/51_experiment1.ipynb #72b7eb4b
 def _p(p: float) -> str:
@@ -570,11 +428,8 @@ def _p(p: float) -> str:
 def _ci(c: pd.DataFrame) -> list:                 # NormXLogit's advantage [95% CI] per row of `compare_orderings`
     return [f"{a:+.3f} [{l:+.3f}, {h:+.3f}]" for a, l, h in zip(c.advantage, c.lo, c.hi)]
 
-# %% ../../nbs/51_experiment1.ipynb #9c445395
 def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: float = 0.0) -> pd.DataFrame:
-    """`compare_orderings` for reading (one model family, or all), by column and baseline: the paper's numbers and what
-    they say ('near tie' below `near_tie`), NormXLogit's advantage [95% CI], p, Holm's p, n and the outcome
-    (inconclusive: with the sign of our difference)."""
+    "`compare_orderings` for reading (one model family, or all); a paper gap below `near_tie` is marked 'near tie'."
     c = comp if family is None else comp[comp.model.map(family_of) == family]
     if c.empty: return pd.DataFrame()
     num = lambda x: "–" if np.isnan(x) else f"{x:.3f}"
@@ -589,11 +444,8 @@ def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: floa
         "n": c.n.values, "outcome": [o + ("" if o != "inconclusive" else " (as claimed)" if ac else " (opposite sign)")
                                      for o, ac in zip(c.outcome, c.as_claimed)]}).set_index(["column", "baseline"])
 
-# %% ../../nbs/51_experiment1.ipynb #eab7ba75
 def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame:
-    """NormXLogit against one baseline per column (`compare_orderings` rows): `which` 'best' (the most faithful other
-    method here, after the fact) or 'best_agnostic' (the paper's most faithful agnostic baseline, in advance);
-    `caveat`: '† not evaluable' where the baseline is IG and IG is not shown to converge there."""
+    "NormXLogit against one baseline per column: `which` 'best' (after the fact) or 'best_agnostic' (in advance)."
     if which not in ("best", "best_agnostic"):
         raise ValueError(f"which must be 'best' or 'best_agnostic', got {which!r}")
     b = comp[comp[which]]
@@ -603,43 +455,9 @@ def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame
         "NormXLogit": b.nxl.round(3).values, "NXL advantage [95% CI]": _ci(b), "p": [_p(x) for x in b.p],
         "n": b.n.values, "caveat": ["" if e else "† not evaluable (IG did not converge)" for e in b.evaluable]})
 
-# %% ../../nbs/51_experiment1.ipynb #14d0ff1b
-def verdict_markdown(comp: pd.DataFrame, summary: pd.DataFrame, target: str = "normxlogit") -> str:
-    """The claim-by-claim verdict as Markdown: per column NormXLogit's rank, the paper's orderings reproduced, reversed,
-    inconclusive or not evaluable, the others, the test against the most faithful other method; then the totals."""
-    if comp.empty: return "_No column has NormXLogit and another method yet._"
-    lines, lst = [], lambda d: ", ".join(_order(r.paper_says, r.baseline) for r in d.itertuples()) or "none"
-    for (model, task), c in comp.groupby(["model", "task"], sort=False):
-        met, b = c.metric.iloc[0], c[c.best].iloc[0]
-        s = summary[(summary.model == model) & (summary.task == task) & (summary.metric == met)]
-        order = s.sort_values("value", ascending=BETTER[met] == "lower").method.tolist()
-        claimed = c[c.claim & c.evaluable]
-        held, rev, inc = (claimed[claimed.outcome == o] for o in ("reproduced", "reversed", "inconclusive"))
-        ne, extra = c[c.outcome == "not evaluable"], c[c.outcome == "no claim"]
-        txt = (f"- **{_column(model, task)}** ({METRIC_NAMES[met]}, {BETTER[met]} is better; n = {_span(s.n)}): "
-               f"NormXLogit {c.nxl.iloc[0]:.3f}, rank {order.index(target) + 1} of {len(order)}. Of the paper's "
-               f"orderings for {c.paper_model.iloc[0]}, {len(held)} of {len(claimed)} are reproduced: {lst(held)}; "
-               f"{len(rev)} reversed (the paper's ordering shown): {lst(rev)}; {len(inc)} inconclusive: {lst(inc)}.")
-        if len(ne): txt += f" Not evaluable: {lst(ne)} (IG did not converge)."
-        if len(extra): txt += " Without a paper claim: " + ", ".join(
-            _order("NormXLogit better" if a > 0 else "baseline better", x) + ("" if sig else " (n.s.)")
-            for x, a, sig in zip(extra.baseline, extra.advantage, extra.significant)) + "."
-        lines.append(txt + f" Most faithful other method here: {method_label(b.baseline)} ({b.baseline_value:.3f}); "
-                     f"NormXLogit's advantage over it {b.advantage:+.3f} [95% CI {b.lo:+.3f}, {b.hi:+.3f}], "
-                     f"p = {_p(b.p)}.")
-    cl, nev = comp[comp.claim & comp.evaluable], int((comp.outcome == "not evaluable").sum())
-    k, ncol = cl.outcome.value_counts(), comp.groupby(["model", "task"]).ngroups
-    lines.append(f"\n**In total** ({ncol} column{'s' if ncol != 1 else ''} with results, {len(cl)} of the paper's "
-                 f"NormXLogit-vs-baseline orderings, Holm-adjusted over all {len(cl)}): {k.get('reproduced', 0)} "
-                 f"reproduced, {k.get('reversed', 0)} reversed, {k.get('inconclusive', 0)} inconclusive"
-                 + (f"; {nev} not evaluable (IG did not converge)" if nev else "") + ".")
-    return "\n".join(lines)
-
 # %% ../../nbs/51_experiment1.ipynb #6396505e
 def stsb_diagnostics(arrays: dict) -> pd.DataFrame:
-    """What perturbation does to a regression model's predictions, per model x task x method x ratio: mean and sd of
-    the perturbed predictions, mean $|f(\\tilde x)-f(x)|$, Pearson with the unperturbed ones (`pearson_vs_full`) and
-    with the gold scores (`pearson_perturbed`, the table's metric)."""
+    "What perturbation does to a regression model's predictions, per model x task x method x ratio (see above)."
     rows = []
     for (model, task, method), a in arrays.items():
         if not a["regression"]: continue
@@ -651,42 +469,15 @@ def stsb_diagnostics(arrays: dict) -> pd.DataFrame:
 
 # %% ../../nbs/51_experiment1.ipynb #a496de48
 def ablation_deltas(default: pd.DataFrame, ablation: pd.DataFrame, metrics=TABLE_METRICS) -> pd.DataFrame:
-    """Default vs ablation numbers per model x task x method x metric (only cells in both): `default`, `ablation`,
-    `delta` (= ablation - default) and both sample counts."""
+    "Default vs ablation numbers per model x task x method x metric in both, `delta` = ablation - default, both `n`."
     k = ["model", "task", "method", "metric"]
     d, a = (x[x.metric.isin(metrics)][k + ["value", "n"]] for x in (default, ablation))
     m = d.merge(a, on=k, suffixes=("_default", "_ablation"))
     m["delta"] = m.value_ablation - m.value_default
     return m[k + ["value_default", "value_ablation", "delta", "n_default", "n_ablation"]]
 
-# %% ../../nbs/51_experiment1.ipynb #b3ebdd62
-def nxl_rank(summary: pd.DataFrame, target: str = "normxlogit") -> pd.DataFrame:
-    "NormXLogit's rank (1 = most faithful) among the methods of each model x task x metric of Tables 1 / 3."
-    rows = []
-    for (model, task, met), g in summary[summary.metric.isin(TABLE_METRICS)].groupby(["model", "task", "metric"]):
-        if target not in set(g.method): continue
-        order = g.sort_values("value", ascending=BETTER[met] == "lower").method.tolist()
-        rows.append(dict(model=model, task=task, metric=met, rank=order.index(target) + 1, of=len(order)))
-    return pd.DataFrame(rows, columns=["model", "task", "metric", "rank", "of"])
-
-# %% ../../nbs/51_experiment1.ipynb #76bf3910
-def table1_frame(summary: pd.DataFrame) -> pd.DataFrame:
-    """The machine-readable Tables 1 and 3 (`model, task, method, metric, value, n`; 6 decimals): `aopc` and `accuracy`
-    (classification), `pearson_perturbed` (STS-B, lower is better) and `pearson_drop` (unperturbed minus it)."""
-    t = summary[summary.metric.isin(TABLE_METRICS)][["model", "task", "method", "metric", "value", "n"]]
-    t = t.assign(value=t.value.round(6), n=t.n.astype(int))
-    return t.sort_values(["model", "task", "metric", "method"], key=_table_order, ignore_index=True)
-
-# %% ../../nbs/51_experiment1.ipynb #b21b8122
-def write_table1(summary: pd.DataFrame, path=None) -> Path:
-    "Write `table1_frame(summary)` atomically to `path` (default `results_dir('faithfulness')/table1.csv`); the path."
-    return write_csv(path if path is not None else results_path("faithfulness", "table1.csv"), table1_frame(summary))
-
-# %% ../../nbs/51_experiment1.ipynb #5b2c5d26
 def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
-    """Write every ablation's numbers beside the default ones (`ablation_deltas`, one row per ablation x model x task x
-    method x metric, with an `ablation` column) atomically to `path` (default
-    `results_dir('faithfulness')/table1_ablations.csv`)."""
+    "Write every ablation's `ablation_deltas` to `path` (default: the book's `table1_ablations.csv`); the path."
     cols = "ablation model task method metric value_default value_ablation delta n_default n_ablation".split()
     parts = [ablation_deltas(default, a).assign(ablation=name) for name, a in ablations.items()]
     t = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
@@ -695,22 +486,37 @@ def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
     t[cols[5:8]] = t[cols[5:8]].astype(float).round(6)
     return write_csv(path if path is not None else results_path("faithfulness", "table1_ablations.csv"), t)
 
-# %% ../../nbs/51_experiment1.ipynb #9ece325c
+# %% ../../nbs/51_experiment1.ipynb #b3ebdd62
+def nxl_rank(summary: pd.DataFrame, target: str = "normxlogit") -> pd.DataFrame:
+    "NormXLogit's rank (1 = most faithful) among the methods of each model x task x metric of Tables 1 / 3."
+    groups = summary[summary.metric.isin(TABLE_METRICS)].groupby(["model", "task", "metric"])
+    rows = [dict(model=model, task=task, metric=met, rank=order.index(target) + 1, of=len(order))
+            for (model, task, met), g in groups
+            if target in (order := g.sort_values("value", ascending=BETTER[met] == "lower").method.tolist())]
+    return pd.DataFrame(rows, columns=["model", "task", "metric", "rank", "of"])
+
 def rank_agreement(summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1) -> pd.DataFrame:
-    """Per column of Table 1 or 3: Spearman and Kendall correlations of our ordering of the paper's methods with the
-    paper's, and the mean of ours minus the paper's number (a level shift: other models and data, only orderings
-    compare)."""
+    "Per column of Table 1 or 3: rank correlations of our numbers of the paper's methods with its, and the level shift."
     from scipy.stats import spearmanr, kendalltau
     rows = []
     for (model, task), g in summary.groupby(["model", "task"], sort=False):
-        if table == 3 and task in REGRESSION_TASKS: continue
-        met, pm = _metric(table, task), MODEL_FAMILIES.get(family_of(model), {}).get("paper")
-        pp = _paper_column(paper, table, task, pm).dropna()
-        ours = g[g.metric == met].set_index("method").value
-        common = [m for m in PAPER_METHODS if m in pp.index and m in ours.index]
-        if len(common) < 3: continue
-        x, y = ours[common], pp[common]
-        rows.append((_column(model, task), pm, met, len(common), float(spearmanr(x, y)[0]), float(kendalltau(x, y)[0]),
+        met, pm = _metric(table, task), _paper_model(model)
+        xy = pd.DataFrame(dict(x=g[g.metric == met].set_index("method").value, y=_paper_column(paper, table, task, pm)))
+        x, y = xy.reindex(list(PAPER_METHODS)).dropna().T.values
+        if (table == 3 and task in REGRESSION_TASKS) or len(x) < 3: continue
+        rows.append((_column(model, task), pm, met, len(x), float(spearmanr(x, y)[0]), float(kendalltau(x, y)[0]),
                      float((x - y).mean())))
     return pd.DataFrame(rows, columns=["column", "paper_model", "metric", "methods", "spearman", "kendall",
                                        "mean_ours_minus_paper"])
+
+
+# %% ../../nbs/51_experiment1.ipynb #76bf3910
+def table1_frame(summary: pd.DataFrame) -> pd.DataFrame:
+    "The machine-readable Tables 1 and 3 (`model, task, method, metric, value, n`; 6 decimals)."
+    t = summary[summary.metric.isin(TABLE_METRICS)][["model", "task", "method", "metric", "value", "n"]]
+    t = t.assign(value=t.value.round(6), n=t.n.astype(int))
+    return t.sort_values(["model", "task", "metric", "method"], key=_table_order, ignore_index=True)
+
+def write_table1(summary: pd.DataFrame, path=None) -> Path:
+    "Write `table1_frame(summary)` atomically to `path` (default: the book's `table1.csv`); the path."
+    return write_csv(path if path is not None else results_path("faithfulness", "table1.csv"), table1_frame(summary))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from ..generation import explain_generation, prompt_ids, greedy_continuation
-from ..metrics.faithfulness import rank_tokens, perturb, model_outputs
+from ..metrics.faithfulness import generation_faithfulness
 from ..metrics.stats import bootstrap_ci, paired_t, holm, interval_verdict, leading_group
 from ..registry import method_label, method_colour
 from ..model.zoo import load_model
@@ -20,10 +20,9 @@ from .common import (chunk_key, open_store, run_chunks, results_path, write_csv,
 
 # %% auto #0
 __all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
-           'CLAIM_TABLE', 'generation_prompts', 'deletions', 'score_prompt', 'GenerationRun', 'GenerationPlan',
-           'cost_rows', 'run_generation', 'load_results', 'summarise', 'ig_not_converged', 'ig_note', 'wide_table',
-           'random_table', 'plot_summary', 'plot_by_entropy', 'leaders', 'reading', 'cost_per_prompt', 'work',
-           'reproduce', 'read_claims']
+           'CLAIM_TABLE', 'generation_prompts', 'score_prompt', 'GenerationRun', 'GenerationPlan', 'run_generation',
+           'load_results', 'summarise', 'ig_not_converged', 'wide_table', 'plot_summary', 'plot_by_entropy', 'leaders',
+           'cost_per_prompt', 'work', 'reproduce', 'read_claims']
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #7b8c7f53
 EXPERIMENT = "generation"
@@ -48,23 +47,10 @@ def generation_prompts(n: int, seed: int = 0, path=None) -> list:
     if n > len(q): raise ValueError(f"only {len(q)} questions, asked for {n}")
     return [q[i] for i in np.random.default_rng(seed).permutation(len(q))[:n]]
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #1cd17bac
-def deletions(g, ks=KS):
-    "For each step and k: `(step, k index, k used, shortened context ids)`, and the steps' numbers of rankable tokens."
-    out, n_rank = [], []
-    for t in range(g.n_generated):
-        c = g.context(t)
-        order = rank_tokens(g.matrix[t, :c], ~g.special[:c])
-        n_rank.append(len(order))
-        out += [(t, j, min(k, len(order)), perturb(g.ids[:c], order[:k], "delete")[0]) for j, k in enumerate(ks)]
-    return out, n_rank
-
 # %% ../../nbs/59_generation_faithfulness.ipynb #970f889e
 def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=None, ks=KS, new_tokens: int = 20,
                  seed: int = 0, batch_size: int = 16) -> tuple[dict, dict]:
-    """`(arrays, meta)` of one question: `p_deleted` (M, G, K), the generated token's probability per method, step and k
-    after deleting the method's top-k context tokens; `p_full` (G,) without deletion; the step `entropy`, `n_rankable`
-    tokens per step, `k_used`, each method's `cpu_s` and IG's relative completeness gap `ig_rel_gap`."""
+    "`(arrays, meta)` of one question: the generated tokens' probabilities with and without each method's deletions."
     options = {**DEFAULT_OPTIONS, **(options or {})}
     gen = greedy_continuation(model, tokenizer, prompt_ids(model, tokenizer, question, chat=True)[0], new_tokens)
     exps, secs, gap = {}, [], np.full(len(gen), np.nan)
@@ -75,21 +61,12 @@ def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=N
             exps[m] = explain_generation(model, tokenizer, question, method=m, continuation=gen, chat=True, **opts)
         secs.append(time.process_time() - c0)
         if m == "ig": gap = np.array([r["rel_gap"] for r in log], float)
-    g0, index, plan = exps[methods[0]], {}, []
-    row = lambda s: index.setdefault(tuple(s), len(index))     # each distinct shortened context is run once
-    full_rows = [row(g0.ids[:g0.context(t)]) for t in range(len(gen))]    # the contexts without deletion
-    for mi, m in enumerate(methods):
-        dl, n_rank = deletions(exps[m], ks)
-        plan += [(mi, t, j, kk, row(s)) for t, j, kk, s in dl]
-    c0 = time.process_time()
-    logp = model_outputs(model, tokenizer, [list(s) for s in index], batch_size=batch_size).log_softmax(-1)
-    secs_del = time.process_time() - c0
-    prob = lambda r, t: float(logp[r, gen[t]].exp())
-    pdel = np.full((len(methods), len(gen), len(ks)), np.nan); kused = np.zeros((len(gen), len(ks)), int)
-    for mi, t, j, kk, r in plan: pdel[mi, t, j] = prob(r, t); kused[t, j] = kk
-    arrays = dict(p_deleted=pdel, p_full=np.array([prob(r, t) for t, r in enumerate(full_rows)]),
-                  entropy=g0.step_scores["entropy"], n_rankable=np.array(n_rank), k_used=kused, cpu_s=np.array(secs),
-                  cpu_s_deletion=np.array(secs_del), n_sequences=np.array(len(index)), ig_rel_gap=gap)
+    c0, g0 = time.process_time(), exps[methods[0]]
+    f = generation_faithfulness(model, tokenizer, exps, ks, batch_size)      # chapter *Faithfulness*
+    arrays = dict(p_deleted=f["p_deleted"], p_full=f["p_full"], entropy=g0.step_scores["entropy"],
+                  n_rankable=f["n_rankable"], k_used=f["k_used"], cpu_s=np.array(secs),
+                  cpu_s_deletion=np.array(time.process_time() - c0), n_sequences=np.array(f["n_sequences"]),
+                  ig_rel_gap=gap)
     return arrays, dict(question=question, answer=g0.generated_text, n_prompt=g0.n_prompt, n_generated=len(gen))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #40a619e2
@@ -100,26 +77,19 @@ class GenerationRun:
     prompts: pd.DataFrame
     record: dict
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #eaa4155b
 def _steps_frame(chunks, methods, ks, model_name):
     "One row per question, method, step and k (in that order) of the chunks."
-    frames = []
-    for ch in chunks:
-        a = ch.arrays
+    def one(a, prompt):
         mi, t, j = np.indices(a["p_deleted"].shape).reshape(3, -1)
         pf, pdel = a["p_full"][t].astype(float), a["p_deleted"][mi, t, j].astype(float)
-        frames.append(pd.DataFrame(dict(
-            model=model_name, prompt=ch.meta["index"], step=t, method=np.array(methods)[mi], k=np.array(ks)[j],
-            k_used=a["k_used"][t, j], n_rankable=a["n_rankable"][t], p_full=pf, p_deleted=pdel, p_drop=pf - pdel,
-            entropy=a["entropy"][t].astype(float))))
-    return pd.concat(frames, ignore_index=True)
+        return pd.DataFrame(dict(model=model_name, prompt=prompt, step=t, method=np.array(methods)[mi],
+                                 k=np.array(ks)[j], k_used=a["k_used"][t, j], n_rankable=a["n_rankable"][t], p_full=pf,
+                                 p_deleted=pdel, p_drop=pf - pdel, entropy=a["entropy"][t].astype(float)))
+    return pd.concat([one(ch.arrays, ch.meta["index"]) for ch in chunks], ignore_index=True)
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #genplan01
 @dataclass
 class GenerationPlan:
-    """The protocol (`run_generation`'s options): `n_prompts` questions, `new_tokens` generated per answer, `methods`
-    compared (with 'random'), their `options` (over `DEFAULT_OPTIONS`), the deletion sizes `ks`, the `seed`, the
-    `batch_size` of the gradient methods' prefixes and `reverse` (the last question first: a second process)."""
+    "The protocol of `run_generation`: questions, tokens, methods and their options, deletion sizes, seed, batching."
     n_prompts: int = 50
     new_tokens: int = 20
     methods: tuple = GEN_METHODS
@@ -131,27 +101,17 @@ class GenerationPlan:
 
     def __post_init__(self):
         self.methods, self.ks = tuple(self.methods), tuple(int(k) for k in self.ks)
-        bad = [m for m in self.methods if m not in GEN_METHODS]
-        if bad: raise ValueError(f"unknown methods {bad}; choose from {GEN_METHODS}")
+        if bad := [m for m in self.methods if m not in GEN_METHODS]:
+            raise ValueError(f"unknown methods {bad}; choose from {GEN_METHODS}")
         if "random" not in self.methods:
             raise ValueError("the comparison needs the random ranking: keep 'random' in methods")
         if not self.ks or any(k < 1 for k in self.ks): raise ValueError(f"ks must be positive ints, got {self.ks}")
         self.options = {m: {**DEFAULT_OPTIONS.get(m, {}), **(self.options or {}).get(m, {})} for m in self.methods}
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #3f939fc4
-def cost_rows(record) -> list[dict]:
-    "A run record's cost rows: 'explain <method>' of each method and 'deletions', per question x new token."
-    n, rates = record["n_prompts"], {f"explain {m}": v for m, v in record["cpu_s_per_prompt"].items()}
-    rates["deletions"] = record["cpu_s_deletion_per_prompt"]
-    return [dict(model=record["model"], task="squad", step=s, unit="question x new token", cpu_s=round(v * n, 3),
-                 units=n * record["new_tokens"]) for s, v in rates.items()]
-
 def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | None = None, cache=True, results=True,
                    progress: bool = True, write: bool = True, **fields) -> GenerationRun:
-    """The faithfulness study of generation explanations (resumable, one question per chunk) with the protocol `plan`
-    (a `GenerationPlan`, or its fields as keywords). `cache`: chunk folder (True: the cache's `generation/`; False:
-    none); `results`: folder of `faithfulness.csv`, `faithfulness_steps.csv.gz` and `faithfulness.json` (True:
-    `results/generation`); `write=False` only computes the chunks (a second process)."""
+    "The faithfulness study of generation explanations with the protocol `plan`: resumable, one question per chunk."
     from normxlogit.model.zoo import model_fingerprint
     p = plan_from(GenerationPlan, plan, fields)
     qs = generation_prompts(p.n_prompts, p.seed)
@@ -183,10 +143,13 @@ def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | Non
         write_csv(path("faithfulness.csv"), prompts.round(6))
         write_csv(path("faithfulness_steps.csv.gz"), steps.round(6), compression="gzip")
         write_record(path("faithfulness.json"), rec, run.computed)
-        if run.computed: record_costs(EXPERIMENT, cost_rows(rec), results=results)
+        n, rates = p.n_prompts, {f"explain {m}": v for m, v in rec["cpu_s_per_prompt"].items()}
+        rates["deletions"] = rec["cpu_s_deletion_per_prompt"]
+        if run.computed: record_costs(EXPERIMENT, [dict(model=model_name, task="squad", step=k, cpu_s=round(v * n, 3),
+                                                        unit="question x new token", units=n * p.new_tokens)
+                                                   for k, v in rates.items()], results=results)
     return GenerationRun(steps, prompts, rec)
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #a984ad29
 def load_results(results=True):
     "`dict(prompts, steps, record)` of a written run (None if there is none)."
     p = results_path(EXPERIMENT, "faithfulness.csv", results=results)
@@ -197,9 +160,7 @@ def load_results(results=True):
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #08eaf262
 def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Per method and k (and 'mean', the average over k): the mean drop over questions with a 95% bootstrap interval,
-    the paired difference to `random` with its bootstrap interval, paired t `p`, Holm's `p_holm` over the methods at
-    that k, and the verdict ('holds': above random, the interval above 0 and p_holm < 0.05)."""
+    "Per method and k (and 'mean' over k): the mean drop, the paired difference to random, intervals and verdict."
     mean = prompts.groupby(["model", "prompt", "method"], as_index=False).p_drop.mean().assign(k="mean")
     p = pd.concat([prompts.assign(k=prompts.k.astype(str)), mean], ignore_index=True).set_index(["prompt", "k"])
     rnd, rows = p[p.method == "random"].p_drop, []
@@ -214,145 +175,71 @@ def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.Da
                     for r in S.itertuples()]
     return S
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #4e2a719c
-def _order(S):
-    "The methods, largest mean drop (over k) first."
-    return S[S.k == "mean"].sort_values("p_drop", ascending=False).method.tolist()
-
-# %% ../../nbs/59_generation_faithfulness.ipynb #5b83e93d
-def _name(m, record=None):
-    "The method's label; IG's with † when the run record says it did not converge."
-    return method_label(m) + (" †" if m == "ig" and ig_not_converged(record) else "")
-
-# %% ../../nbs/59_generation_faithfulness.ipynb #324e4c01
+# %% ../../nbs/59_generation_faithfulness.ipynb #a3966d05
 def ig_not_converged(record) -> bool:
     "Whether the run's IG left more than 5 % of its steps outside the completeness tolerance `IG_TOL`."
     return bool(record) and record.get("ig_converged_share") is not None and record["ig_converged_share"] < 0.95
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #58e75000
-def ig_note(record) -> str:
-    "The table note on IG's completeness ('' when IG converged or did not run)."
-    if not record or record.get("ig_rel_gap_median") is None: return ""
-    n, share = record["options"].get("ig", {}).get("n_steps"), record.get("ig_converged_share")
-    gap = record["ig_rel_gap_median"]
-    if share is None: return f"IG ({n} nodes): median relative completeness gap {gap:.3f} per step."
-    if share >= 0.95: return f"IG ({n} nodes) is complete within {IG_TOL:.0%} on {share:.0%} of the steps."
-    return (f"† IG did not converge: with {n} Gauss-Legendre nodes only {share:.0%} of the steps are complete "
-            f"within {IG_TOL:.0%} (median relative completeness gap {gap:.2f}). Its rows measure this {n}-node "
-            "approximation, not IG itself; they are kept (dropping steps would select them) but no conclusion about IG "
-            "is drawn from them.")
-
-# %% ../../nbs/59_generation_faithfulness.ipynb #a3966d05
-def _by_k(S, record, methods, cell) -> pd.DataFrame:
-    "One row per method of `methods` (IG marked † as in `_name`), one column per k and 'mean': `cell(rows by k, k)`."
-    ks = [k for k in S.k.unique() if k != "mean"] + ["mean"]
-    return pd.DataFrame([{"method": _name(m, record), **{f"k={k}" if k != "mean" else "mean":
-                          cell(S[S.method == m].set_index("k"), k) for k in ks}} for m in methods])
-
-def wide_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    "One row per method (best mean first), one column per k: 'drop [lo, hi]'; IG marked † when it did not converge."
-    return _by_k(S, record, _order(S), lambda d, k: with_ci(d.p_drop[k], d.lo[k], d.hi[k]))
-
-# %% ../../nbs/59_generation_faithfulness.ipynb #44df057d
-def random_table(S: pd.DataFrame, record=None) -> pd.DataFrame:
-    "One row per method: the difference to random at each k and on average, 'diff [lo, hi] (verdict)'; IG † as above."
-    return _by_k(S, record, [m for m in _order(S) if m != "random"],
-                 lambda d, k: f"{with_ci(d.vs_random[k], d.vs_lo[k], d.vs_hi[k])} {verdict_mark(d.verdict[k])}")
+def wide_table(S: pd.DataFrame, record=None, vs_random: bool = False) -> pd.DataFrame:
+    "One row per method (best mean first), one column per k and 'mean': 'drop [lo, hi]' or 'diff [lo, hi] mark'."
+    order, ks = S[S.k == "mean"].sort_values("p_drop", ascending=False).method, [*S.k.unique()[:-1], "mean"]
+    if vs_random: S, order = S[S.method != "random"], order[order != "random"]
+    cell = ((lambda r: f"{with_ci(r.vs_random, r.vs_lo, r.vs_hi)} {verdict_mark(r.verdict)}") if vs_random
+            else (lambda r: with_ci(r.p_drop, r.lo, r.hi)))
+    T = S.assign(c=[cell(r) for r in S.itertuples()]).pivot(index="method", columns="k", values="c").loc[order, ks]
+    T.index = [method_label(m) + (" †" if m == "ig" and ig_not_converged(record) else "") for m in T.index]
+    return T.rename(columns=lambda k: k if k == "mean" else f"k={k}").rename_axis("method", axis=0).rename_axis(
+        None, axis=1).reset_index()
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #e5fa780b
-def plot_summary(S: pd.DataFrame, ax=None):
-    "Mean drop per k with 95% intervals, one line per method (random dashed)."
-    import matplotlib.pyplot as plt
-    if ax is None: _, ax = plt.subplots(figsize=(7, 4))
-    ks = [k for k in S.k.unique() if k != "mean"]
-    x = np.array([int(k) for k in ks])
-    for m in _order(S):
-        d = S[(S.method == m) & (S.k != "mean")].set_index("k").loc[ks]
-        style = dict(color=method_colour(m), ls="--" if m == "random" else "-", lw=2 if m == "random" else 1.3)
-        ax.plot(x, d.p_drop, marker="o", ms=3, label=method_label(m), **style)
-        ax.fill_between(x, d.lo, d.hi, alpha=0.15 if m == "random" else 0.05, color=style["color"])
-    ax.set_xscale("log", base=2); ax.set_xticks(x); ax.set_xticklabels(ks)
-    ax.set_xlabel("context tokens deleted (top k)"); ax.set_ylabel("probability drop of the generated token")
-    ax.legend(fontsize=7, ncol=2, frameon=False); ax.axhline(0, color="grey", lw=0.5)
+def _lines(d: pd.DataFrame, x: str, order, ax=None, **kw):
+    "seaborn lines of `p_drop` by `x`, one per method of `order` (labelled, in its colour, random dashed)."
+    import seaborn as sns
+    lab = {m: method_label(m) for m in order}
+    return sns.lineplot(d.assign(method=d.method.map(lab)), x=x, y="p_drop", hue="method", style="method", marker="o",
+                        hue_order=list(lab.values()), palette={lab[m]: method_colour(m) for m in order},
+                        dashes={lab[m]: (4, 2) if m == "random" else "" for m in order}, ax=ax, **kw)
+
+def plot_summary(prompts: pd.DataFrame, ax=None):
+    "Mean drop per k with 95% bootstrap intervals over questions, one line per method (best mean first)."
+    ax = _lines(prompts, "k", prompts.groupby("method").p_drop.mean().sort_values(ascending=False).index, ax,
+                errorbar=("ci", 95), n_boot=1000, seed=0, err_kws=dict(alpha=0.06), ms=3, mew=0)
+    ks = sorted(prompts.k.unique())
+    ax.set_xscale("log", base=2); ax.set_xticks(ks, [str(k) for k in ks]); ax.axhline(0, color="grey", lw=0.5)
+    ax.set(xlabel="context tokens deleted (top k)", ylabel="probability drop of the generated token")
+    ax.legend(fontsize=7, ncol=2, frameon=False)
     return ax
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #26378865
 def plot_by_entropy(steps: pd.DataFrame, k: int = 4,
                     methods=("normxlogit", "attnlrp", "gxi", "random"), bins: int = 4, ax=None):
     "Mean drop at `k` by step-entropy quartile (bins of equal counts), for a few methods."
-    import matplotlib.pyplot as plt
-    if ax is None: _, ax = plt.subplots(figsize=(6, 3.5))
-    d = steps[(steps.k == k) & steps.method.isin(methods)].copy()
-    d["bin"] = pd.qcut(d.entropy.rank(method="first"), bins, labels=False)
-    edges = d.groupby("bin").entropy.agg(["min", "max"])
-    for m in methods:
-        y = d[d.method == m].groupby("bin").p_drop.mean()
-        ax.plot(y.index, y.values, marker="o", label=method_label(m), color=method_colour(m),
-                ls="--" if m == "random" else "-")
-    ax.set_xticks(range(bins)); ax.set_xticklabels([f"{a:.1f}-{b:.1f}" for a, b in edges.values], fontsize=8)
-    ax.set_xlabel("entropy of the step (nats), quartiles"); ax.set_ylabel(f"mean drop, top {k} deleted")
+    d = steps[(steps.k == k) & steps.method.isin(methods)]
+    d = d.assign(bin=pd.qcut(d.entropy.rank(method="first"), bins, labels=False))
+    ax = _lines(d, "bin", methods, ax, errorbar=None)
+    edges = d.groupby("bin").entropy.agg(["min", "max"]).values
+    ax.set_xticks(range(bins), [f"{a:.1f}-{b:.1f}" for a, b in edges], fontsize=8)
+    ax.set(xlabel="entropy of the step (nats), quartiles", ylabel=f"mean drop, top {k} deleted")
     ax.legend(fontsize=8, frameon=False)
     return ax
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #b9773508
 def leaders(prompts: pd.DataFrame, record: dict) -> pd.DataFrame:
-    """`leading_group` of the methods (random and a non-converged IG left out) on the per-question drop averaged over k;
-    None when fewer than two methods are left to compare."""
+    "`leading_group` on the per-question drop averaged over k, random and a non-converged IG left out (None: < 2 left)."
     W = prompts.groupby(["prompt", "method"]).p_drop.mean().unstack()
     drop = ["random"] + (["ig"] if ig_not_converged(record) else [])
     W = W.drop(columns=[m for m in drop if m in W])
     return leading_group(W) if W.shape[1] >= 2 else None
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #20fb476b
-def reading(S: pd.DataFrame, record: dict, prompts: pd.DataFrame | None = None) -> str:
-    """The discussion's numbers as prose, from the summary and the run record. With the per-question `prompts`, the
-    method with the largest mean drop is called the best only if it beats the runner-up in a paired comparison (Holm
-    over its comparisons, `leaders`); otherwise the tied group is named."""
-    M = S[(S.k == "mean") & (S.method != "random")].sort_values("p_drop", ascending=False)
-    if ig_not_converged(record): M = M[M.method != "ig"]          # a non-converged IG is shown, but not counted
-    r, best = S[(S.k == "mean") & (S.method == "random")].iloc[0], M.iloc[0]
-    by = {v: M[M.verdict == v].method.map(method_label).tolist() for v in ("holds", "does not hold", "inconclusive")}
-    per_k = S[(S.k != "mean") & (S.method != "random") & S.method.isin(M.method)]
-    always = [method_label(m) for m, d in per_k.groupby("method") if (d.verdict == "holds").all()]
-    parts = [f"Over {record['n_prompts']} questions ({record['n_steps']} generated tokens), deleting random context "
-             f"tokens lowers the generated token's probability by {r['p_drop']:.3f} on average over k (95% interval "
-             f"{r['lo']:.3f} to {r['hi']:.3f}). {method_label(best.method)} has the largest mean drop, "
-             f"{best['p_drop']:.3f} [{best.lo:.3f}, {best.hi:.3f}]"
-             + _lead_text(leaders(prompts, record) if prompts is not None else None)]
-    heads = {"holds": f"On average over k, {len(by['holds'])} of {len(M)} methods beat random (interval of the paired "
-                      f"difference above 0, Holm over the {len(M)} comparisons)",
-             "does not hold": "Below random", "inconclusive": "Inconclusive"}
-    parts += [f"{head}: {', '.join(by[v])}." for v, head in heads.items() if by[v]]
-    parts.append(f"At every k separately: {', '.join(always) if always else 'none'}.")
-    if ig_not_converged(record): parts.append("These counts leave out IG, which did not converge (†): "
-                                              + ig_note(record).removeprefix("† IG did not converge: "))
-    elif ig_note(record): parts.append(ig_note(record))
-    return " ".join(parts)
-
 # %% ../../nbs/59_generation_faithfulness.ipynb #681226bd
-def cost_per_prompt(steps, record) -> pd.DataFrame:
+def cost_per_prompt(record) -> pd.DataFrame:
     "CPU seconds per question (from the run record): each method's explanation, and all methods' deletions together."
     s = pd.Series({**{f"explain: {method_label(m)}": v for m, v in record["cpu_s_per_prompt"].items()},
                    "deletions (all methods)": record["cpu_s_deletion_per_prompt"]})
     return pd.DataFrame(dict(step=[*s.index, "total"], cpu_s_per_question=[*s, s.sum()]))
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #421f2bee
-def _lead_text(L: pd.DataFrame | None) -> str:
-    "'; it is the best: ...' or '; no single best: ...' from a `leading_group` table ('.' without one)."
-    if L is None: return "."
-    second = L.iloc[1]
-    diff = f"{second['diff']:.3f} [{second.lo:.3f}, {second.hi:.3f}]"
-    if L.leads.sum() == 1:
-        return (f"; it is the best: ahead of the runner-up {method_label(second.method)} by "
-                f"{diff} (paired over questions, Holm over its {len(L) - 1} comparisons).")
-    tied = [method_label(m) for m in L.method[L.leads]]
-    return (f"; no single best: {', '.join(tied)} are not told apart "
-            f"(runner-up {method_label(second.method)}, {diff}, paired, Holm).")
-
 # %% ../../nbs/59_generation_faithfulness.ipynb #58a5d657
 def work(run: ScaleRun, results=True) -> list[dict]:
-    """The steps of a `ScaleRun` (for `estimate`): each method's explanation and the deletions, per question x new
-    token at the rates of the cost record; a guess for the tiny Llama."""
+    "The steps of a `ScaleRun` for `estimate`: explanations and deletions per question x new token (tiny: a guess)."
     if run.model == "tiny-llama":
         return [dict(step=f"tiny Llama: {run.n} questions, all methods", units=run.n, cpu_s_per_unit=0.5)]
     steps = {**{f"explain: {method_label(m)}": f"explain {m}" for m in run.methods or GEN_METHODS},
@@ -363,9 +250,7 @@ def work(run: ScaleRun, results=True) -> list[dict]:
 # %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
 @scratch_unless_book("generation")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    """The study from scratch, resumably: 'tiny' (a random tiny Llama, three questions), 'book'
-    (SmolLM2, 50 questions x 20 tokens; `cache=True`: the committed chunks beside the results, so a
-    re-run computes nothing) or 'paper' (200 questions). Where the results go: `scratch_unless_book`."""
+    "The study from scratch, resumably, at `scale` 'tiny', 'book' or 'paper'."
     run, = scale_runs(SCALE_RUNS, scale)
     model, tok = load_model(run.model, head="causal_lm", device=device)
     r = run_generation(model, tok, run.model, GenerationPlan(run.n, run.get("new_tokens")), results=results,
@@ -382,15 +267,11 @@ def _run(a):
                                                  "cpu_s_per_prompt")}))
     if not a.no_write: print(wide_table(summarise(res.prompts)).to_string(index=False))
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #16445371
 def _summary(a):
-    R = load_results(a.results)
-    if R is None: raise ValueError("no results written yet")
+    if (R := load_results(a.results)) is None: raise ValueError("no results written yet")
     S = summarise(R["prompts"])
-    print(wide_table(S).to_string(index=False)); print(random_table(S).to_string(index=False))
-    print(reading(S, R["record"], R["prompts"]))
+    print(wide_table(S).to_string(index=False)); print(wide_table(S, vs_random=True).to_string(index=False))
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #59f87a9d
 RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),
             Opt("new_tokens", 20, "tokens generated per question"),
             Opt("methods", ",".join(GEN_METHODS), "comma-separated", kind=listed()),
@@ -419,6 +300,5 @@ _registered = register_experiment(
     "answering SQuAD questions)", chapters=["59_generation_faithfulness"], cli=main, reproduce=reproduce,
     work=work, claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
 
-# %% ../../nbs/59_generation_faithfulness.ipynb #5507a354
 # `python -m normxlogit.experiments.generation ...`; not in a notebook
 if __name__ == "__main__" and "__file__" in globals(): main()

@@ -4,27 +4,33 @@
 
 # %% ../../nbs/61_long_documents.ipynb #06be2b78
 from __future__ import annotations
-import json, os, sys, time
+import contextlib, functools, json, os, sys, time
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from ..core import model_name
-from ..cache import key_hash
-from ..evidence.datasets import squad_articles
-from .common import results_path, write_csv, write_json, machine_info, run_record, merge_rows
-from .common import dashed, with_ci
+from ..core import model_name, explain, sentence_spans
+from ..cache import key_hash, ChunkStore
+from ..evidence.datasets import squad_articles, pack_paragraphs, answer_offset, article_document, delete_spans
+from ..generation import explain_generation, prompt_ids
+from ..metrics.stats import holm, paired_t
+from ..model.heads import get_adapter
+from ..model.memory import checkpointed
+from ..model.zoo import load_model
+from ..paths import repo_root
+from ..profiling import peak_memory, watch_child, ratio_interval, goal_verdict
+from ..registry import method_label
+from .common import (results_path, write_csv, write_json, machine_info, run_record, merge_rows,
+                                           dashed, with_ci, verdict, chunk_key, run_chunks)
 
 # %% auto #0
 __all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'MULTI_TOKENS',
            'MULTI_N', 'MULTI_SEEDS', 'LENGTHS', 'RUNS', 'PEER_RUNS', 'COLUMNS', 'PROBE', 'REPEAT_TOKENS', 'REPEATS',
-           'ARENA_ENV', 'squad_document', 'document_prompt', 'answer_logprobs', 'delete_spans', 'document_example',
-           'document_paths', 'run_document_example', 'load_document_example', 'document_table', 'document_reading',
-           'plot_sentence_scores', 'pack_paragraphs', 'article_document', 'multi_documents', 'documents_paths',
-           'run_documents', 'load_documents', 'documents_table', 'documents_reading', 'document_ids', 'probe',
-           'inseq_step', 'csv_path', 'load_rows', 'measure', 'probe_row', 'peer_python', 'peer_root', 'label',
-           'memory_table', 'goals', 'reading', 'repeats_path', 'measure_repeats', 'repeat_reading', 'load_repeats',
-           'repeat_text', 'spread_text', 'peer_text']
+           'ARENA_ENV', 'squad_document', 'document_prompt', 'answer_logprobs', 'document_example', 'document_paths',
+           'run_document_example', 'load_document_example', 'document_table', 'plot_sentence_scores', 'multi_documents',
+           'documents_paths', 'run_documents', 'load_documents', 'documents_table', 'document_ids', 'probe', 'csv_path',
+           'load_rows', 'measure', 'probe_row', 'peer_python', 'label', 'memory_table', 'goals', 'repeats_path',
+           'measure_repeats', 'repeat_reading', 'load_repeats', 'repeat_table']
 
 # %% ../../nbs/61_long_documents.ipynb #2ac8e4fc
 DOC_ARTICLE, DOC_TOKENS = "Normans", 2000       # the SQuAD 2.0 dev article, and the document's token budget
@@ -34,26 +40,20 @@ DOC_METHODS, DOC_KS, DOC_SEEDS = ("normxlogit", "gxi", "grad_l2"), (1, 2, 3), 10
 
 def squad_document(tokenizer, article: str = DOC_ARTICLE, max_tokens: int = DOC_TOKENS, question: str = DOC_QUESTION,
                    data=None) -> dict:
-    """The first paragraphs of a SQuAD 2.0 dev `article` that fit in `max_tokens` tokens, joined by blank lines
-    (`text`), and where the gold answer of `question` starts in it (`answer_start`, -1 if its paragraph is left out)."""
+    "The first paragraphs of `article` within `max_tokens` (`text`), and where `question`'s gold answer starts in it."
     a = next((x for x in squad_articles(data) if x["title"] == article), None)
     if a is None: raise ValueError(f"no article {article!r} in the SQuAD 2.0 dev set")
     paras = pack_paragraphs(tokenizer, a, max_tokens)
-    start = next((_answer_start(paras, j, q) for j, p in enumerate(paras) for q in p["qas"]
+    start = next((answer_offset(paras, j, q) for j, p in enumerate(paras) for q in p["qas"]
                   if q["question"] == question and q["answers"]), -1)
     return dict(text="\n\n".join(p["context"] for p in paras), answer_start=start, n_paragraphs=len(paras))
 
-def document_prompt(document: str, question: str) -> str:
-    "The user's message: the document, then the instruction and the question."
-    return f"{document}\n\n{DOC_INSTRUCTION}\nQuestion: {question}"
+def document_prompt(document, question) -> str: return f"{document}\n\n{DOC_INSTRUCTION}\nQuestion: {question}"
 
 # %% ../../nbs/61_long_documents.ipynb #290f9e96
 @torch.no_grad()
 def answer_logprobs(model, tokenizer, prompt: str, answer, chat: bool = True) -> np.ndarray:
-    """The log-probability of each token of `answer` (ids) after `prompt` (`prompt_ids`, in the chat template when
-    `chat`) under forced decoding: one forward pass that keeps only the logits it needs."""
-    from normxlogit.generation import prompt_ids
-    from normxlogit.model.heads import get_adapter
+    "The log-probability of each token of `answer` (ids) after `prompt`, forced, in one forward pass."
     ids, _ = prompt_ids(model, tokenizer, prompt, chat=chat)
     m = get_adapter(model).m
     dev = next(m.parameters()).device
@@ -61,19 +61,10 @@ def answer_logprobs(model, tokenizer, prompt: str, answer, chat: bool = True) ->
     lg = m(input_ids=x, logits_to_keep=len(answer)).logits[0].float().log_softmax(-1)
     return lg.gather(-1, torch.tensor(list(answer), device=dev)[:, None])[:, 0].cpu().numpy()
 
-def delete_spans(text: str, spans, drop) -> str:
-    "`text` without the spans numbered in `drop`, each with the blank that follows it."
-    cut = sorted((spans[k][0], spans[k + 1][0] if k + 1 < len(spans) else len(text)) for k in drop)
-    ends, starts = [0] + [b for _, b in cut], [a for a, _ in cut] + [len(text)]
-    return "".join(text[b:a] for b, a in zip(ends, starts)).strip()
-
 # %% ../../nbs/61_long_documents.ipynb #d86fa20d
 def document_example(model, tokenizer, document: str, question: str, methods=DOC_METHODS, ks=DOC_KS,
                      seeds: int = DOC_SEEDS, max_new_tokens: int = 10, answer_start: int = -1, out=print) -> dict:
-    """The sentence deletion test: per method and k, the greedy answer's mean log-probability after deleting the top-k
-    sentences (by scores summed over the answer), beside `seeds` random k. `dict(rows, sentences, record)`."""
-    from normxlogit.core import sentence_spans
-    from normxlogit.generation import explain_generation
+    "The sentence deletion test of one document and question: `dict(rows, sentences, record)`."
     c00, t00, mi = time.process_time(), time.time(), machine_info("cpu", gmacs=False)
     prompt, spans = document_prompt(document, question), sentence_spans(document)
     exps, cpu = {}, {}
@@ -121,9 +112,7 @@ def document_paths(results=True) -> dict:
 
 def run_document_example(model_name: str = "smollm2-135m", results=True, recompute: bool | None = None,
                          out=print) -> dict:
-    """Compute the document example with `model_name` and write its files, unless they exist (`recompute`, default the
-    environment's `NORMXLOGIT_RECOMPUTE=1`, computes again); returns `load_document_example(results)`."""
-    from normxlogit.model.zoo import load_model
+    "The document example's files, computed with `model_name` and written unless they exist (or `recompute`)."
     p = document_paths(results)
     if recompute is None: recompute = os.environ.get("NORMXLOGIT_RECOMPUTE") == "1"
     if p["rows"].exists() and not recompute: return _load(p)
@@ -133,76 +122,35 @@ def run_document_example(model_name: str = "smollm2-135m", results=True, recompu
     r["record"].update(article=DOC_ARTICLE, n_paragraphs=doc["n_paragraphs"], token_budget=DOC_TOKENS, model=model_name)
     write_csv(p["sentences"], r["sentences"].round(7)); write_json(p["record"], r["record"])
     write_csv(p["rows"], r["rows"].round(6))
-    return load_document_example(results)
+    return _load(p)
 
 def _load(p: dict) -> dict | None:
-    "The files of `p` but its `chunks` (CSV as frames, JSON as dicts); None when `p['rows']` is missing."
+    "The files of `p` but its `chunks` (CSV as frames, JSON as dicts); None when there are no rows."
     if not p["rows"].exists(): return None
     read = lambda f: pd.read_csv(f) if f.suffix == ".csv" else json.loads(f.read_text())
     return {k: read(f) for k, f in p.items() if k != "chunks"}
 
-def load_document_example(results=True) -> dict | None:
-    "`dict(rows, sentences, record)` of the written document example (None when it has not been computed)."
-    return _load(document_paths(results))
+def load_document_example(results=True) -> dict | None: return _load(document_paths(results))
 
 # %% ../../nbs/61_long_documents.ipynb #2e2aed9b
 def document_table(D: dict) -> pd.DataFrame:
-    """Per method and k: the drop of the answer's mean log-probability (nats per token) when its top-k sentences are
-    deleted, and random's mean drop with its standard deviation and range over the seeds."""
-    from normxlogit.registry import method_label
-    r = D["rows"]
+    "Per method and k: the drop when the top-k sentences are deleted, beside random's mean, sd and range."
+    r = D["rows"]     # one row per method and k, and `seeds` random rows per k
     rnd = r[r.method == "random"].groupby("k").drop.agg(["mean", "std", "min", "max"])
-    rows = [{"method": method_label(m), "k": int(k), "sentences deleted": d.deleted.iloc[0],
-             "drop": round(float(d["drop"].iloc[0]), 3),
-             "random drop (mean ± sd)": f"{rnd['mean'][k]:.3f} ± {rnd['std'][k]:.3f}",
-             "random range": f"[{rnd['min'][k]:.3f}, {rnd['max'][k]:.3f}]",
-             "above every random draw": bool(d["drop"].iloc[0] > rnd["max"][k])}
-            for (m, k), d in r[r.method != "random"].groupby(["method", "k"], sort=False)]
-    return pd.DataFrame(rows)
-
-def document_reading(D: dict | None) -> str:
-    "The example in words, from its files."
-    from normxlogit.registry import method_label
-    if D is None: return "Not computed yet: run `run_document_example()`."
-    rec, r, s, T = D["record"], D["rows"], D["sentences"], document_table(D)
-    tot = {m: d.groupby("sentence").score.sum() for m, d in s.groupby("method", sort=False)}
-    top = {m: int(v.idxmax()) for m, v in tot.items()}
-    gold = rec["answer_sentence"]
-    rank = {m: int((v > v[gold]).sum()) + 1 for m, v in tot.items()} if gold is not None else {}
-    hits = [method_label(m) for m, j in top.items() if j == gold]
-    last = [method_label(m) for m, j in top.items() if j == rec["n_sentences"] - 1]
-    cpu = ", ".join(f"{method_label(m)} {v:.0f} s" for m, v in rec["cpu_s_explain"].items())
-    drops = ", ".join(f"{x['drop']:.3f} ({x['method']})" for _, x in T[T.k == 1].iterrows())
-    rnd = r[(r.method == "random") & (r.k == 1)]["drop"]
-    return (f"**One document, one question: an illustration, not a measurement with an interval.** The document is "
-            f"the first {rec['n_paragraphs']} paragraphs of the SQuAD 2.0 article *{rec['article']}* "
-            f"({rec['n_sentences']} sentences, {rec['prompt_tokens']:,} prompt tokens in the chat template; the "
-            f"budget was {rec['token_budget']:,} tokens, to keep the gradient methods within this machine's time). "
-            f"Question: *{rec['question']}* SmolLM2 answers *{rec['answer']}* ({rec['answer_tokens']} tokens, mean "
-            f"log-probability {r.logp_full.iloc[0]:.3f}); the gold answer lies in sentence {rec['answer_sentence']}. "
-            f"The sentence with the largest score summed over the answer tokens is the gold answer's for "
-            f"{', '.join(hits) if hits else 'no method'} (top sentence: "
-            + ", ".join(f"{method_label(m)} {j}" for m, j in top.items())
-            + (f"; for {', '.join(last)} it is the document's last sentence, just before the question" if last else "")
-            + "; rank of the gold sentence among the " + f"{rec['n_sentences']}: "
-            + ", ".join(f"{method_label(m)} {k}" for m, k in rank.items())
-            + f"). Deleting each method's top sentence lowers the answer's mean log-probability by {drops} nats per "
-            f"token, against {rnd.mean():.3f} for a random sentence (mean of {len(rnd)} draws, range "
-            f"{rnd.min():.3f} to {rnd.max():.3f}). Explaining the {rec['answer_tokens']}-token answer (greedy "
-            f"generation included) took {cpu} of CPU time, the {len(r) + 1} forward passes of the deletion test "
-            f"{rec['cpu_s_deletion']:.0f} s (load average {rec['machine']['load_avg_start']:.1f} at the start, "
-            f"{rec['load_avg_end']:.1f} at the end, 2 cores, shared with another job).")
+    t = r[r.method != "random"].join(rnd, on="k")
+    return pd.DataFrame({"method": t.method.map(method_label), "k": t.k.astype(int), "sentences deleted": t.deleted,
+                         "drop": t["drop"].round(3), "random drop (mean ± sd)": [
+                             f"{a:.3f} ± {b:.3f}" for a, b in zip(t["mean"], t["std"])],
+                         "random range": [f"[{a:.3f}, {b:.3f}]" for a, b in zip(t["min"], t["max"])],
+                         "above every random draw": t["drop"] > t["max"]}).reset_index(drop=True)
 
 def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
-    """Heatmap of one answer token's sentence scores (default: its last word token), one row per method (scaled by its
-    largest |score|), over the `top` sentences with the largest |score| and the gold one."""
+    "Heatmap of one answer token's sentence scores (default: its last word token) per method, scaled by its largest."
     import matplotlib.pyplot as plt
     import seaborn as sns
-    from normxlogit.registry import method_label
     s = D["sentences"]
-    if token is None:                  # the answer's last token with a letter or digit (its content word)
-        words = s.drop_duplicates("step").set_index("step").token
-        token = int(words[words.astype(str).str.contains(r"\w")].index.max())
+    words = s.drop_duplicates("step").set_index("step").token
+    if token is None: token = int(words.index[words.astype(str).str.contains(r"\w")].max())   # its content word
     W = s[s.step == token].pivot_table(index="method", columns="sentence", values="score", sort=False)
     W = W.div(W.abs().max(1), axis=0)
     ans = D["record"]["answer_sentence"]
@@ -211,7 +159,7 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
     fig, ax = plt.subplots(figsize=(min(1 + 0.55 * len(cols), 10), 1 + 0.5 * len(W)))
     sns.heatmap(W, ax=ax, cmap="RdBu_r", center=0, vmin=-1, vmax=1, cbar_kws=dict(label="score / largest |score|"))
     ax.set_xticklabels([f"{c}*" if c == ans else str(c) for c in cols])
-    ax.set_title(f"Sentence scores of the answer token {s[s.step == token].token.iloc[0]!r} (sentences by number, * "
+    ax.set_title(f"Sentence scores of the answer token {words[token]!r} (sentences by number, * "
                  "the gold answer's)", fontsize=9)
     ax.set(xlabel="sentence of the document", ylabel="")
     ax.tick_params(axis="y", rotation=0)
@@ -219,34 +167,6 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
 
 # %% ../../nbs/61_long_documents.ipynb #d015884e
 MULTI_TOKENS, MULTI_N, MULTI_SEEDS = 4000, 12, 5   # each document's token budget, documents planned, random draws per k
-
-def pack_paragraphs(tokenizer, article: dict, max_tokens: int) -> list:
-    "The first paragraphs of a SQuAD `article` whose contexts fit in `max_tokens` tokens together (at least one)."
-    paras, n = [], 0
-    for p in article["paragraphs"]:
-        k = len(tokenizer(p["context"], add_special_tokens=False)["input_ids"])
-        if paras and n + k > max_tokens: break
-        paras.append(p); n += k
-    return paras
-
-# %% ../../nbs/61_long_documents.ipynb #d6d8680c
-def _answer_start(paras: list, j: int, q: dict) -> int:
-    "Where the gold answer of `q` (a question of paragraph `j`) starts in the paragraphs joined by blank lines."
-    return sum(len(p["context"]) + 2 for p in paras[:j]) + q["answers"][0]["answer_start"]
-
-def article_document(tokenizer, article: dict, max_tokens: int, seed: int) -> dict | None:
-    """One document of `article`: its first paragraphs within `max_tokens` (None below 90 % of it), and one answerable
-    question drawn with `seed` from one of them, with where its gold answer starts in the text."""
-    paras = pack_paragraphs(tokenizer, article, max_tokens)
-    text = "\n\n".join(p["context"] for p in paras)
-    if len(tokenizer(text, add_special_tokens=False)["input_ids"]) < 0.9 * max_tokens: return None
-    rng = np.random.default_rng(seed)
-    for j in rng.permutation(len(paras)):
-        if qs := [q for q in paras[j]["qas"] if q["answers"]]:
-            q = qs[int(rng.integers(len(qs)))]
-            return dict(article=article["title"], text=text, question=q["question"],
-                        answer_start=_answer_start(paras, j, q), gold=q["answers"][0]["text"], n_paragraphs=len(paras))
-    return None
 
 def multi_documents(tokenizer, n: int = MULTI_N, max_tokens: int = MULTI_TOKENS, data=None) -> list:
     "`n` documents of `max_tokens` tokens from the first SQuAD 2.0 dev articles long enough (`article_document`)."
@@ -275,23 +195,16 @@ def _document_chunk(model, tokenizer, doc: dict, seeds: int) -> tuple:
                         for m, v in zip(s.method.unique(), (x.sum(0) for x in S))}
     return dict(scores=S), dict(rows=r["rows"].to_dict("list"), record=rec)
 
-# %% ../../nbs/61_long_documents.ipynb #430be515
 def run_documents(model_name: str = "smollm2-135m", n: int = MULTI_N, tokens: int = MULTI_TOKENS, results=True,
                   loaded=None, progress: bool = True) -> pd.DataFrame:
-    """`document_example` on the first `n` documents of `multi_documents`, one chunk each, the files rewritten after
-    each (a re-run computes nothing); returns the rows (column `doc`). `loaded`: `(model, tokenizer)`, else loaded."""
+    "`document_example` on the first `n` documents of `multi_documents`, one chunk each: the rows (column `doc`)."
     from tqdm.auto import tqdm
-    from normxlogit.cache import ChunkStore
-    from normxlogit.model.zoo import load_model
-    from normxlogit.experiments.common import chunk_key, run_chunks
     p = documents_paths(results)
     key = chunk_key("scale", model=model_name, tokens=tokens, methods=list(DOC_METHODS), ks=list(DOC_KS),
                     seeds=MULTI_SEEDS, max_new_tokens=10)
-    store, got = ChunkStore(p["chunks"], f"documents-{model_name}", key), dict(mt=loaded)
-    def compute(j):
-        if got["mt"] is None: got["mt"] = load_model(model_name, device="cpu")
-        m, t = got["mt"]
-        return _document_chunk(m, t, multi_documents(t, n, tokens)[j], MULTI_SEEDS)
+    store = ChunkStore(p["chunks"], f"documents-{model_name}", key)
+    mt = functools.cache(lambda: loaded or load_model(model_name, device="cpu"))     # at the first chunk computed
+    compute = lambda j: _document_chunk(*mt(), multi_documents(mt()[1], n, tokens)[j], MULTI_SEEDS)
     for upto in tqdm(range(1, n + 1), desc="documents", disable=not progress, leave=False):
         run = run_chunks(store, upto, compute, progress=False)
         if run.computed or not p["rows"].exists():
@@ -303,64 +216,22 @@ def run_documents(model_name: str = "smollm2-135m", n: int = MULTI_N, tokens: in
     return pd.read_csv(p["rows"]).query("doc < @n").reset_index(drop=True) if n else pd.DataFrame()
 
 # %% ../../nbs/61_long_documents.ipynb #d2a500a9
-def load_documents(results=True) -> dict | None:
-    "`dict(rows, record)` of the many-documents run (None before it has run)."
-    return _load(documents_paths(results))
+def load_documents(results=True) -> dict | None: return _load(documents_paths(results))
 
 def documents_table(M: dict) -> pd.DataFrame:
-    """Per method and k: the mean drop when its top-k sentences are deleted minus random k's in the same document, 95 %
-    paired t interval, Holm-adjusted p and the verdict of 'deletes more than random' (one document: inconclusive)."""
-    from normxlogit.metrics.stats import holm, paired_t
-    from normxlogit.registry import method_label
-    from normxlogit.experiments.common import verdict
+    "Per method and k: the mean drop minus random's in the same document, paired t interval, Holm's p, verdict."
     r = M["rows"]
-    rnd = r[r.method == "random"].groupby(["doc", "k"])["drop"].mean()
-    out, tests = [], []
-    for (m, k), d in r[r.method != "random"].groupby(["method", "k"], sort=False):
-        d = d.set_index("doc")["drop"]
-        base = rnd.xs(k, level="k").reindex(d.index)
-        tests.append(t := paired_t(d.to_numpy(), base.to_numpy()))
-        ci = with_ci(t["diff"], t["lo"], t["hi"]) if t["n"] > 1 else f"{t['diff']:.3f} [–]"
-        out.append({"method": method_label(m), "k": int(k), "documents": t["n"], "drop": round(float(d.mean()), 3),
-                    "random drop": round(float(base.mean()), 3), "difference [95 % CI]": ci})
-    ph = holm([t["p"] for t in tests])
-    for row, t, p in zip(out, tests, ph):
-        row["p (Holm)"] = round(float(p), 3)
-        row["deletes more than random"] = verdict(t["lo"], t["hi"], p) if t["n"] > 1 else "inconclusive"
-    return pd.DataFrame(out)
-
-# %% ../../nbs/61_long_documents.ipynb #b44ec3fc
-def _span(values, fmt="{:,}") -> str:
-    "'a' when every value is a, else 'a to b' (smallest to largest)."
-    lo, hi = min(values), max(values)
-    return fmt.format(lo) if lo == hi else f"{fmt.format(lo)} to {fmt.format(hi)}"
-
-def documents_reading(M: dict | None) -> str:
-    "The many-documents run in words, from its files: how many documents, how long, where the gold sentence ranks."
-    from scipy.stats import binomtest
-    from normxlogit.registry import method_label
-    if M is None: return "Not run yet: run `run_documents()`."
-    recs = M["record"]["documents"]
-    gold = [d for d in recs if d["answer_sentence"] is not None]
-    if not gold: return f"{len(recs)} documents, none with its gold answer inside the document."
-    def ranks(m):
-        r = [d["gold_rank"][m] for d in gold]
-        k = sum(x == 1 for x in r)
-        ci = binomtest(k, len(r)).proportion_ci(0.95)
-        return (f"{method_label(m)} median rank {np.median(r):.0f}, first in {k} of {len(r)} "
-                f"[{100 * ci.low:.0f}-{100 * ci.high:.0f} %]")
-    cpu = lambda k: np.median([d["cpu_s_explain"][k] for d in recs])
-    return (f"**{len(recs)} of the {MULTI_N} planned documents** ({M['record']['tokens']:,}-token budget: "
-            f"{_span([d['prompt_tokens'] for d in recs])} prompt tokens in the chat template, "
-            f"{_span([d['n_sentences'] for d in recs])} sentences; one question each, drawn from one of the "
-            f"document's paragraphs; {M['record']['seeds']} random draws per k). Where the gold answer's sentence "
-            f"ranks among the document's sentences (scores summed over the answer tokens; exact 95 % binomial "
-            f"intervals): " + "; ".join(ranks(m) for m in DOC_METHODS) + f". CPU per document: median "
-            f"{np.median([d['cpu_s'] for d in recs]) / 60:.0f} min (explaining: "
-            + ", ".join(f"{method_label(m)} {cpu(m):.0f} s" for m in DOC_METHODS)
-            + f"; the deletion forwards {np.median([d['cpu_s_deletion'] for d in recs]):.0f} s). With so few documents "
-            f"the intervals are wide: more documents are the cure" + (", and the run resumes where it stopped."
-            if len(recs) < MULTI_N else f" (`run_documents(n=...)` with n above {MULTI_N} adds them)."))
+    base = r[r.method == "random"].groupby(["doc", "k"])["drop"].mean().rename("base")
+    d = r[r.method != "random"].join(base, on=["doc", "k"])     # each row beside random's mean in its document
+    T = pd.DataFrame([dict(method=m, k=int(k), drop=g["drop"].mean(), base=g.base.mean(),
+                           **paired_t(g["drop"].to_numpy(), g.base.to_numpy()))
+                      for (m, k), g in d.groupby(["method", "k"], sort=False)])
+    T["ph"] = holm(T.p)
+    ci = [with_ci(t.diff, t.lo, t.hi) if t.n > 1 else f"{t.diff:.3f} [–]" for t in T.itertuples()]
+    vd = [verdict(t.lo, t.hi, t.ph) if t.n > 1 else "inconclusive" for t in T.itertuples()]
+    return pd.DataFrame({"method": T.method.map(method_label), "k": T.k, "documents": T.n, "drop": T["drop"].round(3),
+                         "random drop": T.base.round(3), "difference [95 % CI]": ci, "p (Holm)": T.ph.round(3),
+                         "deletes more than random": vd})
 
 # %% ../../nbs/61_long_documents.ipynb #a69c0d8f
 LENGTHS = (1024, 2048, 4096, 8192)
@@ -379,35 +250,26 @@ def document_ids(tokenizer, n: int, data=None) -> list:
 
 # %% ../../nbs/61_long_documents.ipynb #41803204
 def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
-    """In this (fresh) process: load the model, run `method` once on an `n`-token document (after a warm-up on a short
-    text), and return the peak resident memory of the run (GiB, model included) and its seconds."""
-    from normxlogit.model.zoo import load_model
-    from normxlogit.model.memory import checkpointed
-    from normxlogit.core import explain
+    "In this fresh process: the peak resident memory (GiB) and seconds of `method` on an `n`-token document."
     from normxlogit.attribution import gradients, lrp, logit_attribution  # noqa: F401 (importing them registers the methods)
-    from normxlogit.profiling import peak_rss_gib, reset_peak_rss, rss_gib
     m, t = load_model(model_name, device="cpu")
     ids = document_ids(t, n); text = t.decode(ids)
     fwd, peer = method.startswith("forward"), method.startswith("inseq:")
-    if peer: step = inseq_step(m, t, method.split(":", 1)[1]); step("A short text to", "A short text to warm up")
+    if peer:                                 # inseq's method, attributing the new tokens' logits to the input
+        import inseq
+        im = inseq.load_model(m, method.split(":", 1)[1], tokenizer=t)
+        step = lambda a, b: im.attribute(a, b, attributed_fn="logit", show_progress=False)
+        step("A short text to", "A short text to warm up")
     else: explain(m, t, "A short text to warm up.", method="normxlogit" if fwd else method)
-    reset_peak_rss(); base = rss_gib()
-    t0, c0 = time.perf_counter(), time.process_time()
-    if peer: step(t.decode(ids[:-1]), text)          # the document's last token from the n - 1 before it: one step
-    elif fwd:
-        with torch.no_grad(): m(torch.tensor([ids]), **({"logits_to_keep": 1} if method == "forward_last" else {}))
-    elif checkpoint:
-        with checkpointed(m): explain(m, t, text, method=method)
-    else: explain(m, t, text, method=method)
-    return dict(tokens=len(ids), base_gib=round(base, 3), peak_gib=round(peak_rss_gib(), 3),
-                wall_s=round(time.perf_counter() - t0, 2), cpu_s=round(time.process_time() - c0, 2))
-
-def inseq_step(model, tokenizer, method: str):
-    """inseq's `method` (e.g. 'input_x_gradient') as a call `(input_text, generated_text)` attributing the new tokens'
-    logits to the input (the peer; inseq is installed apart: `bash tools/inseq_env.sh build`)."""
-    import inseq
-    im = inseq.load_model(model, method, tokenizer=tokenizer)
-    return lambda a, b: im.attribute(a, b, attributed_fn="logit", show_progress=False)
+    def run():
+        if peer: step(t.decode(ids[:-1]), text)      # the document's last token from the n - 1 before it: one step
+        elif fwd:
+            with torch.no_grad(): m(torch.tensor([ids]), **({"logits_to_keep": 1} if method == "forward_last" else {}))
+        else:
+            with checkpointed(m) if checkpoint else contextlib.nullcontext(): explain(m, t, text, method=method)
+    r = peak_memory(run)
+    return dict(tokens=len(ids), base_gib=round(r["rss_before_gib"], 3), peak_gib=round(r["peak_rss_gib"], 3),
+                wall_s=round(r["seconds"], 2), cpu_s=round(r["cpu_s"], 2))
 
 PROBE = ("import sys, json; from normxlogit.experiments.long_documents import probe; print('READY {}'); "
          "print(json.dumps(probe(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == '1')))")
@@ -421,8 +283,7 @@ def load_rows(results=True) -> pd.DataFrame:
 
 def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, results=True, budget_gib: float = 20.0,
             time_limit: float = 1800, python=None, out=print) -> pd.DataFrame:
-    """Every (method, checkpointed, length) of `runs` x `lengths` not yet in the results CSV, each by `probe_row`,
-    each row written as soon as it is measured. `python`: the child's interpreter (default: `probe_row`'s)."""
+    "Every (method, checkpointed, length) of `runs` x `lengths` not yet in the results, each written when measured."
     rows = load_rows(results)
     done = {(r.method, bool(r.checkpointed), int(r.tokens)) for r in rows.itertuples()}
     for n, (method, ck) in ((n, r) for n in lengths for r in runs if (*r, n) not in done):
@@ -433,12 +294,11 @@ def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, result
 
 def probe_row(model_name: str, method: str, n: int, ck: bool, budget_gib: float = 20.0,
               time_limit: float = 1800, python=None, env=None) -> dict:
-    """One measurement in a fresh process (`probe` under `watch_child`: killed above `budget_gib` or after `time_limit`
-    s, then `stopped` says so and the peak is a lower bound), as a row of `COLUMNS`; `env`: more for the child."""
-    from normxlogit.profiling import watch_child
+    "One measurement in a fresh process (`probe` under `watch_child`), as a row of `COLUMNS`."
     mi = machine_info("cpu", gmacs=False)
     python = python or (peer_python() if method.startswith("inseq:") else None)      # a peer runs in its own venv
-    env = {"TOKENIZERS_PARALLELISM": "false", **(env or {})} | ({"PYTHONPATH": str(peer_root())} if python else {})
+    if python and repo_root() is None: raise RuntimeError("the peer imports normxlogit from a repository checkout")
+    env = {"TOKENIZERS_PARALLELISM": "false", **(env or {})} | ({"PYTHONPATH": str(repo_root())} if python else {})
     w = watch_child([str(python or sys.executable), "-c", PROBE, model_name, method, str(n), "1" if ck else "0"],
                     budget_gib=budget_gib, time_limit=time_limit, env=env)
     r = w["result"] or dict(tokens=n, peak_gib=round(w["peak_seen_gib"], 3))
@@ -453,16 +313,9 @@ def peer_python() -> Path:
         raise FileNotFoundError(f"no inseq venv at {py.parent.parent}: run `bash tools/inseq_env.sh build`")
     return py
 
-def peer_root() -> Path:
-    "The repository checkout the peer's child imports normxlogit from (its venv has inseq, not this package)."
-    from normxlogit.paths import repo_root
-    if repo_root() is None: raise RuntimeError("the peer runs import normxlogit from a repository checkout; none found")
-    return repo_root()
-
 # %% ../../nbs/61_long_documents.ipynb #c37a0f67
 def label(method: str, ck) -> str:
     "A run's name in the tables: its method's (inseq's for the peer), then ', checkpointed' when `ck`."
-    from normxlogit.registry import method_label
     peer = method[6:].replace("_", " ") if method.startswith("inseq:") else ""
     name = {"forward_all": "forward (all logits)", "forward_last": "forward (last logits)"}.get(method)
     return (name or (f"inseq {peer}" if peer else method_label(method))) + (", checkpointed" if ck else "")
@@ -471,15 +324,12 @@ def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
     "One row per method (checkpointed or not), one column per length: the peak memory in GiB ('–' where not measured)."
     if rows.empty: return pd.DataFrame()
     t = rows.assign(run=[label(m, c) for m, c in zip(rows.method, rows.checkpointed)])
-    w = t.pivot_table(index="run", columns="tokens", values=value, aggfunc="last")
-    w.columns = [f"{c:,} tokens" for c in w.columns]
+    w = t.pivot_table(index="run", columns="tokens", values=value, aggfunc="last").rename(columns="{:,} tokens".format)
     order = [label(m, c) for m, c in RUNS + PEER_RUNS if label(m, c) in w.index]
     return dashed(w.loc[order], 2)
 
-# %% ../../nbs/61_long_documents.ipynb #7bf1a31e
 def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=None) -> pd.DataFrame:
-    """Per length: NormXLogit's peak over the lower forward pass's (met when <= `ratio`; at the length of the rounds
-    `rep`, their median and `repeat_reading`'s verdict), each checkpointed gradient method's peak (<= `budget_gib`)."""
+    "Per length: NormXLogit's peak over the forward pass's (<= `ratio`), each checkpointed method's peak (<= budget)."
     ok, out, name = rows[rows.stopped.fillna("") == ""], [], f"NormXLogit peak / forward peak <= {ratio}"
     get = lambda m, ck, n: ok[(ok.method == m) & (ok.checkpointed == ck) & (ok.tokens == n)].peak_gib
     for n in sorted(rows.tokens.unique()):
@@ -495,27 +345,6 @@ def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=N
                 for m, ck in RUNS if ck and len(v := get(m, True, n))]
     return pd.DataFrame(out, columns=["goal", "tokens", "value", "verdict"])
 
-def reading(rows: pd.DataFrame, rep: pd.DataFrame | None = None) -> str:
-    "The results in words, from the rows (and the repeated rounds `rep`, which decide the ratio goal at their length)."
-    if rows.empty: return "No measurement yet: run `measure()`."
-    g, n = goals(rows, rep=rep), int(rows.tokens.max())
-    gx = rows[(rows.method == "gxi") & (rows.tokens == n)]
-    plain, ck = gx[~gx.checkpointed.astype(bool)], gx[gx.checkpointed.astype(bool)]
-    parts = [f"Measured up to {n:,} tokens on {rows.cpu_model.iloc[-1]} (load at the start of each run "
-             f"{rows.load_avg.min():.1f} to {rows.load_avg.max():.1f}, 2 cores)."]
-    if len(plain) and len(ck):
-        parts.append(f"At {n:,} tokens Gradient × Input peaks at {plain.peak_gib.iloc[-1]:.2f} GiB plain and "
-                     f"{ck.peak_gib.iloc[-1]:.2f} GiB checkpointed "
-                     f"({plain.peak_gib.iloc[-1] / ck.peak_gib.iloc[-1]:.1f}x less), taking "
-                     f"{ck.wall_s.iloc[-1] / plain.wall_s.iloc[-1]:.2f}x the plain run's time in this single run.")
-    met = g.groupby("goal").verdict.agg(lambda v: f"{(v == 'met').sum()} of {len(v)} lengths"
-                                        + "".join(f", {(v == w).sum()} {w}" for w in ("not met", "inconclusive")
-                                                  if (v == w).any()))
-    parts.append("Goals met: " + "; ".join(f"{k}: {v}" for k, v in met.items()) + ".")
-    if n < max(LENGTHS): parts.append(f"Not measured yet: {', '.join(f'{x:,}' for x in LENGTHS if x > n)} "
-                                      "tokens, where the issue sets the 6 GiB goal; `measure()` resumes there.")
-    return " ".join(parts)
-
 # %% ../../nbs/61_long_documents.ipynb #8a5b84a4
 REPEAT_TOKENS, REPEATS = 8192, 25      # the length where one run each left NormXLogit's memory goal unmet, and rounds
 ARENA_ENV = {"MALLOC_ARENA_MAX": "1"}   # the ablation: glibc's malloc with one arena instead of one per thread
@@ -527,8 +356,7 @@ def repeats_path(results=True, env=None) -> Path:
 
 def measure_repeats(model_name: str = "smollm2-135m", n: int = REPEAT_TOKENS, methods=("forward_last", "normxlogit"),
                     repeats: int = REPEATS, results=True, env=None, out=print) -> pd.DataFrame:
-    """`repeats` rounds at `n` tokens, each running every method of `methods` in turn by `probe_row` (with `env`);
-    each row written as soon as it is measured, rounds in the file not run again."""
+    "`repeats` rounds at `n` tokens of `methods` in turn by `probe_row` (with `env`), resumable, each row written."
     p = repeats_path(results, env)
     old = pd.read_csv(p) if p.exists() else pd.DataFrame(columns=["round", "method"])
     done = set(zip(old["round"], old.method))
@@ -538,11 +366,8 @@ def measure_repeats(model_name: str = "smollm2-135m", n: int = REPEAT_TOKENS, me
         out(f"round {k}: {m} at {row['tokens']} tokens: {row['peak_gib']} GiB {row['stopped']}")
     return pd.read_csv(p)
 
-# %% ../../nbs/61_long_documents.ipynb #47f83daa
 def repeat_reading(rep: pd.DataFrame, ratio: float = 1.1) -> dict:
-    """NormXLogit's peak over the last-logits forward pass's in the same round: the median ratio with its interval of
-    order statistics (`ratio_interval`), the verdict on it, each method's peaks, the rounds above `ratio` (`over`)."""
-    from normxlogit.experiments.efficiency import ratio_interval, goal_verdict
+    "NormXLogit's peak over the last-logits forward pass's per round: median ratio, interval, verdict, peaks, `over`."
     ok = rep[rep.stopped.fillna("") == ""]
     w = ok.pivot_table(index="round", columns="method", values="peak_gib").dropna()
     med, lo, hi, cover = ratio_interval(q := w.normxlogit / w.forward_last)
@@ -550,62 +375,15 @@ def repeat_reading(rep: pd.DataFrame, ratio: float = 1.1) -> dict:
                 over=int((q > ratio).sum()),
                 peaks={m: (w[m].median(), w[m].min(), w[m].max()) for m in ("forward_last", "normxlogit")})
 
-# %% ../../nbs/61_long_documents.ipynb #a61rep01
 def load_repeats(results=True, env=None) -> pd.DataFrame | None:
     p = repeats_path(results, env)
     return pd.read_csv(p) if p.exists() else None
 
-def repeat_text(rep: pd.DataFrame | None, single: pd.DataFrame | None = None, title: str = "Repeated") -> str:
-    """The repeated measurement in words (`repeat_reading`) under a bold `title`, beside the single run of the table
-    (`single`: its rows; None: not compared)."""
-    if rep is None or rep.empty:
-        return f"{title}: not measured yet (`measure_repeats`, {REPEATS} rounds at {REPEAT_TOKENS:,} tokens)."
-    x, n = repeat_reading(rep), int(rep.tokens.max())
-    pk = lambda m: "{:.2f} GiB ({:.2f}-{:.2f})".format(*x["peaks"][m])
-    s = (f"**{title} at {n:,} tokens.** A peak of resident memory is one draw: in {x['rounds']} rounds (the "
-         f"last-logits forward pass, then NormXLogit, each in a fresh process) the forward pass peaked at "
-         f"{pk('forward_last')} and NormXLogit at {pk('normxlogit')} (median, range). NormXLogit's peak over the "
-         f"forward pass's in the same round: median {x['ratio']:.2f}x [{x['lo']:.2f}, {x['hi']:.2f}] (order "
-         f"statistics of the per-round ratios, an interval that holds the median with probability "
-         f"{x['coverage']:.2f}): the goal of at most 1.1x is **{x['verdict']}** at {n:,} tokens, for the median ratio; "
-         f"single rounds went above 1.1x in {x['over']} of {x['rounds']}.")
-    one = None if single is None else single[(single.tokens == n) & single.method.isin(["normxlogit", "forward_last"])]
-    if one is not None and one.method.nunique() == 2:
-        v = one.groupby("method").peak_gib.last()
-        s += (f" The table's single run ({v['normxlogit']:.2f} against {v['forward_last']:.2f} GiB, "
-              f"{v['normxlogit'] / v['forward_last']:.2f}x) is one draw; the rounds, not it, decide the goal.")
-    return s
-
-# %% ../../nbs/61_long_documents.ipynb #a61sprd1
-def spread_text(rep: pd.DataFrame | None, ablation: pd.DataFrame | None) -> str:
-    """Does the spread of the peaks shrink with one malloc arena? Each method's range of peaks over the first rounds
-    of both runs, as many in each (a range grows with the number of rounds)."""
-    if rep is None or ablation is None or rep.empty or ablation.empty: return ""
-    k = min(rep["round"].nunique(), ablation["round"].nunique())
-    rng = lambda d, m: float(np.ptp(d[(d.method == m) & (d.stopped.fillna("") == "") & (d["round"] < k)].peak_gib))
-    r = {m: (rng(rep, m), rng(ablation, m)) for m in ("forward_last", "normxlogit")}
-    parts = "; ".join(f"{label(m, False)} {a:.2f} GiB, with one arena {b:.2f} GiB" for m, (a, b) in r.items())
-    rule = "(our rule of thumb for a settled cause, not a statistical test)"
-    end = (f"it shrinks to less than half for both calls {rule}, which points at the arenas."
-           if all(b < a / 2 for a, b in r.values()) else f"it does not shrink to less than half for both calls {rule}, "
-           "so these rounds do not settle where the spread comes from; the goal is read from the default rounds "
-           "as they are.")
-    return f"The range of each call's peaks over the first {k} rounds of each run: {parts}; {end}"
-
-# %% ../../nbs/61_long_documents.ipynb #a61peer1
-def peer_text(rows: pd.DataFrame) -> str:
-    "inseq's rows in words: per length its peak and seconds beside ours for G×I (plain and checkpointed)."
-    p = rows[rows.method.astype(str).str.startswith("inseq:")]
-    if p.empty: return "inseq is not measured yet: `measure(runs=PEER_RUNS)` (after `bash tools/inseq_env.sh build`)."
-    get = lambda n, ck: rows[(rows.method == "gxi") & (rows.checkpointed.astype(bool) == ck) & (rows.tokens == n)]
-    parts = []
-    for r in p.itertuples():
-        plain, ck = get(r.tokens, False), get(r.tokens, True)
-        if isinstance(r.stopped, str) and r.stopped:
-            parts.append(f"{r.tokens:,} tokens: stopped ({r.stopped}) after reaching {r.peak_gib:.2f} GiB"); continue
-        rel = (f" ({r.peak_gib / plain.peak_gib.iloc[-1]:.2f}x our plain G×I's peak, "
-               f"{r.peak_gib / ck.peak_gib.iloc[-1]:.2f}x our checkpointed one's)" if len(plain) and len(ck) else "")
-        parts.append(f"{r.tokens:,} tokens: {r.peak_gib:.2f} GiB in {r.wall_s:.0f} s{rel}")
-    return (f"**inseq on the same documents** ({label(p.method.iloc[0], False)}, inseq 0.7.1 in its own venv, one "
-            f"generation step: the document's last token from the ones before it; each in a fresh process): "
-            + "; ".join(parts) + ".")
+def repeat_table(reps: dict) -> pd.DataFrame:
+    "One row per set of rounds (`{name: rounds}`): the peaks (median, range), the ratio with its interval, the verdict."
+    pk = lambda x, m: "{:.2f} ({:.2f}-{:.2f})".format(*x["peaks"][m])
+    xs = {k: repeat_reading(r) for k, r in reps.items() if r is not None and len(r)}
+    return pd.DataFrame([{"rounds": k, "n": x["rounds"], "forward (last logits), GiB": pk(x, "forward_last"),
+                          "NormXLogit, GiB": pk(x, "normxlogit"), "ratio": with_ci(x["ratio"], x["lo"], x["hi"], 2),
+                          "coverage": f"{x['coverage']:.2f}", "ratio <= 1.1": x["verdict"], "above 1.1": x["over"]}
+                         for k, x in xs.items()])

@@ -4,137 +4,111 @@
 
 # %% ../../nbs/54_head_pruning.ipynb #3b46a8b0
 from __future__ import annotations
-import contextlib, json, os, time, warnings
-from dataclasses import dataclass, field, replace
+import contextlib, json, time, warnings
+from dataclasses import dataclass, replace
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
 from ..paths import results_dir
 from ..model.batch import encode, explained_positions
-from ..model.heads import HeadAdapter, get_adapter
-from ..model.zoo import model_fingerprint, load_model, tiny_model, offline_path
+from ..model.heads import get_adapter
+from ..model.zoo import model_fingerprint, load_model, offline_path, TINY_ARCHS
 from ..registry import method_label, method_colour
 from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
 from ..metrics.stats import paired_t, holm
 from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, listed,
-    results_path, write_csv, write_record, run_record, record_costs, verdict, with_ci, count_verdicts, locked,
+    results_path, write_csv, write_record, run_record, record_costs, verdict, count_verdicts, locked,
     merge_rows, register_experiment, command_line, Command, Opt, Claims, plan_from, fold_stores, ScaleRun, scale_runs)
 from ..cache import key_hash
-from .agreement import agreement_items, AGREEMENT_TASKS
+from .agreement import agreement_items
 
 # %% auto #0
-__all__ = ['PRUNING_METHODS', 'NONNEGATIVE', 'COLUMNS', 'CURVE_COLUMNS', 'ITEM_COLUMNS', 'RANDOM_FILE', 'RANDOM_COLUMNS',
-           'POOLING_NAMES', 'OTHER_METHODS', 'LINE_STYLES', 'BEST_PRUNERS', 'WORSE_PRUNERS', 'FINDINGS',
-           'FINDING_COLUMNS', 'BOOK_MODEL', 'SCALE_RUNS', 'ALL_ITEMS', 'RUN_OPTS', 'CLAIM_TABLE', 'EXPERIMENT',
-           'pruning_items', 'item_relevances', 'head_order', 'random_order', 'pruning_grid', 'pruning_margins',
-           'item_areas', 'PruningRun', 'PruningPlan', 'cost_rows', 'run_pruning', 'fold_chunks', 'pruning_label',
-           'pruning_summary', 'random_runs', 'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs',
-           'pruning_findings', 'comparison_name', 'findings_summary', 'pruning_findings_prose', 'work', 'reproduce',
-           'main', 'read_claims']
+__all__ = ['PRUNING_METHODS', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'LINE_STYLES', 'FINDINGS', 'BOOK_MODEL', 'SCALE_RUNS',
+           'RUN_OPTS', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order',
+           'random_order', 'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'PruningPlan', 'run_pruning',
+           'cost_rows', 'random_runs', 'fold_chunks', 'pruning_label', 'pruning_summary', 'plot_pruning', 'save_figure',
+           'item_area_table', 'finding_pairs', 'pruning_findings', 'comparison_name', 'findings_summary', 'work',
+           'reproduce', 'read_claims']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
-NONNEGATIVE = ("grad_l1", "grad_l2")     # element-wise scores >= 0: the three poolings coincide
+_NONNEGATIVE = ("grad_l1", "grad_l2")     # element-wise scores >= 0: the three poolings coincide
 COLUMNS = ["model", "task", "method", "pooling", "heads_pruned", "accuracy"]
-CURVE_COLUMNS = ["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"]
 ITEM_COLUMNS = ["model", "task", "id", "method", "pooling", "seed", "area"]
+_CURVE_COLUMNS = ["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"]
+_RANDOM_FILE, _RANDOM_COLUMNS = "pruning_random.csv.gz", ["model", "task", "method", "seed", "heads_pruned", "accuracy"]
 
 # %% ../../nbs/54_head_pruning.ipynb #634b9850
 def pruning_items(model, tokenizer, task, n, n_pool=None, cache=None, coref="auto") -> tuple[pd.DataFrame, dict]:
-    """The first `n` correctly predicted items of `task` for `model` (all for `n=None`) as `(items, counts)`, ordered by
-    length, from `agreement.agreement_items` (the agreement chapter's inputs, targets, foils and correctness). Columns:
-    `id, input, target_id`, `foil_id` (the foil of contrastive relevances; -1: none), `score_foil_id` (the foil accuracy
-    compares with; -1: top-1 accuracy, for qa, whose agreement foil is the best other token) and `n_tokens`. `cache`:
-    a folder for the selection's chunks of logits (a rerun does not score them again); `coref`: ra's antecedents."""
-    if task not in AGREEMENT_TASKS: raise ValueError(f"task must be one of {AGREEMENT_TASKS}, got {task!r}")
+    "The first `n` correctly predicted items of `task` (all for `n=None`), shortest first, and the selection's counts."
     items, counts = agreement_items(model, tokenizer, task, n=n, n_pool=n_pool, coref=coref, cache=cache)
     u = items[items.used].reset_index(drop=True)
-    foil = (u.foil_id if "foil_id" in u else pd.Series(np.nan, index=u.index)).astype(float).fillna(-1).astype(int)
+    foil = u.foil_id.astype(float).fillna(-1).astype(int)
     out = pd.DataFrame(dict(id=u.id.astype(str), input=u.input, target_id=u.target_id.astype(int), foil_id=foil,
                             score_foil_id=-1 if task == "qa" else foil, n_tokens=u.tokens.map(len)))
-    out = out.iloc[np.argsort(out.n_tokens.to_numpy(), kind="stable")].reset_index(drop=True)
+    out = out.sort_values("n_tokens", kind="stable", ignore_index=True)
     out.attrs["selection_cost"] = items.attrs.get("selection_cost", {})
     return out, counts
 
-# %% ../../nbs/54_head_pruning.ipynb #189557d0
-def _items_key(items):
-    return [[r.id, r.input, int(r.target_id), int(r.foil_id), int(r.score_foil_id)] for r in items.itertuples()]
-
-# %% ../../nbs/54_head_pruning.ipynb #8ad1f6c2
 def item_relevances(model, tokenizer, items, method, contrastive=True, batch_size=8) -> dict:
     "Head relevances `{pooling: (n, L, H)}` of `method` for `items` (target - foil if `contrastive` and foils exist)."
-    tg, fl = items.target_id.astype(int).tolist(), items.foil_id.astype(int).tolist()
-    if not contrastive or min(fl) < 0:
-        if contrastive and max(fl) >= 0: raise ValueError("items mix foils and no foils")
-        fl = None
-    return head_relevance(model, tokenizer, items.input.tolist(), method, target=tg, foil=fl, per_text=True,
-                          pooling=list(POOLINGS), batch_size=batch_size)
+    fl = items.foil_id.astype(int).tolist()
+    if contrastive and min(fl) < 0 <= max(fl): raise ValueError("items mix foils and no foils")
+    return head_relevance(model, tokenizer, items.input.tolist(), method, target=items.target_id.astype(int).tolist(),
+                          foil=fl if contrastive and min(fl) >= 0 else None, per_text=True, pooling=list(POOLINGS),
+                          batch_size=batch_size)
 
 # %% ../../nbs/54_head_pruning.ipynb #dd2dd4c3
 def head_order(scores) -> np.ndarray:
     "Flat head indices `layer * n_heads + head`, least relevant first (ties: lower index first)."
     return np.argsort(np.asarray(scores, dtype=np.float64).ravel(), kind="stable")
 
-# %% ../../nbs/54_head_pruning.ipynb #b9666d1b
 def random_order(n_layers, n_heads, seed) -> np.ndarray:
     "A seeded random pruning order of the `n_layers * n_heads` heads."
     return np.random.default_rng(seed).permutation(n_layers * n_heads)
 
-# %% ../../nbs/54_head_pruning.ipynb #ac245866
 def pruning_grid(n_heads_total, step=1, max_pruned=None) -> list:
     "Pruned-head counts at which accuracy is measured: 0, step, 2 step, ... and `max_pruned` (default: all heads)."
     top = n_heads_total if max_pruned is None else min(int(max_pruned), n_heads_total)
     if not isinstance(step, int) or step < 1: raise ValueError(f"step must be a positive int, got {step!r}")
-    g = list(range(0, top + 1, step))
-    return g if g[-1] == top else g + [top]
+    return sorted({*range(0, top + 1, step), top})
 
 # %% ../../nbs/54_head_pruning.ipynb #c3615907
 @contextlib.contextmanager
 def _reuse_prefix(layers, store, start):
-    """Layers below `start` return their stored output instead of computing; every other layer stores its output."""
-    patched, hooks = [], []
+    "Layers below `start` return their stored output instead of computing; every other layer stores its output."
+    saved, hooks = [lay.__dict__.get("forward") for lay in layers[:start]], []
     try:
         for l, lay in enumerate(layers):
-            if l < start:
-                patched.append((lay, lay.__dict__.get("forward")))
-                lay.forward = lambda *a, _o=store[l], **k: _o       # instance attribute: shadows the class's forward
+            if l < start: lay.forward = lambda *a, _o=store[l], **k: _o      # an instance attribute: shadows forward
             else: hooks.append(lay.register_forward_hook(lambda mod, i, o, _l=l: store.__setitem__(_l, o)))
         yield
     finally:
-        for lay, fwd in patched:
-            if fwd is None: del lay.forward
+        for lay, fwd in zip(layers, saved):
+            if fwd is None: lay.__dict__.pop("forward", None)
             else: lay.forward = fwd
         for h in hooks: h.remove()
 
 # %% ../../nbs/54_head_pruning.ipynb #060156bf
 def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, batch_size=16, reuse=True,
-                    adapter: HeadAdapter | None = None) -> np.ndarray:
-    """Margins `(len(grid), n)` after pruning the first `grid[k]` heads of `order` (flat indices): target logit minus
-    foil logit (foil id < 0: minus the best other logit), so that correct = margin > 0.
-
-    With `reuse`, a configuration recomputes only the layers from the lowest layer whose mask changed since the previous
-    configuration (the outputs of the layers below are those of the previous configuration, stored per batch).
-    `adapter`: the model's `HeadAdapter` when the caller has it (else it is resolved here)."""
+                    adapter=None) -> np.ndarray:
+    "Margins `(len(grid), n)` after pruning the first `grid[k]` heads of `order`: target minus foil (or top) logit."
     ad = get_adapter(model) if adapter is None else adapter
     L, H, _ = head_shape(model)
     order, grid, layers = np.asarray(order), list(grid), list(ad.layer_modules())
     if len(layers) != L: raise RuntimeError("layer count mismatch")
     if sorted(grid) != grid or grid[0] < 0 or grid[-1] > len(order): raise ValueError(f"bad grid {grid}")
     dev, out = next(ad.m.parameters()).device, np.zeros((len(grid), len(texts)))
-    for s in range(0, len(texts), batch_size):
-        e = min(s + batch_size, len(texts))
-        enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, list(texts[s:e])).items()}
-        pos, bi = explained_positions(ad, tokenizer, enc), torch.arange(e - s, device=dev)
-        tg, fl = (torch.tensor(np.array(ids[s:e], dtype=np.int64), device=dev) for ids in (target_ids, foil_ids))
-        store, prev = [None] * L, None
-        for k, g in enumerate(grid):
-            mask = np.ones(L * H)
-            mask[order[:g]] = 0
-            start = 0 if prev is None or not reuse else min([int(i) // H for i in order[prev:g]], default=L)
-            if start >= L and prev is not None:          # nothing changed
-                out[k, s:e] = out[k - 1, s:e]; continue
-            with _reuse_prefix(layers, store, start), mask_heads(model, mask.reshape(L, H)), torch.no_grad():
+    for b in (slice(s, s + batch_size) for s in range(0, len(texts), batch_size)):
+        enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, list(texts[b])).items()}
+        tg, fl = (torch.tensor(np.array(ids[b], dtype=np.int64), device=dev) for ids in (target_ids, foil_ids))
+        pos, bi = explained_positions(ad, tokenizer, enc), torch.arange(len(tg), device=dev)
+        store = [None] * L
+        for k, g in enumerate(grid):                   # with reuse: from the lowest layer of the newly pruned heads
+            mask = np.isin(np.arange(L * H), order[:g], invert=True).reshape(L, H)
+            start = min(order[grid[k - 1]:g] // H, default=L) if reuse and k else 0
+            with _reuse_prefix(layers, store, start), mask_heads(model, mask), torch.no_grad():
                 h = ad.body(**enc).last_hidden_state[bi, pos]
                 if (fl >= 0).all():
                     z = ad.head_rows(h[:, None], torch.stack([tg, fl], 1), layer=ad.num_layers)[:, 0].double()
@@ -143,28 +117,23 @@ def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, 
                     z = ad.head(h, layer=ad.num_layers).double()
                     t, z[bi, tg] = z[bi, tg], -torch.inf
                     marg = t - torch.where(fl >= 0, z[bi, fl.clamp_min(0)], z.max(-1).values)
-            out[k, s:e] = marg.cpu().numpy()
-            prev = g
+            out[k, b] = marg.cpu().numpy()
     return out
 
-# %% ../../nbs/54_head_pruning.ipynb #dcaf5845
+def _mean_over(y, x):
+    "The mean of `y` (rows: the points `x`) over the range of `x`, by trapezoids; `y[0]` for one point."
+    return y[0] if len(x) == 1 else np.trapezoid(y, x, axis=0) / (x[-1] - x[0])
+
 def item_areas(margins, grid) -> np.ndarray:
-    """Per item (column of `margins`), the area under its correctness curve (1 where the margin is positive) divided by
-    the grid's range: the share of the pruned range over which the item stays correct (trapezoid rule between the grid
-    points, as `pruning_summary`). Their mean over the items is the area of the accuracy curve."""
+    "Per item (column of `margins`), the share of the pruned range over which its margin stays positive (trapezoids)."
     c, x = (np.asarray(margins) > 0).astype(float), np.asarray(grid, float)
     if c.shape[0] != len(x): raise ValueError(f"margins have {c.shape[0]} rows for a grid of {len(x)} points")
-    if len(x) == 1: return c[0]
-    return ((x[1:] - x[:-1])[:, None] * (c[1:] + c[:-1]) / 2).sum(0) / (x[-1] - x[0])
+    return _mean_over(c, x)
 
 # %% ../../nbs/54_head_pruning.ipynb #cd530b8d
 @dataclass
 class PruningRun:
-    """One model and task: `frame` (the rows of `pruning.csv`: columns `COLUMNS`, random = mean of its runs), `curves`
-    (every curve, random runs separately, with its `seed`), `per_item` (each item's area under each curve: the rows of
-    `pruning_items.csv.gz`, columns `ITEM_COLUMNS`), `relevance` ({(method, pooling): (L, H) mean head relevance}),
-    `items` (the items used), `counts` (the item selection), `info` (grid, chunks computed / reused, timings) and
-    `record` (the run record written as `pruning_<model>_<task>.json`)."""
+    "One model and task's pruning run: its tables, mean head relevances, items, counts, tally (`info`) and record."
     frame: pd.DataFrame
     curves: pd.DataFrame
     per_item: pd.DataFrame
@@ -172,63 +141,52 @@ class PruningRun:
     items: pd.DataFrame
     counts: dict
     info: dict
-    record: dict = field(default_factory=dict)
+    record: dict
 
-# %% ../../nbs/54_head_pruning.ipynb #pr00c7d3
 @dataclass
 class PruningPlan:
-    """The protocol of one pruning run (`run_pruning`'s options): the `methods` (default `PRUNING_METHODS`) and
-    `poolings` whose head orders are pruned, `n_random` random orders (seeds `seed, seed + 1, ...`), accuracy after
-    every `step`-th head up to `max_pruned` (None: all), `n_pool` items examined (None: 1.5 n + 20), relevances
-    `contrastive` (target minus foil), `chunk_size` items per stored chunk, `batch_size` items per pruned forward,
-    `relevance_batch_size` items per relevance batch, `coref` (ra's antecedents) and `reverse` (the order of work)."""
+    "The protocol of one pruning run (`run_pruning`'s options), its fields in the order of the run record's `settings`."
+    n_pool: int | None = None
     methods: list | None = None
     poolings: tuple = POOLINGS
     n_random: int = 10
     step: int = 1
     max_pruned: int | None = None
-    n_pool: int | None = None
     contrastive: bool = True
+    coref: str = "auto"
     chunk_size: int = 50
     batch_size: int = 16
     relevance_batch_size: int = 8
     seed: int = 0
     reverse: bool = False
-    coref: str = "auto"
 
     def __post_init__(self):
         self.methods = list(PRUNING_METHODS if self.methods is None else self.methods)
         self.poolings = list(self.poolings)
         for name, got, known in (("methods", self.methods, HEAD_METHODS), ("poolings", self.poolings, POOLINGS)):
             if bad := [x for x in got if x not in known]: raise ValueError(f"unknown {name} {bad}; choose from {known}")
-        if not isinstance(self.chunk_size, int) or self.chunk_size < 1:
-            raise ValueError(f"chunk_size must be a positive int, got {self.chunk_size!r}")
 
     def settings(self, n) -> dict:
-        "The run record's `settings` (every option but the order of work), in the record's order."
-        keys = ("n_pool", "methods", "poolings", "n_random", "step", "max_pruned", "contrastive", "coref", "chunk_size",
-                "batch_size", "relevance_batch_size", "seed")
-        return dict(n=n, **{k: getattr(self, k) for k in keys})
+        "The run record's `settings`: `n` and every option but the order of work (`reverse`)."
+        return dict(n=n, **{k: v for k, v in vars(self).items() if k != "reverse"})
 
 # %% ../../nbs/54_head_pruning.ipynb #pr01c7d3
 class _Pruning:
     "One run's shared state: the items, the grid, the chunk keys' base and the tally of what was computed and reused."
-    def __init__(self, model, tokenizer, model_name, task, n, plan, root, verbose):
-        self.model, self.tokenizer, self.name, self.task, self.n = model, tokenizer, model_name, task, n
+    def __init__(self, model, tokenizer, name, task, n, plan, root, verbose):
+        self.model, self.tokenizer, self.name, self.task, self.n = model, tokenizer, name, task, n
         self.plan, self.root, self.verbose, self.ad = plan, root, verbose, get_adapter(model)   # resolved once
         self.items, counts = pruning_items(model, tokenizer, task, n, plan.n_pool, cache=root, coref=plan.coref)
         if n is not None and len(self.items) < n:
-            warnings.warn(f"{model_name}/{task}: only {len(self.items)} usable items of {n} requested; enlarge n_pool")
-        self.counts = dict(model=model_name, **counts)
-        self.L, self.H, _ = head_shape(model)
+            warnings.warn(f"{name}/{task}: only {len(self.items)} usable items of {n} requested; enlarge n_pool")
+        (self.L, self.H, _), self.fp = head_shape(model), model_fingerprint(model)
+        self.counts = dict(model=name, **counts)
         self.grid = pruning_grid(self.L * self.H, plan.step, plan.max_pruned)
-        fp = model_fingerprint(model) if root is not None else None
-        self.base = dict(model=model_name, fingerprint=fp, task=task, items=_items_key(self.items),
-                         chunk_size=plan.chunk_size)
+        self.base = dict(model=name, fingerprint=self.fp, task=task, chunk_size=plan.chunk_size, items=[
+            [r.id, r.input, int(r.target_id), int(r.foil_id), int(r.score_foil_id)] for r in self.items.itertuples()])
         self.starts = list(range(0, len(self.items), plan.chunk_size))
-        self.info = dict(model=model_name, task=task, grid=self.grid, n_items=len(self.items),
-                         mean_tokens=round(float(self.items.n_tokens.mean()), 2), computed=[], reused=0, seconds={},
-                         cpu_seconds=dict(relevance=0.0, curves=0.0), item_configs=0, cpu_now=0.0, stores=[])
+        self.info = dict(model=name, task=task, grid=self.grid, computed=[], reused=0, seconds={}, item_configs=0,
+                         cpu_seconds=dict(relevance=0.0, curves=0.0), cpu_now=0.0, stores=[])
 
     def visit(self, xs): return list(xs)[::-1] if self.plan.reverse else list(xs)      # the order of work
     def sub(self, j): return self.items.iloc[self.starts[j]:self.starts[j] + self.plan.chunk_size]
@@ -239,310 +197,223 @@ class _Pruning:
 # %% ../../nbs/54_head_pruning.ipynb #pr02c7d3
 def _chunks(self: _Pruning, name, key, compute, what, units=None):
     "Every chunk of one computation (`common.run_chunks`), tallied into `info`: what was computed, reused and its cost."
-    info, order, kind = self.info, self.visit(range(len(self.starts))), "curves" if what[0] == "curve" else "relevance"
+    info, order = self.info, self.visit(range(len(self.starts)))
     key = chunk_key("pruning", **self.base, **key)
     store = open_store(self.root, "pruning", f"{self.name}-{self.task}-{name}", key)
     if store is not None: info["stores"].append(store.dir.name)
     run = run_chunks(store, len(self.starts), compute, progress=False, order=order)
     info["computed"] += [(what, j) for j in order if run.chunks[j].computed]
-    info["reused"] += sum(not c.computed for c in run.chunks)
-    info["cpu_now"] += run.cpu_s
-    for j, c in enumerate(run.chunks):        # the stored cost of every chunk, whichever run computed it
-        if c.cpu_s is not None: info["cpu_seconds"][kind] += c.cpu_s; info["item_configs"] += units(j) if units else 0
+    info["reused"], info["cpu_now"] = info["reused"] + len(run.chunks) - run.computed, info["cpu_now"] + run.cpu_s
+    info["cpu_seconds"]["curves" if units else "relevance"] += run.cpu_s_stored   # whichever run computed a chunk
+    if units: info["item_configs"] += sum(units(j) for j, c in enumerate(run.chunks) if c.cpu_s is not None)
     return [c.arrays for c in run.chunks]
 
 def _relevances(self: _Pruning) -> dict:
     "Each method's mean head relevance per pooling: `{(method, pooling): (L, H)}`."
     relevance, p = {}, self.plan
     for meth in self.visit(p.methods):
-        t0 = time.time()
+        t0, key = time.time(), dict(method=meth, contrastive=p.contrastive, batch_size=p.relevance_batch_size)
         compute = lambda j, meth=meth: (item_relevances(self.model, self.tokenizer, self.sub(j), meth, p.contrastive,
                                                         p.relevance_batch_size), {})
-        key = dict(method=meth, contrastive=p.contrastive, batch_size=p.relevance_batch_size)
         parts = _chunks(self, f"relevance-{meth}", key, compute, ("relevance", meth))
-        for pool in p.poolings: relevance[meth, pool] = np.concatenate([c[pool] for c in parts]).mean(0)
+        relevance |= {(meth, pool): np.concatenate([c[pool] for c in parts]).mean(0) for pool in p.poolings}
         self.info["seconds"][f"relevance {meth}"] = round(time.time() - t0, 1)
         self.say(f"relevance {meth:10s}", t0)
     return relevance
 
 # %% ../../nbs/54_head_pruning.ipynb #pr03c7d3
-def _margin_curves(self: _Pruning, curves) -> dict:
-    "Every distinct pruning order's margins (grid point x item), computed or read back once: `{order prefix: margins}`."
-    done, p = {}, self.plan
+def _curves(self: _Pruning, curves):
+    "The accuracy rows (random: mean of its runs), every curve and each item's area; each distinct order computed once."
+    done, p, rows, per, ids = {}, self.plan, [], [], dict(model=self.name, task=self.task)
     for meth, pool, sd, order in self.visit(curves):
         key, t0 = self.prefix(order), time.time()
         if key in done: continue
         def margins(j, order=order):
             s = self.sub(j)
-            m = pruning_margins(self.model, self.tokenizer, s.input.tolist(), s.target_id.to_numpy(),
-                                s.score_foil_id.to_numpy(), order, self.grid, p.batch_size, adapter=self.ad)
-            return dict(margins=m), {}
+            return dict(margins=pruning_margins(self.model, self.tokenizer, s.input.tolist(), s.target_id.to_numpy(),
+                        s.score_foil_id.to_numpy(), order, self.grid, p.batch_size, adapter=self.ad)), {}
         parts = _chunks(self, "curve", dict(order=list(key), grid=self.grid, batch_size=p.batch_size), margins,
                         ("curve", meth, pool, sd), units=lambda j: len(self.sub(j)) * len(self.grid))
         done[key] = np.concatenate([c["margins"] for c in parts], 1)
         self.say(f"curve {meth:10s} {pool:10s} {'' if sd is None else sd}", t0)
-    return done
-
-def _frames(self: _Pruning, curves, done):
-    "The accuracy rows (random = mean of its runs), every curve, and each item's area under each curve."
-    rows, per, name, task = [], [], self.name, self.task
+    self.info["unique_curves"] = len(done)
     for meth, pool, sd, order in curves:                                     # rows in the canonical order
         m = done[self.prefix(order)]
-        rows += [dict(model=name, task=task, method=meth, pooling=pool, seed=sd, heads_pruned=g, accuracy=float(a))
+        rows += [dict(ids, method=meth, pooling=pool, seed=sd, heads_pruned=g, accuracy=float(a))
                  for g, a in zip(self.grid, (m > 0).mean(1))]
-        per.append(pd.DataFrame(dict(model=name, task=task, id=self.items.id, method=meth, pooling=pool, seed=sd,
+        per.append(pd.DataFrame(dict(ids, id=self.items.id, method=meth, pooling=pool, seed=sd,
                                      area=item_areas(m, self.grid))))
     curves_df = pd.DataFrame(rows)
     frame = curves_df.groupby(COLUMNS[:-1], sort=False, as_index=False).accuracy.mean().round({"accuracy": 6})
     return frame, curves_df, pd.concat(per, ignore_index=True).astype({"seed": "Int64"})
 
-# %% ../../nbs/54_head_pruning.ipynb #pr04c7d3
-def _pruning_record(self: _Pruning, n_curves, t_start, machine) -> dict:
-    "The run record: the selection's counts, the settings, what was computed and reused, and the CPU per unit."
-    info, cpu = self.info, self.info["cpu_seconds"]
-    per_config = round(cpu["curves"] / info["item_configs"], 4) if info["item_configs"] else None
-    return run_record("pruning", cpu_s=info["cpu_now"], wall_s=time.time() - t_start, counts=self.counts,
-                      settings=self.plan.settings(self.n), heads=self.L * self.H, grid_points=len(self.grid),
-                      unique_curves=n_curves, chunks_computed=len(info["computed"]), chunks_reused=info["reused"],
-                      seconds=info["seconds"], mean_tokens=info["mean_tokens"],
-                      selection_cpu_s=round(self.items.attrs["selection_cost"].get("cpu_s", 0.0), 1),
-                      cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=info["item_configs"],
-                      cpu_per_item_config=per_config, stores=sorted(set(info["stores"])),
-                      fingerprint=model_fingerprint(self.model), items=key_hash(_items_key(self.items)),
-                      machine=machine)      # the machine as the run started (its load then), in the record's place
-
-def _write_pruning(results, frame, curves, per_item, record, info):
-    "The tables, the random orders' curves and the record, under one lock (the record kept when nothing was computed)."
-    rnd = curves[curves.method == "random"]
-    with locked(results_path("agreement", results=results)) as out:
-        for name, rows, cols in (("pruning.csv", frame, COLUMNS), ("pruning_items.csv.gz", per_item, ITEM_COLUMNS),
-                                 (RANDOM_FILE, rnd, RANDOM_COLUMNS)):
-            merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
-        write_record(out / f"pruning_{info['model']}_{info['task']}.json", record, info["computed"])
-    info["written"] = out / "pruning.csv"
-    if info["computed"]: record_costs("pruning", cost_rows(record), results=results, folder="agreement")
-
-def cost_rows(record) -> list[dict]:
-    """The cost record's rows (`common.record_costs`) of a run record (`PruningRun.record`): the CPU seconds of its
-    head relevances (unit: an item and method) and of its accuracy curves (unit: an item at one point of one curve)."""
-    c, cpu = record["counts"], record["cpu_seconds"]
-    return [dict(model=c["model"], task=c["task"], step=step, unit=unit, units=units, cpu_s=cpu[kind])
-            for step, unit, units, kind in (
-                ("head relevances", "item method", c["used"] * len(record["settings"]["methods"]), "relevance"),
-                ("accuracy curves", "item config", record["item_configs"], "curves"))]
-
 # %% ../../nbs/54_head_pruning.ipynb #b5a9d56c
 def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None = None, cache=True, results=True,
                 verbose=True, **options) -> PruningRun:
-    """Head pruning on the `n` correctly predicted items of `task` ('sva', 'ra' or 'qa', from the agreement chapter;
-    `n=None`: every correct item of the pool), with the protocol `plan` (a `PruningPlan`, or its fields as keywords).
-
-    1. Head relevances of every method in `methods` (default `PRUNING_METHODS`), all three poolings, per item (target
-       minus foil when `contrastive`), averaged over the items.
-    2. Per (method, pooling) the heads are pruned least relevant first, cumulatively (accuracy is measured after
-       `0, step, 2 step, ...` heads, up to `max_pruned` or all); `n_random` random orders (seeds `seed, seed + 1, ...`)
-       are averaged. Accuracy = share of the items whose target logit beats the foil (sva, ra) or is the top-1 (qa).
-    Work is chunked by `chunk_size` items and stored under `cache` (True: `cache_dir()/pruning`, a folder, or False;
-    `common.run_chunks`, beside the item selection's logits): a rerun computes only missing chunks; identical orders
-    are computed once. Results go to `results` (True: `results_dir('agreement')`, a folder, or False): `pruning.csv`,
-    `pruning_items.csv.gz` (replacing earlier rows of the same model, task and method) and the run record
-    `pruning_<model>_<task>.json` (`write_record`: kept by a rerun that computes nothing); a run with the same
-    protocol, weights and items already recorded there is read back (`PruningRun.info['finished']`).
-
-    `reverse` computes the relevances, the distinct curves and each one's chunks last first (same result): a second
-    process started with it on the same cache shares a first one's work, each reading back what the other stored, so
-    that both cores work on one model and task (they overlap by at most one chunk)."""
+    "Head pruning on `n` correctly predicted items of `task` with the protocol `plan` (or its fields), resumably."
     plan, ad = plan_from(PruningPlan, plan, options), get_adapter(model)
-    if not ad.decoder: plan = replace(plan, methods=[m for m in plan.methods if m != "alti_logit"])   # decoders only
+    plan = replace(plan, methods=[m for m in plan.methods if ad.decoder or m != "alti_logit"],   # decoders only
+                   n_pool=int(1.5 * n) + 20 if plan.n_pool is None and n is not None else plan.n_pool)   # ~70% correct
     t_start, machine = time.time(), run_record("pruning", device=next(ad.m.parameters()).device)["machine"]
-    if plan.n_pool is None and n is not None: plan = replace(plan, n_pool=int(1.5 * n) + 20)   # ~70% correct suffice
     run = _Pruning(model, tokenizer, model_name, task, n, plan, cache_root(cache, "pruning"), verbose)
     write = results is not None and results is not False
     if write and (done := _recorded(run, results)) is not None: return done    # a finished run: nothing computed
     relevance = _relevances(run)
     curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in plan.methods for p in plan.poolings]
     curves += [("random", "-", plan.seed + r, random_order(run.L, run.H, plan.seed + r)) for r in range(plan.n_random)]
-    done = _margin_curves(run, curves)
-    frame, curves_df, per_item = _frames(run, curves, done)
-    run.info["unique_curves"] = len(done)
-    run.info["seconds"]["total"] = round(time.time() - t_start, 1)
-    record = _pruning_record(run, len(done), t_start, machine)
-    if write: _write_pruning(results, frame, curves_df, per_item, record, run.info)
-    return PruningRun(frame, curves_df, per_item, relevance, run.items, run.counts, run.info, record)
+    frame, curves_df, per_item = _curves(run, curves)
+    info, cpu, configs = run.info, run.info["cpu_seconds"], run.info["item_configs"]
+    info["seconds"]["total"] = round(time.time() - t_start, 1)
+    record = run_record("pruning", cpu_s=info["cpu_now"], wall_s=time.time() - t_start, counts=run.counts,
+                        settings=plan.settings(n), heads=run.L * run.H, grid_points=len(run.grid),
+                        unique_curves=info["unique_curves"], chunks_computed=len(info["computed"]),
+                        chunks_reused=info["reused"], seconds=info["seconds"],
+                        mean_tokens=round(float(run.items.n_tokens.mean()), 2),
+                        selection_cpu_s=round(run.items.attrs["selection_cost"].get("cpu_s", 0.0), 1),
+                        cpu_seconds={k: round(v, 1) for k, v in cpu.items()}, item_configs=configs,
+                        cpu_per_item_config=round(cpu["curves"] / configs, 4) if configs else None,
+                        stores=sorted(set(info["stores"])), fingerprint=run.fp, items=key_hash(run.base["items"]),
+                        machine=machine)      # the machine as the run started (its load then), in the record's place
+    if write:                                 # the tables and the record under one lock (kept if nothing was computed)
+        with locked(results_path("agreement", results=results)) as out:
+            for name, rows, cols in (("pruning.csv", frame, COLUMNS), ("pruning_items.csv.gz", per_item, ITEM_COLUMNS),
+                                     (_RANDOM_FILE, curves_df[curves_df.method == "random"], _RANDOM_COLUMNS)):
+                merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
+            write_record(out / f"pruning_{model_name}_{task}.json", record, info["computed"])
+        info["written"] = out / "pruning.csv"
+        if info["computed"]: record_costs("pruning", cost_rows(record), results=results, folder="agreement")
+    return PruningRun(frame, curves_df, per_item, relevance, run.items, run.counts, info, record)
+
+def cost_rows(record) -> list[dict]:
+    "The cost record's rows of a run record: CPU seconds per item and method (relevances), per item config (curves)."
+    c, cpu = record["counts"], record["cpu_seconds"]
+    return [dict(model=c["model"], task=c["task"], step=step, unit=unit, units=units, cpu_s=cpu[kind])
+            for step, unit, units, kind in (
+                ("head relevances", "item method", c["used"] * len(record["settings"]["methods"]), "relevance"),
+                ("accuracy curves", "item config", record["item_configs"], "curves"))]
 
 # %% ../../nbs/54_head_pruning.ipynb #b6a86cea
-RANDOM_FILE, RANDOM_COLUMNS = "pruning_random.csv.gz", ["model", "task", "method", "seed", "heads_pruned", "accuracy"]
+def random_runs(model: str, task: str, results=True) -> pd.DataFrame:
+    "Every random order's accuracy curve of one written run (`pruning_random.csv.gz`), rows as `PruningRun.curves`."
+    f = results_path("agreement", _RANDOM_FILE, results=results)
+    d = pd.read_csv(f) if f.exists() else pd.DataFrame(columns=_RANDOM_COLUMNS)
+    return d[(d.model == model) & (d.task == task)].assign(pooling="-")[_CURVE_COLUMNS].reset_index(drop=True)
 
 def _recorded(self: _Pruning, results) -> PruningRun | None:
     "This model, task, protocol, weights and items' finished run, read back from its result files; else None."
     out, rnd = results_path("agreement", results=results), random_runs(self.name, self.task, results)
     f = out / f"pruning_{self.name}_{self.task}.json"
     rec = json.loads(f.read_text()) if f.exists() else {}
-    want = dict(settings=json.loads(json.dumps(self.plan.settings(self.n))), items=key_hash(_items_key(self.items)))
+    want = dict(settings=json.loads(json.dumps(self.plan.settings(self.n))), items=key_hash(self.base["items"]),
+                fingerprint=self.fp)
     if any(rec.get(k) != v for k, v in want.items()) or rnd.seed.nunique() != self.plan.n_random: return None
-    if not (out / RANDOM_FILE).exists() or rec.get("fingerprint") != model_fingerprint(self.model): return None
     ours = lambda d: d[(d.model == self.name) & (d.task == self.task)].reset_index(drop=True)
     frame, per_item = (ours(pd.read_csv(out / n)) for n in ("pruning.csv", "pruning_items.csv.gz"))
     frame = frame[frame.method.isin([*self.plan.methods, "random"])].reset_index(drop=True)
-    curves = pd.concat([frame[frame.method != "random"].assign(seed=np.nan), rnd], ignore_index=True)[CURVE_COLUMNS]
-    per_item["seed"] = per_item.seed.astype("Int64")
-    info = dict(self.info, computed=[], reused=0, finished=True, unique_curves=rec.get("unique_curves"))
-    return PruningRun(frame, curves, per_item, {}, self.items, self.counts, info, rec)
+    curves = pd.concat([frame[frame.method != "random"].assign(seed=np.nan), rnd], ignore_index=True)[_CURVE_COLUMNS]
+    info = dict(self.info, finished=True, unique_curves=rec.get("unique_curves"))
+    return PruningRun(frame, curves, per_item.astype({"seed": "Int64"}), {}, self.items, self.counts, info, rec)
 
 def fold_chunks(results=True, cache=None) -> pd.DataFrame:
-    """Drop the chunk folders (`cache`, default `results/pruning/chunks`) of finished runs: a record with the key's
-    fingerprint, items and chunk size, and the run's random curves written. One row per dropped folder."""
-    out, recs = results_path("agreement", results=results), {}
+    "Drop the chunk folders of finished runs (`cache`, default `results/pruning/chunks`); one row per dropped folder."
+    out = results_path("agreement", results=results)
     def finished(k):
-        if k.get("experiment") != "pruning": return False
-        f = out / f"pruning_{k['model']}_{k['task']}.json"
-        r = recs.setdefault(f, json.loads(f.read_text()) if f.exists() else {})
-        same = r.get("fingerprint") == k["fingerprint"] and r.get("items") == key_hash(k["items"])
-        written = len(random_runs(k["model"], k["task"], results)) > 0            # its random curves
-        return same and r["settings"]["chunk_size"] == k["chunk_size"] and written
+        f = out / f"pruning_{k.get('model')}_{k.get('task')}.json"
+        if k.get("experiment") != "pruning" or not f.exists(): return False
+        r = json.loads(f.read_text())
+        return (r.get("fingerprint") == k["fingerprint"] and r.get("items") == key_hash(k["items"])
+                and r["settings"]["chunk_size"] == k["chunk_size"] and len(random_runs(k["model"], k["task"], results)))
     return fold_stores(results_dir("pruning") / "chunks" if cache is None else Path(cache), "", finished)
 
 # %% ../../nbs/54_head_pruning.ipynb #6f63aad5
 POOLING_NAMES = {"relu_dim": "ReLU dim", "relu_token": "ReLU per token", "none": "no ReLU"}
-OTHER_METHODS = {"grad": ("Gradient", "#17becf")}     # head-relevance methods that are no registered token method
+_OTHER_METHODS = {"grad": ("Gradient", "#17becf")}     # head-relevance methods that are no registered token method
 
-# %% ../../nbs/54_head_pruning.ipynb #73613972
 def pruning_label(method: str) -> str:
     "How figures and tables name a pruning order (the registry's label; 'Gradient' for the signed gradient)."
-    return OTHER_METHODS[method][0] if method in OTHER_METHODS else method_label(method)
-
-# %% ../../nbs/54_head_pruning.ipynb #9a0c132c
-def _colour(method): return OTHER_METHODS[method][1] if method in OTHER_METHODS else method_colour(method)
+    return _OTHER_METHODS[method][0] if method in _OTHER_METHODS else method_label(method)
 
 # %% ../../nbs/54_head_pruning.ipynb #41233d2c
 def pruning_summary(frame) -> pd.DataFrame:
-    """Area under each accuracy curve, normalised by its x-range (= mean accuracy over the pruned range; higher = the
-    order keeps the task longer), one column per pooling; `random` in every column. Rows: sva, ra, qa and the methods in
-    the order of `PRUNING_METHODS`, random last."""
-    rows = []
-    pools = frame[frame.method != "random"].groupby(["model", "task"]).pooling.agg(set).to_dict()
-    for (mo, ta, me, po), d in frame.groupby(["model", "task", "method", "pooling"]):
-        d = d.sort_values("heads_pruned")
-        x, y = d.heads_pruned.to_numpy(float), d.accuracy.to_numpy(float)
-        auc = float(np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2) / (x[-1] - x[0])) if len(x) > 1 else float(y[0])
-        ps = [q for q in POOLINGS if q in pools.get((mo, ta), POOLINGS)] if me == "random" else [po]
-        rows += [dict(model=mo, task=ta, method=me, pooling=p, auc=auc) for p in ps]
+    "Each accuracy curve's area over its x-range, a column per pooling (random in each); tasks and methods in order."
+    f = frame.sort_values("heads_pruned", kind="stable")
+    pools = f[f.method != "random"].groupby(["model", "task"]).pooling.agg(set).to_dict()
+    rows = [dict(model=mo, task=ta, method=me, pooling=p, auc=float(_mean_over(d.accuracy.to_numpy(float),
+                                                                               d.heads_pruned.to_numpy(float))))
+            for (mo, ta, me, po), d in f.groupby(["model", "task", "method", "pooling"])
+            for p in ([q for q in POOLINGS if q in pools.get((mo, ta), POOLINGS)] if me == "random" else [po])]
     t = pd.DataFrame(rows).pivot_table(index=["model", "task", "method"], columns="pooling", values="auc")
-    rank = {"task": ["sva", "ra", "qa"], "method": PRUNING_METHODS + ["random"]}    # the paper's order, others after
-    pos = lambda ix: ix.map(lambda v: f"{rank[ix.name].index(v) if v in rank[ix.name] else 99:02d}{v}")
-    t = t.sort_index(key=lambda ix: pos(ix) if ix.name in rank else ix)
+    rank = {v: f"{i:02d}" for i, v in enumerate(["sva", "ra", "qa", *PRUNING_METHODS, "random"])}   # others after
+    t = t.sort_index(key=lambda ix: ix if ix.name == "model" else ix.map(lambda v: rank.get(v, "99") + v))
     return t[[p for p in POOLINGS if p in t.columns]]
 
-# %% ../../nbs/54_head_pruning.ipynb #027fdd12
+# %% ../../nbs/54_head_pruning.ipynb #b4883375
 LINE_STYLES = {"lrp": "--", "grad_l2": "--", "grad": "-."}   # the lighter of two close colours (LRP/AttnLRP; gradients)
 
-def random_runs(model: str, task: str, results=True) -> pd.DataFrame:
-    """The accuracy curve of every random order of one committed run (`pruning_random.csv.gz`, written with the run;
-    nothing is computed). Rows as `PruningRun.curves`: `model, task, method ('random'), pooling ('-'), seed,
-    heads_pruned, accuracy`; empty when there is none."""
-    f = results_path("agreement", RANDOM_FILE, results=results)
-    d = pd.read_csv(f) if f.exists() else pd.DataFrame(columns=RANDOM_COLUMNS)
-    return d[(d.model == model) & (d.task == task)].assign(pooling="-")[CURVE_COLUMNS].reset_index(drop=True)
-
-# %% ../../nbs/54_head_pruning.ipynb #b4883375
-def plot_pruning(frame, model=None, task=None, curves=None, axes=None, poolings=POOLINGS):
-    """Accuracy against heads pruned for one model and task (default: the first in `frame`), one panel per pooling (on
-    one y scale) and one line per method in its registry colour (the lighter of two close colours dashed,
-    `LINE_STYLES`); random is the black dashed mean of its runs, with the grey band of their range (lowest to highest
-    accuracy at each point) when `curves` (of a `PruningRun`, or `random_runs`) has them. About 9 inches wide, the
-    legend under the panels. Returns the axes."""
+def plot_pruning(frame, model, task, curves=None):
+    "Accuracy against heads pruned: a panel per pooling, a line per method, random's mean and the band of its runs."
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    model = frame.model.iloc[0] if model is None else model
-    task = frame[frame.model == model].task.iloc[0] if task is None else task
-    ours = lambda df: df[(df.model == model) & (df.task == task)]
-    d = ours(frame)
+    d = frame[(frame.model == model) & (frame.task == task)]
     if d.empty: raise ValueError(f"no rows for model {model!r}, task {task!r}")
-    poolings = [p for p in poolings if p in set(d.pooling)]
-    meths = [m for m in PRUNING_METHODS if m in set(d.method)]
-    if axes is None:
-        w = 9 if len(poolings) > 1 else 6.5
-        fig, axes = plt.subplots(1, len(poolings), figsize=(w, 3.9), sharey=True, squeeze=False)
-    axes = np.ravel(axes); fig = axes[0].figure
-    rnd, c = d[d.method == "random"], None if curves is None else ours(curves[curves.method == "random"])
-    band = c.groupby("heads_pruned").accuracy.agg(["min", "max"]) if c is not None and len(c) else None
-    grey, black = dict(color="0.55", alpha=0.28), dict(color="black", ls="--", lw=1.3)     # random's band and mean
-    style = lambda m: dict(color=_colour(m), ls=LINE_STYLES.get(m, "-"), lw=1.5)
-    for ax, p in zip(axes, poolings):
-        if band is not None: ax.fill_between(band.index, band["min"], band["max"], lw=0, zorder=1, **grey)
-        if len(rnd): ax.plot(rnd.heads_pruned, rnd.accuracy, zorder=2, **black)
-        for me in meths:
+    pools, rnd = [p for p in POOLINGS if p in set(d.pooling)], d[d.method == "random"]
+    c = None if curves is None else curves[(curves.model == model) & (curves.task == task) & (curves.pooling == "-")]
+    fig, axes = plt.subplots(1, len(pools), figsize=(9 if len(pools) > 1 else 6.5, 3.9), sharey=True, squeeze=False)
+    for ax, p in zip(axes[0], pools):
+        for me in [m for m in PRUNING_METHODS if m in set(d.method)]:
             e = d[(d.method == me) & (d.pooling == p)]
-            ax.plot(e.heads_pruned, e.accuracy, zorder=3, **style(me))
-        ax.set_title(POOLING_NAMES[p] + " pooling", fontsize=10)
-        ax.set_xlabel(f"heads pruned (of {int(d.heads_pruned.max())})", fontsize=9.5)
-        ax.tick_params(labelsize=9); ax.grid(alpha=0.3, lw=0.5)
-    axes[0].set_ylabel("accuracy (share of items correct)", fontsize=9.5)
-    handles = [Line2D([], [], label=pruning_label(m), **style(m)) for m in meths]
-    if len(rnd): handles.append(Line2D([], [], label="Random (mean of its runs)", **black))
-    if band is not None: handles.append(Patch(label=f"Random: range of its {c.seed.nunique()} runs", **grey))
-    ncol = min(5 if len(poolings) > 1 else 3, len(handles))
-    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=9, frameon=False)
-    rows = -(-len(handles) // ncol)
+            ax.plot(e.heads_pruned, e.accuracy, ls=LINE_STYLES.get(me, "-"), zorder=3, label=pruning_label(me),
+                    color=_OTHER_METHODS[me][1] if me in _OTHER_METHODS else method_colour(me))
+        if len(rnd): ax.plot(rnd.heads_pruned, rnd.accuracy, "k--", lw=1.3, label="Random (mean of its runs)")
+        if c is not None and len(c):
+            b = c.groupby("heads_pruned").accuracy.agg(["min", "max"])
+            ax.fill_between(b.index, b["min"], b["max"], lw=0, color="0.55", alpha=0.28, zorder=1,
+                            label=f"Random: range of its {c.seed.nunique()} runs")
+        ax.set(title=f"{POOLING_NAMES[p]} pooling", xlabel=f"heads pruned (of {int(d.heads_pruned.max())})")
+        ax.grid(alpha=0.3, lw=0.5)
+    axes[0, 0].set_ylabel("accuracy (share of items correct)")
     fig.suptitle(f"{model}, {task}: accuracy as heads are pruned, least relevant first", fontsize=10.5)
-    fig.tight_layout(rect=(0, (0.15 + 0.22 * rows) / fig.get_figheight(), 1, 1))
-    return axes
+    fig.tight_layout()
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="upper center", bbox_to_anchor=(0.5, 0), frameon=False,
+               ncol=5 if len(pools) > 1 else 3, fontsize=9)
+    return fig
 
-# %% ../../nbs/54_head_pruning.ipynb #a04dee4b
 def save_figure(frame, model, task, folder, curves=None) -> Path:
     "Save `plot_pruning` of one model and task as `folder/pruning_<model>_<task>.png`; returns the path."
-    import matplotlib; matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    plot_pruning(frame, model, task, curves)
-    out = Path(folder) / f"pruning_{model}_{task}.png"
-    plt.savefig(out, dpi=120); plt.close("all")
+    fig = plot_pruning(frame, model, task, curves)
+    fig.savefig(out := Path(folder) / f"pruning_{model}_{task}.png", dpi=120, bbox_inches="tight"); plt.close(fig)
     return out
 
 # %% ../../nbs/54_head_pruning.ipynb #1554acca
-BEST_PRUNERS, WORSE_PRUNERS = ("attnlrp", "lrp", "gxi"), ("alti_logit", "grad", "grad_l1", "grad_l2")
+_BEST_PRUNERS, _WORSE_PRUNERS = ("attnlrp", "lrp", "gxi"), ("alti_logit", "grad", "grad_l1", "grad_l2")
 FINDINGS = {    # (claim, stated by the paper)
     "pooling": ("on sva and ra, ReLU per token is the best of the three poolings", True),
     "methods": ("AttnLRP, LRP and Gradient x Input prune better than ALTI-Logit and the other gradient variants", True),
     "random": ("each method's order keeps a higher mean accuracy than random's", False)}
-FINDING_COLUMNS = ["finding", "model", "task", "method_a", "pooling_a", "method_b", "pooling_b", "area_a", "area_b",
-                   "diff", "lo", "hi", "p", "p_holm", "n", "verdict", "paper_states"]
+_FINDING_COLUMNS = ["finding", "model", "task", "method_a", "pooling_a", "method_b", "pooling_b", "area_a", "area_b",
+                    "diff", "lo", "hi", "p", "p_holm", "n", "verdict", "paper_states"]
 
-# %% ../../nbs/54_head_pruning.ipynb #d910c260
 def item_area_table(per_item, model, task) -> dict:
-    """`{(method, pooling): per-item areas (Series by item id)}` of one model and task; random: the mean of its runs per
-    item, key ('random', '-')."""
+    "`{(method, pooling): per-item areas (Series by item id)}` of one model and task; random: its runs' mean per item."
     d = per_item[(per_item.model == model) & (per_item.task == task)]
     A = {k: g.set_index("id").area for k, g in d[d.method != "random"].groupby(["method", "pooling"], sort=False)}
     if (d.method == "random").any(): A["random", "-"] = d[d.method == "random"].groupby("id", sort=False).area.mean()
     return A
 
-# %% ../../nbs/54_head_pruning.ipynb #7d8acd9d
 def finding_pairs(A, task) -> list:
-    """The comparisons `(finding, a, b)` (claimed: a's area > b's; a, b are (method, pooling) keys of `A`) of the
-    paper's head-pruning findings (Sec. 5.3) that the curves in `A` allow: (pooling) on sva and ra, per method with
-    three distinct poolings, ReLU per token against each other pooling; (methods) each of AttnLRP, LRP, Gradient x
-    Input against each of ALTI-Logit and the gradient variants; (random, not stated by the paper) each method against
-    random. (methods) and (random) use ReLU per token (else the first pooling run)."""
+    "The comparisons `(finding, a, b)` (claimed: area(a) > area(b)) of the findings that the curves in `A` allow."
     pools = {p for _, p in A if p != "-"}
     pool = next((p for p in ("relu_token", *POOLINGS) if p in pools), None)
-    out = []
-    if task in ("sva", "ra"):
-        for m in PRUNING_METHODS:
-            if m in NONNEGATIVE or not all((m, p) in A for p in POOLINGS): continue
-            out += [("pooling", (m, "relu_token"), (m, p)) for p in POOLINGS if p != "relu_token"]
-    out += [("methods", (a, pool), (b, pool)) for a in BEST_PRUNERS for b in WORSE_PRUNERS
+    out = [("pooling", (m, "relu_token"), (m, p)) for m in PRUNING_METHODS for p in POOLINGS if p != "relu_token"
+           and task in ("sva", "ra") and m not in _NONNEGATIVE and all((m, q) in A for q in POOLINGS)]
+    out += [("methods", (a, pool), (b, pool)) for a in _BEST_PRUNERS for b in _WORSE_PRUNERS
             if (a, pool) in A and (b, pool) in A]
     out += [("random", (m, pool), ("random", "-")) for m in PRUNING_METHODS if (m, pool) in A and ("random", "-") in A]
     return out
 
 # %% ../../nbs/54_head_pruning.ipynb #df1d00f2
 def pruning_findings(per_item) -> pd.DataFrame:
-    """The paper's head-pruning findings, tested item by item: per comparison of `finding_pairs` (per model and task),
-    the mean per-item difference of areas `diff` = area(a) - area(b) (positive = as claimed), its 95% paired t interval
-    `lo`, `hi` (`metrics.stats.paired_t`), `p` and `p_holm` (Holm over the comparisons of one finding, model and task),
-    `n` items and the `verdict` (`common.verdict`: 'holds' where the interval lies above 0 and p_holm < 0.05, 'does not
-    hold' where it lies below, else 'inconclusive'). `per_item`: the rows of `pruning_items.csv.gz` (`PruningRun`'s)."""
+    "The paper's head-pruning findings tested item by item: per comparison, the paired difference of areas and verdict."
     rows = []
     for (mo, ta), _ in per_item.groupby(["model", "task"], sort=False):
         A = item_area_table(per_item, mo, ta)
@@ -551,7 +422,7 @@ def pruning_findings(per_item) -> pd.DataFrame:
             rows.append(dict(finding=FINDINGS[f][0], model=mo, task=ta, method_a=a[0], pooling_a=a[1], method_b=b[0],
                              pooling_b=b[1], area_a=float(x.mean()), area_b=float(y.mean()),
                              paper_states=FINDINGS[f][1], **paired_t(x.to_numpy(), y.to_numpy())))
-    out = pd.DataFrame(rows, columns=FINDING_COLUMNS)
+    out = pd.DataFrame(rows, columns=_FINDING_COLUMNS)
     out["p_holm"] = out.groupby(["model", "task", "finding"], sort=False).p.transform(holm)
     out["verdict"] = [verdict(r.lo, r.hi, r.p_holm) for r in out.itertuples()]
     return out
@@ -562,101 +433,56 @@ def comparison_name(r) -> str:
     if r.method_a != r.method_b: return f"{pruning_label(r.method_a)} vs {pruning_label(r.method_b)}"
     return f"{pruning_label(r.method_a)}: {POOLING_NAMES[r.pooling_a]} vs {POOLING_NAMES[r.pooling_b]}"
 
-# %% ../../nbs/54_head_pruning.ipynb #546790e7
 def findings_summary(fnd, tasks=None) -> pd.DataFrame:
-    """One row per finding, model and task: the comparisons made, their verdicts counted (`common.count_verdicts`) and
-    the finding's `verdict`: 'holds' when every comparison holds, 'does not hold' when one goes significantly the other
-    way, else 'inconclusive'; 'not tested' where the curves to compare were not run (`tasks`: the (model, task) pairs
-    to list; default those in `fnd`)."""
-    rows = []
-    tasks = list(dict.fromkeys(zip(fnd.model, fnd.task))) if tasks is None else list(tasks)
-    for mo, ta in tasks:
-        for f, (claim, states) in FINDINGS.items():
-            if f == "pooling" and ta not in ("sva", "ra"): continue
-            d = fnd[(fnd.model == mo) & (fnd.task == ta) & (fnd.finding == claim)]
-            v = ("not tested" if d.empty else "holds" if (d.verdict == "holds").all() else
-                 "does not hold" if (d.verdict == "does not hold").any() else "inconclusive")
-            rows.append(dict(finding=claim, model=mo, task=ta, comparisons=len(d),
-                             verdicts=count_verdicts(d.verdict) if len(d) else "–", verdict=v, paper_states=states))
+    "One row per finding, model and task (default: those in `fnd`): its comparisons, their verdicts, its verdict."
+    pick = lambda mo, ta, claim: fnd.verdict[(fnd.model == mo) & (fnd.task == ta) & (fnd.finding == claim)]
+    rows = [dict(finding=claim, model=mo, task=ta, comparisons=len(v), verdicts=count_verdicts(v) if len(v) else "–",
+                 verdict="not tested" if v.empty else "holds" if (v == "holds").all() else
+                 "does not hold" if (v == "does not hold").any() else "inconclusive", paper_states=states)
+            for mo, ta in (dict.fromkeys(zip(fnd.model, fnd.task)) if tasks is None else tasks)
+            for f, (claim, states) in FINDINGS.items() if f != "pooling" or ta in ("sva", "ra")
+            for v in [pick(mo, ta, claim)]]
     return pd.DataFrame(rows)
-
-# %% ../../nbs/54_head_pruning.ipynb #9eff1312
-def pruning_findings_prose(summary, fnd) -> str:
-    "The reading of `findings_summary`, one line per finding, model and task, with the smallest and largest difference."
-    lines = []
-    for r in summary.itertuples():
-        d = fnd[(fnd.model == r.model) & (fnd.task == r.task) & (fnd.finding == r.finding)]
-        claim = r.finding[0].upper() + r.finding[1:] + ("" if r.paper_states else " (not stated by the paper)")
-        if r.verdict == "not tested":
-            lines.append(f"* **{r.task}.** {claim}: not tested here (the curves it compares were not run)."); continue
-        s, b = d.loc[d["diff"].idxmin()], d.loc[d["diff"].idxmax()]
-        rng = (f"the difference in area is {with_ci(s['diff'], s.lo, s.hi)}" if len(d) == 1 else
-               f"differences in area from {with_ci(s['diff'], s.lo, s.hi)} ({comparison_name(s)}) to "
-               f"{with_ci(b['diff'], b.lo, b.hi)} ({comparison_name(b)})")
-        of = f"{r.comparisons} comparison" + ("s" if r.comparisons != 1 else "")
-        lines.append(f"* **{r.task}.** {claim}: **{r.verdict}** here ({of}: {r.verdicts}; {rng}).")
-    return "\n".join(lines)
 
 # %% ../../nbs/54_head_pruning.ipynb #86f09eb2
 BOOK_MODEL = "smollm2-135m"
 _TINY, _DEP = dict(n_pool=30, step=2, n_random=2, chunk_size=3, coref="dependency"), dict(coref="dependency")
-# Per scale, one run per task (methods None: `PRUNING_METHODS`; options: run_pruning's). The committed book runs take
-# ra's antecedents from the parse (fastcoref's model was not offline); the paper's use every correct ra item and head.
-SCALE_RUNS = {
+SCALE_RUNS = {        # methods None: `PRUNING_METHODS`; options: run_pruning's
     "tiny": [ScaleRun("tiny-llama", "sva", 6, options=_TINY),
              ScaleRun("tiny-llama", "ra", 6, ["gxi", "grad_l1"], _TINY)],
-    "book": [ScaleRun(BOOK_MODEL, "sva", 300, options=dict(step=5, **_DEP)),
-             ScaleRun(BOOK_MODEL, "ra", 300, options=dict(step=5, **_DEP)),
+    "book": [*(ScaleRun(BOOK_MODEL, t, 300, options=dict(step=5, **_DEP)) for t in ("sva", "ra")),
              ScaleRun(BOOK_MODEL, "qa", 100, ["attnlrp", "lrp", "gxi"],
                       dict(n_pool=1200, step=15, poolings=["relu_token"], **_DEP))],
     "paper": [ScaleRun(BOOK_MODEL, "sva", 1000, options=dict(step=1)),
               ScaleRun(BOOK_MODEL, "ra", None, options=dict(n_pool=None, step=1)),
               ScaleRun(BOOK_MODEL, "qa", 200, options=dict(n_pool=None, step=1))]}
-ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an upper bound: only correct items are kept)
-
-# %% ../../nbs/54_head_pruning.ipynb #79ebd0cc
-def _n_heads(model_name) -> int:
-    if model_name == "tiny-llama": return int(np.prod(head_shape(tiny_model("llama", "causal_lm")[0])[:2]))
-    from transformers import AutoConfig
-    c = AutoConfig.from_pretrained(offline_path(model_name)).get_text_config()
-    return int(c.num_hidden_layers * c.num_attention_heads)
+_ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an upper bound: only correct items are kept)
 
 # %% ../../nbs/54_head_pruning.ipynb #bf12404c
 def work(run: ScaleRun, results=True) -> list[dict]:
-    """The steps of one `ScaleRun` for `common.estimate`: head relevances (items x methods) and accuracy curves (items x
-    points x distinct curves) at the book model's recorded rates (`cost_rows`; upper bounds for a tiny model, and for
-    a curve measured after every head, which reuses more lower layers); item selection is small and not counted."""
-    n, p = ALL_ITEMS[run.task] if run.n is None else run.n, PruningPlan(methods=run.methods, **run.options)
-    curves = sum(1 if m in NONNEGATIVE else len(p.poolings) for m in p.methods) + p.n_random
-    points = len(pruning_grid(_n_heads(run.model), p.step))
+    "The steps of one `ScaleRun` for `common.estimate`: head relevances and accuracy curves, at the book model's rates."
+    n, p = _ALL_ITEMS[run.task] if run.n is None else run.n, PruningPlan(methods=run.methods, **run.options)
+    from transformers import AutoConfig
+    c = TINY_ARCHS["llama"] if run.model == "tiny-llama" else vars(
+        AutoConfig.from_pretrained(offline_path(run.model)).get_text_config())
+    heads = c["num_hidden_layers"] * c["num_attention_heads"]
+    curves = sum(1 if m in _NONNEGATIVE else len(p.poolings) for m in p.methods) + p.n_random
+    units = {"head relevances": n * len(p.methods), "accuracy curves": n * len(pruning_grid(heads, p.step)) * curves}
     model = BOOK_MODEL if run.model == "tiny-llama" else run.model
-    return [dict(step=f"{run.task}: {s}", units=u, cost=(model, run.task, s))
-            for s, u in (("head relevances", n * len(p.methods)), ("accuracy curves", n * points * curves))]
+    return [dict(step=f"{run.task}: {s}", units=u, cost=(model, run.task, s)) for s, u in units.items()]
 
 # %% ../../nbs/54_head_pruning.ipynb #1b172805
 @scratch_unless_book("pruning")
-def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True, tasks=None, figures=None,
-              verbose: bool = False) -> dict:
-    """Run head pruning at `scale` (`SCALE_RUNS`: 'tiny' for tests, 'book' = the committed results, 'paper' = the
-    paper's item counts, every method and pooling, accuracy after every head) on `device`, resumably, for `tasks`
-    (default all of the scale). `cache=True` at scale 'book' reads and writes the committed chunks
-    (`results_dir('pruning')/chunks`, where `tools/pruning.sh` puts them): with them a rerun computes nothing.
-    Figures (`figures`, default: not at 'tiny') go beside the results. Returns `{'computed': chunks computed,
-    'tasks': {task: ...}}`."""
-    runs = {r.task: r for r in scale_runs(SCALE_RUNS, scale)}
-    tasks = list(runs) if tasks is None else list(tasks)
-    if unknown := [t for t in tasks if t not in runs]:
-        raise ValueError(f"unknown tasks {unknown}; scale {scale!r} has {list(runs)}")
+def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
+    "Every task of `scale` (`SCALE_RUNS`), resumably, with figures (but at 'tiny') and the findings; chunks computed."
     root = results_dir("pruning") / "chunks" if cache is True and scale == "book" else cache
     done, loaded, out = {}, {}, None if results is False else results_path("agreement", results=results)
-    for task in tasks:
-        run = runs[task]
+    for run in scale_runs(SCALE_RUNS, scale):
         if run.model not in loaded: loaded = {run.model: load_model(run.model, device=device)}     # knows 'tiny-llama'
-        r = run_pruning(*loaded[run.model], run.model, task, cache=root, results=results, verbose=verbose,
+        r = run_pruning(*loaded[run.model], run.model, run.task, cache=root, results=results, verbose=False,
                         **run.arguments())
-        done[task] = dict(computed=len(r.info["computed"]), reused=r.info["reused"], items=len(r.items))
-        if out is not None and (scale != "tiny" if figures is None else figures):
-            save_figure(r.frame, run.model, task, out, r.curves)
+        done[run.task] = dict(computed=len(r.info["computed"]), reused=r.info["reused"], items=len(r.items))
+        if out is not None and scale != "tiny": save_figure(r.frame, run.model, run.task, out, r.curves)
     if out is not None:                                # the findings over every task in the results folder
         write_csv(out / "pruning_findings.csv", pruning_findings(pd.read_csv(out / "pruning_items.csv.gz")),
                   float_format="%.6g")
@@ -668,42 +494,29 @@ RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"
             Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
             Opt("methods", ",".join(PRUNING_METHODS), "comma-separated", kind=listed()),
             Opt("poolings", ",".join(POOLINGS), "comma-separated", kind=listed()),
-            Opt("n_random", 10, "random pruning orders"),
-            Opt("step", 5, "measure accuracy after every `step`-th pruned head"),
+            Opt("n_random", 10, "random pruning orders"), Opt("step", 5, "measure accuracy every `step`-th head"),
             Opt("max_pruned", None, "heads pruned at most", kind=int), Opt("chunk_size", 50, "items per stored chunk"),
-            Opt("batch_size", 16, "items per forward pass"),
+            Opt("batch_size", 16, "items per forward pass"), Opt("no_cache", False, "store no chunks"),
             Opt("coref", "auto", "ra's antecedents", ("auto", "fastcoref", "dependency")),
-            Opt("reverse", False, "compute relevances and curves last first (a second process on the same cache "
-                                  "shares the work)"),
-            Opt("no_write", False, "compute and store the chunks only: no result files or figure (the second "
-                                   "process's role)"),
-            Opt("no_cache", False, "store no chunks"),
+            Opt("reverse", False, "work last first (a second process on the same cache shares the work)"),
+            Opt("no_write", False, "store the chunks only: no result files or figure (the second process's role)"),
             Opt("figure", False, "also save pruning_<model>_<task>.png next to the csv"))
 
 def _run(a):
     "One model and task, resumably; prints the run's record and the summary."
     plan = {k: v for k, v in vars(a).items() if k in PruningPlan.__dataclass_fields__}   # the options of the protocol
-    model, tok = load_model(a.model, device=a.device)
-    run = run_pruning(model, tok, a.model, a.task, a.n, cache=False if a.no_cache else a.cache,
-                      results=False if a.no_write else a.results, **plan)
-    keys = ("counts", "unique_curves", "chunks_computed", "chunks_reused", "cpu_seconds", "item_configs",
-            "cpu_per_item_config")
+    run = run_pruning(*load_model(a.model, device=a.device), a.model, a.task, a.n,
+                      cache=False if a.no_cache else a.cache, results=False if a.no_write else a.results, **plan)
+    keys = "counts unique_curves chunks_computed chunks_reused cpu_seconds item_configs cpu_per_item_config".split()
     print(json.dumps({k: run.record[k] for k in keys}, default=str))
     print(pruning_summary(run.frame).round(3).to_string())
     if a.figure and run.info.get("written"):
         print("figure:", save_figure(run.frame, a.model, a.task, run.info["written"].parent, run.curves).name)
 
-# %% ../../nbs/54_head_pruning.ipynb #2c35043e
-_main = command_line("pruning", "Head pruning (the decomposition-attributions paper, Sec. 5.3 / App. D), resumable. "
-                     "`normxlogit reproduce pruning --scale book` runs every task.", {
+main = command_line("pruning", "Head pruning (the decomposition-attributions paper, Sec. 5.3 / App. D), resumable. "
+                    "`normxlogit reproduce pruning --scale book` runs every task.", {
     "run": Command("one model and task: `run --model smollm2-135m --task sva --n 300 --step 5`", _run, RUN_OPTS,
                    ("results", "cache", "device", "threads"))})
-
-def main(argv=None) -> int:
-    "Command line, one model and task: `normxlogit experiment pruning run --model smollm2-135m --task sva --step 5`."
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    return _main(argv)
-main.parser = _main.parser
 
 # %% ../../nbs/54_head_pruning.ipynb #079f7b91
 def read_claims(results=True):

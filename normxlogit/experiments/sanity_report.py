@@ -4,17 +4,15 @@
 
 # %% ../../nbs/55_sanity.ipynb #4e768082
 from __future__ import annotations
-import numpy as np
 import pandas as pd
 from ..registry import method_colour, method_label
-from .sanity import METRICS, DECISIVE, MAX_NOT_CONVERGED, verdicts
-from .common import verdict_mark, dashed
+from ..metrics.sanity import METRICS
+from .sanity import DECISIVE, verdicts
+from .common import verdict_mark, dashed, with_ci
 
 # %% auto #0
-__all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'short_verdict', 'verdict_table', 'convergence_notes',
-           'threshold_table', 'threshold_reading', 'sanity_reading', 'diagnostics_reading', 'metric_label',
-           'stage_label', 'plot_cascade', 'plot_cascades', 'plot_independent', 'plot_factors', 'ci_table',
-           'factor_table']
+__all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'short_verdict', 'verdict_table', 'threshold_table',
+           'stage_label', 'plot_cascades', 'plot_independent', 'plot_factors', 'ci_table', 'factor_table']
 
 # %% ../../nbs/55_sanity.ipynb #c87f7da3
 MARK = {"pass": verdict_mark("holds"), "fail": verdict_mark("does not hold"),   # a pass is a claim that holds
@@ -23,10 +21,8 @@ TEST_LABEL = {"cascade": "cascade", "random_target": "random target", "data": "d
 _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_target", "random target ρ"),
             ("random_target_abs", "random_target", "random target |ρ|"), ("data", "data", "data |ρ|"))
 
-# %% ../../nbs/55_sanity.ipynb #b72a7929
 def short_verdict(r) -> str:
-    """One method's overall verdict (a row of `verdicts`) in a word: the first of fail, inconclusive, mirror among
-    its evaluable tests, else pass; '(† <tests>)' appended for tests not evaluable, 'not evaluable †' when none is."""
+    "One method's overall verdict (a row of `verdicts`) in a word, with the tests not evaluable (†)."
     outs = {t: r.get(f"{t}_outcome") for t, _ in DECISIVE}
     ev = [o for o in outs.values() if isinstance(o, str) and o != "not evaluable"]
     ne = [TEST_LABEL[t] for t, o in outs.items() if o == "not evaluable"]
@@ -36,195 +32,23 @@ def short_verdict(r) -> str:
 
 # %% ../../nbs/55_sanity.ipynb #de5136a4
 def _shorts(V: pd.DataFrame) -> pd.Series:
-    "`short_verdict` of every row of `V`, indexed by model and method label as the tables show them."
     idx = pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label)))
     return pd.Series([short_verdict(r) for _, r in V.iterrows()], index=idx)
 
 def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts for the page: per test and statistic '✓ 0.12 [0.08, 0.16]' (the CI lies below the threshold),
-    '✗ ...' (above), '? ...' (contains it), '† ...' (not evaluable), '–' (not run); the random-target test under signed
-    ρ and |ρ|; the overall `short_verdict` (pass, mirror, fail, inconclusive, not evaluable)."""
+    "The verdicts for the page: per test and statistic its mark and decisive ρ with CI, then the overall verdict."
     def cell(r, col, test):
         if not isinstance(r.get(f"{col}_verdict"), str): return "–"
-        return ("†" if r.get(f"{test}_outcome") == "not evaluable" else MARK[r[f"{col}_verdict"]]) + " " + _cis(r, col)
+        mark = "†" if r.get(f"{test}_outcome") == "not evaluable" else MARK[r[f"{col}_verdict"]]
+        return f"{mark} {with_ci(r[col], r[f'{col}_lo'], r[f'{col}_hi'], 2)}"
     sv = _shorts(V)
     return pd.DataFrame({name: [cell(r, col, test) for _, r in V.iterrows()] for col, test, name in _COLUMNS
                          if f"{col}_verdict" in V}, index=sv.index).assign(verdict=sv.to_list())
 
-# %% ../../nbs/55_sanity.ipynb #5e3561bc
-def _pct(x) -> str: return f"{100 * x:.0f} %"
-
-# %% ../../nbs/55_sanity.ipynb #6e83f571
-def convergence_notes(V: pd.DataFrame, DG: pd.DataFrame, runs: dict, limit: float = MAX_NOT_CONVERGED) -> str:
-    """The verdict table's notes on Integrated Gradients, from the verdicts `V` (computed with `convergence=DG`), the
-    diagnostics `DG` and the runs' options: per model, the share of explanations above IG's completeness tolerance on
-    the trained model and each compared variant, the tests not evaluable (†), the limits that give the same marks."""
-    import inspect
-    from normxlogit.attribution.ig import integrated_gradients
-    dflt = {k: p.default for k, p in inspect.signature(integrated_gradients).parameters.items()}
-    share = dict(zip(zip(DG.model, DG.method, DG.variant), DG.not_converged_share))
-    out = []
-    for r in V.itertuples():
-        get = lambda t, k: getattr(r, f"{t}_{k}", None)
-        nc = {t: get(t, "not_converged") for t, _ in DECISIVE       # the share not complete on each test's worse side
-              if isinstance(get(t, "outcome"), str) and pd.notna(get(t, "not_converged"))}
-        if not nc or max(nc.values()) == 0: continue
-        o = {**dflt, **runs.get(r.model, {}).get("options", {}).get(r.method, {})}
-        pct = lambda variant: _pct(share[r.model, r.method, variant])
-        ne = [t for t in nc if get(t, "outcome") == "not evaluable"]
-        ok = [t for t in nc if t not in ne]
-        lo, hi = max([nc[t] for t in ok], default=0.0), min([nc[t] for t in ne], default=None)
-        comp = ", ".join(f"{TEST_LABEL[t]} ({get(t, 'variant')}) {pct(get(t, 'variant'))}" for t in nc)
-        rule = "Gauss-Legendre" if o["quadrature_rule"] == "gausslegendre" else o["quadrature_rule"]
-        txt = (f"* **{method_label(r.method)} on {r.model}** ({o['n_steps']} {rule} nodes, baseline `{o['baseline']}`; "
-               f"an explanation is complete when |ΣIG − (f(x) − f(baseline))| ≤ {o['delta_tol']:g} × |f(x) − "
-               f"f(baseline)|). Not complete: {pct('trained')} of the trained model's explanations; of the compared "
-               f"ones, {comp}. ")
-        if ne: txt += (f"Not evaluable (†: more than {_pct(limit)} on either side): "
-                       f"{', '.join(TEST_LABEL[t] for t in ne)}. ")
-        if ok: txt += (f"Evaluable: {', '.join(TEST_LABEL[t] for t in ok)}; those verdicts stand, on comparisons in "
-                       f"which at most {_pct(lo)} of either side's explanations are not complete. ")
-        out.append(txt + f"Any limit from {_pct(lo)} " + ("up" if hi is None else f"to just below {_pct(hi)}")
-                   + " gives the same marks.")
-    return "\n".join(out)
-
-# %% ../../nbs/55_sanity.ipynb #ad34b3a6
-def _ci3(v, lo, hi) -> str: return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
-
-# %% ../../nbs/55_sanity.ipynb #ed20fb90
-def _cis(r, col: str) -> str: return _ci3(r[col], r[f"{col}_lo"], r[f"{col}_hi"])      # a verdicts row's statistic
-
-def _ci(r) -> str: return _ci3(r.value, r.ci_low, r.ci_high)                              # a summary row's value
-
-# %% ../../nbs/55_sanity.ipynb #bd8d0b5d
-def _rng(s) -> str:
-    return f"{s.min():.2f}" if round(s.min(), 2) == round(s.max(), 2) else f"{s.min():.2f} to {s.max():.2f}"
-
-# %% ../../nbs/55_sanity.ipynb #ea772369
 def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7),
                     convergence: pd.DataFrame | None = None) -> pd.DataFrame:
     "Model x method table of the overall verdict (`short_verdict`) at each threshold of the decisive correlations."
     return pd.DataFrame({f"threshold {th:g}": _shorts(verdicts(summary, th, convergence)) for th in thresholds})
-
-# %% ../../nbs/55_sanity.ipynb #6a2a2ad7
-def threshold_reading(T: pd.DataFrame, base: str = "threshold 0.5") -> str:
-    "Which overall verdicts of a `threshold_table` differ from those at `base`, per threshold and model."
-    out = []
-    for col in T.columns.drop(base, errors="ignore"):
-        moved = T[T[col] != T[base]]
-        per = [f"{mod}: " + ", ".join(f"{meth} {r[base]} → {r[col]}" for (_, meth), r in d.iterrows())
-               for mod, d in moved.groupby(level=0, sort=False)]
-        out.append(f"* At {col}, {len(moved)} of {len(T)} verdicts move ({'; '.join(per)})." if len(moved) else
-                   f"* At {col}: every verdict as at {base}.")
-    return "\n".join(out)
-
-# %% ../../nbs/55_sanity.ipynb #af35c9f5
-def _model_lines(v, info: dict, threshold: float) -> list:
-    "One model's summary sentence, then its failing and inconclusive tests with the decisive ρ and CI."
-    word = v.short.map(lambda x: "pass†" if x.startswith("pass (") else x.split(" ")[0])
-    names = lambda w: ", ".join(r.method + (" " + r.short.split(" ", 1)[1] if "(" in r.short else "")
-                                for r in v[word == w].itertuples())
-    head = (f"**{v.model.iloc[0]}** ({info.get('n', '?')} items of {info.get('task') or 'its task'}, "
-            f"{len(info.get('stages', []))} stages): {int((word == 'pass').sum())} of {len(v)} methods pass every test"
-            + (f" ({names('pass')})" if (word == "pass").any() else ""))
-    for w, what in (("pass†", "pass every test that is evaluable"),
-                    ("mirror", "mirror on the random-target test and pass the other tests"),
-                    ("fail", "fail at least one"),
-                    ("inconclusive", f"inconclusive on at least one test, whose 95% CI contains {threshold}"),
-                    ("not", "not evaluable †")):
-        if (word == w).any(): head += f"; {int((word == w).sum())} {what} ({names(w)})"
-    out = [head + "."]
-    for t, what in (("cascade", "the cascade (|ρ| with only the embeddings left)"),
-                    ("random_target", "the random-target test"), ("data", "the data randomisation test (|ρ|)")):
-        stats = (("ρ ", t), ("|ρ| ", f"{t}_abs")) if t == "random_target" else (("", t),)
-        for o, label in (("fail", "Fail"), ("inconclusive", "Inconclusive on")):
-            if f"{t}_outcome" not in v or not (v[f"{t}_outcome"] == o).any(): continue
-            cells = [f"{r['method']} ({', '.join(s + _cis(r, c) for s, c in stats)})"
-                     for _, r in v[v[f"{t}_outcome"] == o].iterrows()]
-            out.append(f"* {label} {what}: " + ", ".join(cells) + ".")
-    return out
-
-def _random_target_lines(v, threshold: float) -> list:
-    "The mirrors and the passes of the random-target test, under both statistics."
-    if "random_target_outcome" not in v: return []
-    mir, ok = v[v.random_target_outcome == "mirror"], v[(v.random_target_outcome == "pass") & (v.method != "random")]
-    out = []
-    if len(mir): out.append(
-        f"* **Mirror** on the random-target test: {', '.join(mir.method)}. Signed ρ {_rng(mir.random_target)} "
-        f"(below {threshold}: a pass under signed ρ), |ρ| {_rng(mir.random_target_abs)} (above {threshold}: a "
-        "fail under |ρ|): the other target's explanation ranks the same tokens first, with the opposite sign.")
-    if len(ok): out.append(f"* Pass the random-target test under both statistics: {', '.join(ok.method)} "
-                           f"(signed ρ {_rng(ok.random_target)}, |ρ| {_rng(ok.random_target_abs)}).")
-    return out
-
-# %% ../../nbs/55_sanity.ipynb #50e58366
-def _baseline_lines(cas, s) -> list:
-    "`l2norm` under the cascade (`cas`: one model's cascade |ρ| rows) and `random` over every test (`s`: its |ρ| rows)."
-    out, l2 = [], cas[cas.method == "l2norm"].set_index("randomised")
-    if len(l2):
-        lo = l2.drop(index="embeddings", errors="ignore").value.min()
-        txt = (f"* `l2norm` keeps ρ {'= 1.00' if lo >= 0.995 else f'≥ {lo:.2f}'} while only the head and layers are "
-               "randomised")
-        if "embeddings" in l2.index: txt += f", and {l2.loc['embeddings'].value:.2f} once the embeddings are too"
-        out.append(txt + ": it follows the input, not the model, which is what it is for (the floor of NormXLogit's "
-                         "norm factor).")
-    rnd = s[s.method == "random"].value.abs()
-    if len(rnd): out.append(f"* `random`: |ρ| at most {rnd.max():.2f} over every test and stage.")
-    return out
-
-def _factor_lines(cas, f) -> list:
-    "NormXLogit against its two factors (`f`: one model's factor |ρ| rows), trained and with every layer random."
-    orig = f[f.test == "original"].set_index("method")
-    if not {"l2norm", "logat"} <= set(orig.index): return []
-    layers = [x for x in f[f.test == "cascade"].randomised.unique() if str(x).startswith("layer_")]
-    deep = min(layers, key=lambda x: int(x.split("_")[1])) if layers else None
-    nx = cas[cas.method == "normxlogit"].set_index("randomised")
-    txt = ("* **NormXLogit's two factors.** On the trained model the rank correlation of its |scores| with "
-           f"the embedding norm alone is ρ = {_ci(orig.loc['l2norm'])}, with |LogAt| {_ci(orig.loc['logat'])}")
-    if "random" in orig.index: txt += f" (with `random`: {orig.loc['random'].value:.2f})"
-    if deep is not None and deep in nx.index:
-        fd = f[(f.test == "cascade") & (f.randomised == deep)].set_index("method")
-        txt += (f". With the head and every layer randomised ({deep}), NormXLogit's ρ to its trained self is "
-                f"{_ci(nx.loc[deep])}")
-        if "l2norm" in fd.index: txt += f", and its ρ to the (untouched) norm is {_ci(fd.loc['l2norm'])}"
-    return [txt + "."]
-
-# %% ../../nbs/55_sanity.ipynb #7f4dafb4
-def sanity_reading(R: dict, threshold: float = 0.5, convergence: pd.DataFrame | None = None) -> str:
-    """The chapter's reading, generated from the results `R` of `load_sanity` (so that no number in it is typed by
-    hand): per model, which methods pass every test, mirror, fail, stay inconclusive or are not evaluable (with the
-    decisive ρ and its 95% CI), the random-target test under both statistics, then NormXLogit against its factors."""
-    S, Fa = R["summary"], R["factors"]
-    V = verdicts(S, threshold, convergence)
-    V, out = V.assign(short=_shorts(V).to_list()), []
-    for mod, v in V.groupby("model", sort=False):
-        s, f = S[(S.model == mod) & (S.metric == "spearman_abs")], Fa[(Fa.model == mod) & (Fa.metric == "spearman_abs")]
-        cas = s[s.test == "cascade"]
-        out += [*_model_lines(v, R["runs"].get(mod, {}), threshold), *_random_target_lines(v, threshold),
-                *_baseline_lines(cas, s), *_factor_lines(cas, f), ""]
-    return "\n".join(out).strip()
-
-# %% ../../nbs/55_sanity.ipynb #0135784b
-def diagnostics_reading(DG: pd.DataFrame) -> str:
-    "The diagnostics in words, per model: IG's share of explanations above its completeness tolerance, rollout's ρ."
-    out = []
-    for mod, d in DG.groupby("model", sort=False):
-        ig = d[d.method == "ig"]
-        sh = ig.set_index("variant").not_converged_share
-        if len(sh): out.append(
-            f"* **{mod}, Integrated Gradients** ({int(ig.n.iloc[0])} items per variant): the "
-            f"completeness gap is above its tolerance on {sh.get('trained', np.nan):.0%} of the trained model's "
-            f"explanations, and on {sh.min():.0%} to {sh.max():.0%} per model variant"
-            + (f" (fewest on {sh.idxmin()}, most on {sh.idxmax()})." if sh.max() - sh.min() > 0.05 else ".")
-            + (" Most of its explanations on this model do not add up to the explained logit: its tests here are not "
-               "evaluable (†, see the verdicts)." if sh.get("trained", 0) > MAX_NOT_CONVERGED else ""))
-        ro = d[d.method == "rollout"].set_index("variant").rho_position.dropna()
-        if len(ro): out.append(
-            f"* **{mod}, rollout**: ρ with earliness {ro.get('trained', np.nan):.2f} on the trained model, "
-            f"{ro.min():.2f} to {ro.max():.2f} over all variants"
-            + (": its ranking is mostly position, which no randomisation of the weights changes." if ro.min() > 0.8
-               else "."))
-    return "\n".join(out)
 
 # %% ../../nbs/55_sanity.ipynb #c1131b42
 METRIC_LABELS = {"spearman_abs": "Spearman ρ of |scores|", "spearman_signed": "Spearman ρ of signed scores",
@@ -235,101 +59,64 @@ MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad
                     "attention", "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx",
                     "alti_logit"), "^o<sDvP.*Xph>xdH81"))
 
-# %% ../../nbs/55_sanity.ipynb #563c9aa4
-def metric_label(metric: str) -> str:
-    "A similarity metric as figures and tables name it (`METRIC_LABELS`; other names as they are)."
-    return METRIC_LABELS.get(metric, metric)
-
-# %% ../../nbs/55_sanity.ipynb #a3f0ce3a
 def stage_label(stage: str) -> str:
     "A randomisation stage as a reader names it: 'layer_6' -> 'layer 6', 'none' -> 'none (trained)', '+' -> ' + '."
     return "none (trained)" if stage == "none" else stage.replace("_", " ").replace("+", " + ")
 
-# %% ../../nbs/55_sanity.ipynb #cf753e32
-def _style(m: str) -> dict:
-    return dict(color=method_colour(m), ls=LINE_STYLES.get(m, "-"), marker=MARKERS.get(m, "o"), ms=4,
-                lw=2.4 if m == "normxlogit" else 1.3, zorder=5 if m == "normxlogit" else 2)
-
 # %% ../../nbs/55_sanity.ipynb #fafad4aa
-def _stage_axis(ax, stages, xlabel: str):
-    "The stages as x tick labels, and the x label."
-    ax.set_xticks(range(len(stages)))
-    ax.set_xticklabels([stage_label(s) for s in stages], rotation=45, ha="right", fontsize=9)
-    ax.set_xlabel(xlabel, fontsize=9.5)
-
 def _curves(ax, d, metric: str, xlabel: str, label, alpha: float, **style):
     "A curve per method of `d` (`label(method)`) over its stages in their order, with its CI band, on the axis `ax`."
     order = list(dict.fromkeys(d.randomised))
     for m, g in d.groupby("method", sort=False):
         g = g.set_index("randomised").reindex(order)
-        ax.plot(range(len(order)), g.value, label=label(m), **{**_style(m), **style})
-        if "ci_low" in g:
-            ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=alpha, color=method_colour(m), lw=0)
-    _stage_axis(ax, order, xlabel)
+        ax.plot(range(len(order)), g.value, label=label(m), **{**dict(
+            color=method_colour(m), ls=LINE_STYLES.get(m, "-"), marker=MARKERS.get(m, "o"), ms=4,
+            lw=2.4 if m == "normxlogit" else 1.3, zorder=5 if m == "normxlogit" else 2), **style})
+        ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=alpha, color=method_colour(m), lw=0)
+    ax.set_xticks(range(len(order)), [stage_label(s) for s in order], rotation=45, ha="right", fontsize=9)
+    ax.set_xlabel(xlabel, fontsize=9.5)
     ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
-    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(metric_label(metric), fontsize=9.5)
-
-def plot_cascade(summary: pd.DataFrame, metric: str = "spearman_abs", ax=None,
-                 model: str | None = None, legend: bool = True):
-    """One curve per method over the cascade (x: stages randomised so far, from the head down), with confidence bands;
-    each method in its registry colour, with a marker of its own and a dashed or dotted line where colours are close."""
-    import matplotlib.pyplot as plt
-    d = summary[(summary.test == "cascade") & (summary.metric == metric)]
-    if model is not None: d = d[d.model == model]
-    if d.empty: raise ValueError(f"no cascade rows for metric {metric!r}" + (f" and model {model!r}" if model else ""))
-    if ax is None: _, ax = plt.subplots(figsize=(max(6, 0.6 * len(dict.fromkeys(d.randomised))), 3.8))
-    _curves(ax, d, metric, "randomised so far, from the top down", method_label, 0.12)
-    if legend: ax.legend(fontsize=9, ncol=2, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
-    return ax
+    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(METRIC_LABELS.get(metric, metric), fontsize=9.5)
 
 # %% ../../nbs/55_sanity.ipynb #9f29b570
-def plot_cascades(summary: pd.DataFrame, model: str, metrics=METRICS):
-    """Adebayo et al.'s Figure 2 for one model: a panel per metric (two by two, about 9 inches wide, the legend in the
-    fourth slot), a curve per method, 95% bootstrap bands."""
+def plot_cascades(summary: pd.DataFrame, model: str):
+    "Adebayo et al.'s Figure 2 for one model: a panel per metric, a curve per method with 95% bootstrap bands."
     import matplotlib.pyplot as plt
     fig, axs = plt.subplots(2, 2, figsize=(9, 8.2))
-    axs = axs.ravel()
-    for ax, met in zip(axs, metrics): plot_cascade(summary, met, ax=ax, model=model, legend=False)
-    h, l = axs[0].get_legend_handles_labels()
-    if len(metrics) < 4:
-        axs[len(metrics)].legend(h, l, loc="center", ncol=2, fontsize=9, frameon=False, title="method",
-                                 title_fontsize=9.5)
-        for ax in axs[len(metrics):]: ax.axis("off")
-    else: fig.legend(h, l, loc="lower center", ncol=6, fontsize=9, frameon=False)
+    d, axs = summary[(summary.test == "cascade") & (summary.model == model)], axs.ravel()
+    for ax, met in zip(axs, METRICS):
+        _curves(ax, d[d.metric == met], met, "randomised so far, from the top down", method_label, 0.12)
+    axs[3].legend(*axs[0].get_legend_handles_labels(), loc="center", ncol=2, fontsize=9, frameon=False,
+                  title="method", title_fontsize=9.5)
+    axs[3].axis("off")
     fig.suptitle(f"{model}: cascading randomisation, the trained model's explanation against the randomised model's",
                  fontsize=10.5)
     fig.tight_layout()
     return fig
 
 # %% ../../nbs/55_sanity.ipynb #7c74ab84
-def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
+def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_abs"):
     "Method x stage heat map of the independent randomisation (each stage alone), every cell labelled with its value."
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt, seaborn as sns
     d = summary[(summary.test == "independent") & (summary.metric == metric) & (summary.model == model)]
-    if d.empty: raise ValueError(f"no independent rows for {model!r}")
     p = d.pivot(index="method", columns="randomised", values="value")
-    p = p.loc[list(dict.fromkeys(d.method)), list(dict.fromkeys(d.randomised))].rename(index=method_label)
-    if ax is None: _, ax = plt.subplots(figsize=(min(9, 0.8 * p.shape[1] + 3.2), 0.36 * p.shape[0] + 1.9))
-    im = ax.imshow(p.values, vmin=-1, vmax=1, cmap="RdBu_r", aspect="auto")
-    _stage_axis(ax, p.columns, "the one stage randomised")
-    ax.set_yticks(range(p.shape[0])); ax.set_yticklabels(p.index, fontsize=9)
-    for (i, j), v in np.ndenumerate(p.values):
-        if not np.isnan(v): ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8.5,
-                                    color="white" if abs(v) > 0.6 else "black")
-    ax.set_title(f"{model}: one stage randomised at a time\n({metric_label(metric)}, trained against randomised)",
-                 fontsize=10)
-    cb = plt.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
-    cb.set_label(metric_label(metric), fontsize=9); cb.ax.tick_params(labelsize=9)
+    p = p.loc[d.method.unique(), d.randomised.unique()].rename(index=method_label, columns=stage_label)
+    _, ax = plt.subplots(figsize=(min(9, 0.8 * p.shape[1] + 3.2), 0.36 * p.shape[0] + 1.9))
+    label = METRIC_LABELS.get(metric, metric)
+    sns.heatmap(p, vmin=-1, vmax=1, cmap="RdBu_r", annot=True, fmt=".2f", annot_kws=dict(fontsize=8.5), ax=ax,
+                cbar_kws=dict(label=label, fraction=0.04, pad=0.02))
+    ax.set(xlabel="the one stage randomised", ylabel="")
+    plt.setp(ax.get_xticklabels(), rotation=45, ha="right", fontsize=9)
+    ax.set_title(f"{model}: one stage randomised at a time\n({label}, trained against randomised)", fontsize=10)
     ax.figure.tight_layout()
     return ax
 
 # %% ../../nbs/55_sanity.ipynb #5e2f18d7
-def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs", ax=None):
+def plot_factors(factors: pd.DataFrame, model: str, metric: str = "spearman_abs"):
     "Spearman of NormXLogit with `l2norm`, `logat` and `random` on the trained model (`none`) and along the cascade."
     import matplotlib.pyplot as plt
     d = factors[(factors.model == model) & (factors.metric == metric) & factors.test.isin(["original", "cascade"])]
-    if d.empty: raise ValueError(f"no NormXLogit factor rows for {model!r}")
-    if ax is None: _, ax = plt.subplots(figsize=(8, 3.9))
+    _, ax = plt.subplots(figsize=(8, 3.9))
     _curves(ax, d, metric, "model: trained, then randomised so far from the top down",
             lambda m: f"NormXLogit vs {method_label(m)}", 0.15, lw=1.6)
     ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
@@ -343,14 +130,12 @@ def ci_table(S: pd.DataFrame, test: str,
     "Model x method table of one test's mean similarities with their 95% CIs ('0.12 [0.08, 0.16]'); None if not run."
     d = S[(S.test == test) & S.metric.isin(metrics)]
     if d.empty: return None
-    d = d.assign(cell=[_ci3(*x) for x in zip(d.value, d.ci_low, d.ci_high)], method=d.method.map(method_label))
+    d = d.assign(cell=[with_ci(*x, 2) for x in zip(d.value, d.ci_low, d.ci_high)], method=d.method.map(method_label))
     t = d.pivot_table(index=["model", "method"], columns="metric", values="cell", aggfunc="first", sort=False)
-    return dashed(t[list(metrics)].rename(columns=metric_label).rename_axis(columns=None))
+    return dashed(t[list(metrics)].rename(columns=lambda m: METRIC_LABELS.get(m, m)).rename_axis(columns=None))
 
-# %% ../../nbs/55_sanity.ipynb #23257fde
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
-    """Spearman of |NormXLogit| with each factor on the trained model (`none`) and along the cascade; '–' where a
-    model has no such stage."""
+    "Spearman of |NormXLogit| with each factor on the trained model and along the cascade ('–': no such stage)."
     f = F[(F.metric == "spearman_abs") & F.test.isin(["original", "cascade"])]
     t = dashed(f.pivot_table(index=["model", "method"], columns="randomised", values="value", sort=False).round(2))
     t.index = t.index.set_levels(t.index.levels[1].map(lambda m: f"vs {method_label(m)}"), level=1)

@@ -19,9 +19,9 @@ from .common import results_path, write_csv, write_json, run_record
 from ..metrics.stats import bootstrap_ci, paired_t, interval_verdict
 
 # %% auto #0
-__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'PROFILE_FILE', 'timed',
-           'plain_inference', 'forward_backward', 'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts',
-           'measure_squad', 'measure_generations', 'scale_files', 'measure_scale', 'read_scale', 'phases',
+__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'PROFILE_FILE', 'plain_inference',
+           'forward_backward', 'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts',
+           'measure_generations', 'scale_files', 'measure_scale', 'measure_squad', 'read_scale', 'phases',
            'phase_seconds', 'profile_sst2', 'round_ratios', 'goal_verdict']
 
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
@@ -33,27 +33,19 @@ SQUAD_CONTEXTS = 24                # part (c): SQuAD contexts on SmolLM2 (about 
 
 def _load1() -> float: return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else float("nan")
 
-def timed(fn):
-    "`(result, wall seconds, CPU seconds of this process, 1-minute load average at the start)` of `fn()`."
-    l1, t0, c0 = _load1(), time.perf_counter(), time.process_time()
-    return fn(), time.perf_counter() - t0, time.process_time() - c0, l1
-
 def _encode(tokenizer, texts, idx, last: bool):
-    """One batch as the baselines tokenise it: right padding; `last` (a causal LM's next token): left padding, with the
-    position ids an unpadded text has, and the logits of the last position only (`logits_to_keep=1`)."""
+    "One batch as the baselines tokenise it, and the model's extra arguments (`last`: a causal LM's next token)."
     enc = tokenizer([texts[i] for i in idx], padding=True, padding_side="left" if last else "right",
                     return_tensors="pt")
     return enc, dict(position_ids=(enc["attention_mask"].cumsum(-1) - 1).clamp_min(0), logits_to_keep=1) if last else {}
 
 def plain_inference(model, tokenizer, texts, batches, last: bool = False):
-    """The model's logits for `texts`, batch by batch (`batches`: lists of indices): the tokenizer and the model's own
-    forward pass, nothing else (`last`: a causal LM's next-token logits, what a user's next-token inference needs)."""
+    "The model's logits for `texts`, batch by batch (`batches`: lists of indices): the tokenizer and the forward pass."
     with torch.no_grad():
         return [model(**enc, **kw).logits for enc, kw in (_encode(tokenizer, texts, idx, last) for idx in batches)]
 
 def forward_backward(model, tokenizer, texts, batches, last: bool = False):
-    """Per batch, the gradient of the predicted classes' logits (`last`: the predicted next tokens') w.r.t. the word
-    embeddings: one forward and one backward pass."""
+    "Per batch, the gradient of the predicted classes' (`last`: next tokens') logits w.r.t. the word embeddings."
     def grad(enc, kw):
         x = model.get_input_embeddings()(enc.pop("input_ids")).detach().requires_grad_(True)
         logits = model(inputs_embeds=x, **enc, **kw).logits
@@ -64,15 +56,14 @@ def sst2_texts(n: int | None = None) -> list:
     "The SST-2 dev sentences (all 872, or the first `n`)."
     return load_sst2("dev").sentence.tolist()[:n]
 
-def squad_contexts(n: int = SQUAD_CONTEXTS) -> list:
+def squad_contexts(n: int | None = SQUAD_CONTEXTS) -> list:
     "The first `n` distinct contexts of the local SQuAD 2.0 dev set."
     return list(dict.fromkeys(load_squad().context))[:n]
 
 def squad_sequences(tokenizer, n: int = PROMPTS, F: int = PROMPT_TOKENS) -> tuple[list, list]:
-    """`(prompts, continuations)`: the first `n` SQuAD passages of at least 2F tokens whose first F tokens are a text of
-    exactly those tokens (`prefix_text`); the prompt is that text, the continuation the next F token ids."""
+    "`(prompts, continuations)`: the first `n` SQuAD passages that split into a prompt of `F` tokens and the next `F`."
     prompts, conts = [], []
-    for c in dict.fromkeys(load_squad().context):
+    for c in squad_contexts(None):
         ids = tokenizer(c, add_special_tokens=False)["input_ids"]
         if len(ids) < 2 * F: continue
         try: text = prefix_text(tokenizer, ids[:F])
@@ -82,16 +73,16 @@ def squad_sequences(tokenizer, n: int = PROMPTS, F: int = PROMPT_TOKENS) -> tupl
         if len(prompts) == n: return prompts, conts
     raise RuntimeError(f"only {len(prompts)} SQuAD passages of {2 * F} tokens")
 
+# %% ../../nbs/60_scale_benchmark.ipynb #m60meas1
 def _rounds(rounds, groups, base, plan_of, log) -> list:
-    """Each group of `groups` (name -> fn) once per round, its calls back to back in an order rotating from round to
-    round (each goes first as often as the others); one row per call: `base`, times, batches `plan_of(name, result)`."""
+    "Each group's calls once per round, back to back in an order rotating from round to round; one row per call."
     rows = []
     for r in range(rounds):
         for group in groups:
-            names = list(group)[r % len(group):] + list(group)[:r % len(group)]
-            for k, name in enumerate(names):
-                res, sec, cpu, l1 = timed(group[name])
-                p = plan_of(name, res)
+            for k, name in enumerate(list(group)[r % len(group):] + list(group)[:r % len(group)]):
+                l1, t0, c0 = _load1(), time.perf_counter(), time.process_time()
+                res = group[name]()
+                sec, cpu, p = time.perf_counter() - t0, time.process_time() - c0, plan_of(name, res)
                 rows.append(dict(base, method=name, round=r, first=k == 0, seconds=sec, cpu_seconds=cpu, load1=l1,
                                  n_batches=len(p.batches), real_tokens=p.real_tokens, padded_tokens=p.padded_tokens))
         log(f"{base['part']} round {r}: " + ", ".join(f"{x['method']} {x['seconds']:.2f}s"
@@ -100,9 +91,7 @@ def _rounds(rounds, groups, base, plan_of, log) -> list:
 
 def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS, log=print,
                   old: bool = True) -> tuple[list, pd.DataFrame]:
-    """Round by round, on `texts` with `model_name`: NormXLogit against plain batched inference of the same batches
-    (and, with `old`, NormXLogit with the old default, 8 texts per batch in input order), G×I against a forward and
-    backward pass of the same batches (a causal LM: the next token's logits, `last`). Returns rows and batches."""
+    "NormXLogit against plain inference and G×I against forward + backward on `texts`, round by round; rows, batches."
     model, tok = load_model(model_name)
     last = get_adapter(model).kind == "causal_lm"
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
@@ -121,16 +110,8 @@ def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS,
     base = dict(part=part, model=model_name, n_items=len(texts))
     return _rounds(rounds, [first, second], base, plan_of, log), plan.to_frame()
 
-def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, threads: int = 1, log=print) -> dict:
-    """Part (c): SmolLM2 on the first `n` SQuAD contexts (`measure_texts`, next-token explanations), with `threads`
-    torch threads; writes its files (`scale_files('squad')`): one row per timed call, the batches, the run record."""
-    rec = run_record("scale-squad", rounds=rounds, n_contexts=n, max_tokens=MAX_TOKENS)
-    run = lambda: measure_texts("squad", "smollm2-135m", squad_contexts(n), rounds, log, old=False)
-    return _write_part("squad", results, rec, *_with_threads(threads, rec, run))
-
 def measure_generations(rounds: int = ROUNDS, log=print) -> list:
-    """Part (b), round by round: SmolLM2, `PROMPTS` prompts of `PROMPT_TOKENS` tokens each explained with its next
-    `PROMPT_TOKENS` tokens (forced decoding) by NormXLogit in one call, against one forward pass over the sequences."""
+    "NormXLogit on `PROMPTS` forced generations of `PROMPT_TOKENS` tokens against one forward pass, round by round."
     model, tok = load_model("smollm2-135m")
     prompts, conts = squad_sequences(tok)
     x = torch.tensor([tok(p)["input_ids"] + c for p, c in zip(prompts, conts)])
@@ -146,18 +127,10 @@ PART_FILES = {"sst2": ("explain_at_scale.csv", "sst2_batches.csv", "explain_at_s
               "squad": ("squad_at_scale.csv", "squad_batches.csv", "squad_at_scale.json")}       # part (c)
 
 def scale_files(part: str = "sst2", results=True) -> dict:
-    """The result files of a run of this chapter: its timed calls, its batches and its run record; `part` one of
-    `PART_FILES` ('sst2': parts (a) and (b), written by `measure_scale`; 'squad': part (c), by `measure_squad`)."""
+    "The files of a part's run (`PART_FILES`): its timed `calls`, its `batches` and its run `record`."
     if part not in PART_FILES: raise ValueError(f"part must be one of {sorted(PART_FILES)}, not {part!r}")
     return {k: results_path("scale", f, results=results)
             for k, f in zip(("calls", "batches", "record"), PART_FILES[part])}
-
-def _write_part(part: str, results, rec: dict, rows: list, batches: pd.DataFrame) -> dict:
-    "Write a run's timed calls, batches and record to the part's files (`scale_files`); returns them."
-    f = scale_files(part, results)
-    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches)
-    write_json(f["record"], rec)
-    return f
 
 def _with_threads(threads: int, rec: dict, fn):
     "`fn()` with `threads` torch threads; the CPU and wall time of the call and the load at its end go to `rec`."
@@ -169,16 +142,28 @@ def _with_threads(threads: int, rec: dict, fn):
         rec.update(cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.perf_counter() - t0, 1),
                    load_end=_load1())
 
+def _measure(part: str, results, threads: int, rec: dict, fn) -> dict:
+    "Run `fn() -> (rows, batches)` with `threads` torch threads and write them and `rec` to the part's files."
+    rows, batches = _with_threads(threads, rec, fn)
+    f = scale_files(part, results)
+    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches)
+    write_json(f["record"], rec)
+    return f
+
 def measure_scale(results=True, rounds: int = ROUNDS, n: int | None = None, threads: int = 1, log=print) -> dict:
-    """Measure parts (a) (`measure_texts` on SST-2, with the old default) and (b) (`measure_generations`) in one run
-    with `threads` torch threads and write the files (`scale_files`): one row per timed call, the SST-2 batches, the
-    run record (machine, load at the start and the end, the CPU time of the whole measurement)."""
+    "Parts (a) (SST-2, with the old default) and (b) (generations) in one run; writes and returns the part's files."
     rec = run_record("scale", rounds=rounds, n_sst2=n or 872, prompts=PROMPTS, prompt_tokens=PROMPT_TOKENS,
                      max_tokens=MAX_TOKENS)
     def both():
         rows, batches = measure_texts("sst2", "minilm-sst2", sst2_texts(n), rounds, log)
         return rows + measure_generations(rounds, log), batches
-    return _write_part("sst2", results, rec, *_with_threads(threads, rec, both))
+    return _measure("sst2", results, threads, rec, both)
+
+def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, threads: int = 1, log=print) -> dict:
+    "Part (c): SmolLM2 on the first `n` SQuAD contexts (next-token explanations); writes and returns its files."
+    rec = run_record("scale-squad", rounds=rounds, n_contexts=n, max_tokens=MAX_TOKENS)
+    return _measure("squad", results, threads, rec,
+                    lambda: measure_texts("squad", "smollm2-135m", squad_contexts(n), rounds, log, old=False))
 
 def read_scale(part: str = "sst2", results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict] | None:
     "A part's timed calls, batches and run record (`scale_files`), as its run wrote them; None before it has run."
@@ -190,26 +175,22 @@ def read_scale(part: str = "sst2", results=True) -> tuple[pd.DataFrame, pd.DataF
 PROFILE_FILE = "sst2_profile.csv"
 
 def phases(name: str) -> dict:
-    """The phases of a profiled call of `name` ('normxlogit': `explain`; 'inference': `plain_inference`) as {phase: the
-    function whose cumulative time it is}."""
+    "The phases of a profiled call of `name` ('normxlogit' or 'inference') as {phase: the function timed}."
     if name == "inference": return {"tokenise each batch": _encode}
     return {"tokenise all texts up front (plan, offsets)": input_lengths, "tokenise each batch": encode,
             "model forward": run_model, "Explanation objects": _to_explanations,
             "the scores: the head on every token, times the norms": _method_scores}
 
 def phase_seconds(stats: dict, phases: dict) -> dict:
-    """Cumulative seconds per phase in `pstats.Stats(...).stats` (keyed by code location): `phases` {phase: function};
-    a phase whose function is not in the profile is an error (its time must not silently drop out)."""
+    "Cumulative seconds per phase in `pstats.Stats(...).stats`; a phase missing from the profile is an error."
     keys = {phase: (c.co_filename, c.co_firstlineno, c.co_name) for phase, f in phases.items()
             for c in [inspect.unwrap(f).__code__]}
     if missing := [k for k in keys.values() if k not in stats]:
         raise KeyError(f"{missing[0][2]} ({missing[0][0]}) is not in the profile")
     return {phase: float(stats[k][3]) for phase, k in keys.items()}
 
-# %% ../../nbs/60_scale_benchmark.ipynb #p60prof2
 def _phases(name: str, fn) -> dict:
-    """One call of `fn` under `cProfile`, in `phases(name)`, the forward pass without the batch's tokenising.
-    NormXLogit: 'other' is what no phase covers; plain inference: all but its tokenising is its forward pass."""
+    "One call of `fn` under `cProfile`, in `phases(name)`, the forward pass without the batch's tokenising."
     import cProfile, pstats
     pr = cProfile.Profile(); t0 = time.perf_counter(); pr.enable()
     try: fn()
@@ -220,9 +201,7 @@ def _phases(name: str, fn) -> dict:
     return {**p, "other": total - sum(p.values())}
 
 def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: int = 5) -> pd.DataFrame:
-    """`repeats` profiled calls each of plain inference and NormXLogit on the SST-2 dev sentences (the first `n`),
-    interleaved after a warm-up call each, in phases (`_phases`); per phase the median over the calls (a garbage
-    collection moves one phase of one call) and its share of their sum; written to `PROFILE_FILE`."""
+    "Per phase the median seconds of `repeats` profiled calls of each and their share; written to `PROFILE_FILE`."
     model, tok = load_model("minilm-sst2"); texts = sst2_texts(n)
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
     calls = {"inference": lambda: plain_inference(model, tok, texts, plan.batches),
@@ -240,15 +219,12 @@ def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: 
 # %% ../../nbs/60_scale_benchmark.ipynb #12b7d7ef
 def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str,
                  speed: bool = True, time: str = "seconds") -> pd.Series:
-    """Per round, `method` against `base` in `part`: explanations per second relative to the baseline's (`base` time /
-    `method` time), or with `speed=False` the time ratio; `time`: 'seconds' (wall) or 'cpu_seconds' (the process's)."""
+    "Per round, `method` against `base` in `part`: the speed ratio (`base` time / `method` time) or the time ratio."
     t = calls[calls.part == part].pivot_table(index="round", columns="method", values=time)
     return t[base] / t[method] if speed else t[method] / t[base]
 
 def goal_verdict(ratios, goal: float, at_least: bool = True) -> dict:
-    """Mean of the per-round `ratios`, its 95 % t interval (`paired_t`) and bootstrap interval (`bootstrap_ci`), and the
-    verdict on the goal (`interval_verdict` of the t interval of the mean minus the goal, positive when the goal is
-    met): 'met' (the interval lies on the goal's side), 'not met' (on the other side), 'inconclusive'."""
+    "The mean of the per-round `ratios`, its t and bootstrap intervals, and the verdict on the goal."
     r = np.asarray(ratios, float)
     t = paired_t(r - goal) if at_least else paired_t(goal - r)
     mean, blo, bhi = bootstrap_ci(r)

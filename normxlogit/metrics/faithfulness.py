@@ -64,7 +64,8 @@ def rank_tokens(scores, rankable) -> np.ndarray:
 
 # %% auto #0
 __all__ = ['DEFAULT_RATIOS', 'PROTOCOLS', 'check_ratios', 'n_selected', 'rankable_mask', 'rank_tokens', 'perturbation_mode',
-           'perturb', 'model_outputs', 'faithfulness', 'aopc', 'perturbed_accuracy']
+           'perturb', 'model_outputs', 'faithfulness', 'aopc', 'perturbed_accuracy', 'check_ks', 'generation_deletions',
+           'generation_faithfulness']
 
 # %% ../../nbs/45_faithfulness.ipynb #b5fe5b25
 def perturbation_mode(model, tokenizer, mode: str = "auto") -> str:
@@ -276,3 +277,54 @@ def perturbed_accuracy(df: pd.DataFrame, by=("method", "metric")) -> pd.DataFram
     t.index.names = list(by)
     t["mean"] = t.drop(columns=[0.0]).mean(axis=1)
     return t
+
+# %% ../../nbs/45_faithfulness.ipynb #gfa1b2c4
+def check_ks(ks) -> tuple:
+    "Numbers of tokens to delete as a non-empty tuple of positive ints (ValueError otherwise)."
+    ks = (ks,) if isinstance(ks, (int, np.integer)) else tuple(ks)
+    if not ks: raise ValueError("ks must not be empty")
+    ok = lambda k: not isinstance(k, (bool, str)) and float(k).is_integer() and k >= 1
+    if bad := [k for k in ks if not ok(k)]: raise ValueError(f"ks must be positive integers, got {bad}")
+    return tuple(int(k) for k in ks)
+
+def generation_deletions(g, ks=(1, 2, 4, 8)) -> tuple[list, list]:
+    """For each step t of the generation explanation `g` and each k of `ks`: `(t, k index, k used, shortened context
+    ids)`, the context without its k highest-scored non-special tokens (all when fewer); and each step's number of
+    rankable (non-special) context tokens."""
+    ks, out, n_rank = check_ks(ks), [], []
+    for t in range(g.n_generated):
+        c = g.context(t)
+        order = rank_tokens(g.matrix[t, :c], ~g.special[:c])
+        n_rank.append(len(order))
+        out += [(t, j, min(k, len(order)), perturb(g.ids[:c], order[:k], "delete")[0]) for j, k in enumerate(ks)]
+    return out, n_rank
+
+# %% ../../nbs/45_faithfulness.ipynb #gfa1b2c5
+def _same_generation(explanations) -> dict:
+    "`{name: explanation}`, checked to explain one and the same generation."
+    exps = dict(explanations) if isinstance(explanations, dict) else {g.method: g for g in explanations}
+    if not exps: raise ValueError("no explanations")
+    g0 = next(iter(exps.values()))
+    if bad := [m for m, g in exps.items() if list(g.ids) != list(g0.ids) or g.n_prompt != g0.n_prompt]:
+        raise ValueError(f"explanations {bad} explain another prompt or continuation than {next(iter(exps))!r}")
+    if g0.n_generated == 0: raise ValueError("the explanations have no generated token")
+    return exps
+
+def generation_faithfulness(model, tokenizer, explanations, ks=(1, 2, 4, 8), batch_size: int = 16) -> dict:
+    """Deletion faithfulness of explanations of one generation (`{method: GenerationExplanation}` or a list): the
+    probability of each generated token with its full context (`p_full`, steps) and without each method's top-k
+    context tokens (`p_deleted`, methods x steps x k), `k_used`, `n_rankable`, `n_sequences` and `methods`."""
+    exps, ks = _same_generation(explanations), check_ks(ks)
+    g0 = next(iter(exps.values())); y, n = g0.targets, g0.n_generated
+    index, plan = {}, []
+    row = lambda s: index.setdefault(tuple(s), len(index))     # each distinct shortened context is run once
+    full_rows = [row(g0.ids[:g0.context(t)]) for t in range(n)]    # the contexts without deletion
+    for mi, g in enumerate(exps.values()):
+        dl, n_rank = generation_deletions(g, ks)
+        plan += [(mi, t, j, kk, row(s)) for t, j, kk, s in dl]
+    logp = model_outputs(model, tokenizer, [list(s) for s in index], batch_size=batch_size).log_softmax(-1)
+    prob = lambda r, t: float(logp[r, y[t]].exp())
+    pdel = np.full((len(exps), n, len(ks)), np.nan); kused = np.zeros((n, len(ks)), int)
+    for mi, t, j, kk, r in plan: pdel[mi, t, j] = prob(r, t); kused[t, j] = kk
+    return dict(p_full=np.array([prob(r, t) for t, r in enumerate(full_rows)]), p_deleted=pdel, k_used=kused,
+                n_rankable=np.array(n_rank), n_sequences=len(index), methods=list(exps))

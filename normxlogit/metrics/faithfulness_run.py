@@ -74,10 +74,8 @@ def distributed() -> tuple[int, int]:
     "`(rank, world_size)` of this process under `accelerate launch` / `torchrun` (env RANK / WORLD_SIZE), else (0, 1)."
     return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
 
-# %% ../../nbs/46_faithfulness_run.ipynb #fr02a5e1
 def _checked(methods, p, rank, world_size, cache):
-    """`(methods, plan, rank, world_size)`: methods as a list, the plan with its ratios checked, rank and world size as
-    given, else the environment's; after every check that needs no model (so a bad argument fails before any work)."""
+    "`(methods, plan, rank, world_size)` checked before any work: the plan's ratios checked, rank/world size filled in."
     methods = [methods] if isinstance(methods, str) else list(methods)
     if not methods: raise ValueError("no methods given")
     for m in methods: get_method(m)                        # unknown names fail before any work
@@ -106,8 +104,7 @@ def _sample(ad, tokenizer, df, cols, lab, n, seed, correct_only, info) -> pd.Dat
     return sel
 
 def _stores(cache, model, methods, p, name, rows) -> dict:
-    """One chunk store per method (None each when `cache` is False/None), keyed by the library version, the model
-    (`name`, fingerprint), the method and its options, the sample's `rows` and the plan's scoring settings."""
+    "One chunk store per method (None each without a cache), keyed by everything that changes a chunk's result."
     if cache is False or cache is None: return {m: None for m in methods}
     root = Path(cache) if not isinstance(cache, bool) else cache_dir() / "faithfulness"
     key = dict(library=__version__, model=name, fingerprint=model_fingerprint(model), dataset=p.dataset_name,
@@ -128,8 +125,7 @@ class _Chunks:
     stores: dict
 
     def get(self, m, j):
-        """Chunk `j` of method `m`, read, or computed and stored with its CPU seconds (`timed_chunk`): a `Chunk` whose
-        `arrays` are the explanations' scores and whose `meta` holds the explanations (without scores) and rows."""
+        "Chunk `j` of method `m` (scores in `arrays`, explanations and rows in `meta`), read or computed and stored."
         s, bs = j * self.p.batch_size, self.p.batch_size
         return timed_chunk(self.stores[m], j, lambda: self._compute(m, s, min(s + bs, len(self.texts))))
 
@@ -153,8 +149,7 @@ class _Chunks:
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr05a5e1
 def _work(chunks, jobs, rank, world_size, progress, wait_timeout) -> tuple:
-    """`(done, found, reused)`: every chunk of `jobs`, this process's share (`jobs[rank::world_size]`) computed or read
-    with a progress bar that says how many were `found` done, the others read once their processes have stored them."""
+    "`(done, found, reused)`: this process's chunks (`jobs[rank::world_size]`) computed or read, then all the others."
     from tqdm.auto import tqdm
     mine = jobs[rank::world_size]                          # process r has the jobs q with q % world_size == r
     found = sum(chunks.stores[m] is not None and chunks.stores[m].has(j) for m, j in mine)
@@ -178,13 +173,7 @@ def _save(done, methods, n_chunks, folder):
 # %% ../../nbs/46_faithfulness_run.ipynb #fr05plan
 @dataclass
 class FaithfulnessPlan:
-    """The protocol of a faithfulness run. `n`: samples (None = all), the first `n` of a seeded (`seed`) shuffle of the
-    frame; `correct_only`: only samples the model predicts correctly (classification). `metrics`: 'comprehensiveness' /
-    'sufficiency'; `ratios`; `label`: None (the prediction) or 'gold'; `method_options`: `{method: {option: value}}` for
-    `explain`; `protocol`: which tokens are perturbed and how many ('paper', the authors' code, or 'strict'; see
-    `faithfulness`), whose other keywords are `faithfulness`. `text_columns` / `label_column` (default: inferred),
-    `dataset_name` and `model_name` name the run in its chunk keys; `batch_size` samples per chunk; `wait_timeout`:
-    seconds a process waits for the others' chunks."""
+    "The protocol of a faithfulness run (the fields are described above)."
     n: int | None = 100
     metrics: tuple = ("comprehensiveness", "sufficiency")
     ratios: tuple = DEFAULT_RATIOS
@@ -212,20 +201,7 @@ def _plan(plan, fields) -> FaithfulnessPlan:
 def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: FaithfulnessPlan | None = None, *,
                      cache=True, progress: bool = True, rank: int | None = None, world_size: int | None = None,
                      save_explanations=None, **fields) -> FaithfulnessResult:
-    """Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness, resumably.
-
-    methods: registered method names (an unknown name fails before any work). The protocol is `plan` (a
-    `FaithfulnessPlan`) or its fields as keywords (`n=100, ratios=...`); other keywords go to `faithfulness`.
-
-    Work is done in chunks of `batch_size` samples per method (explain, then perturb and score), each stored as soon
-    as it is done when `cache` is True (folder `cache_dir()/faithfulness`) or a folder: a rerun with the same
-    arguments reuses the finished chunks and computes only the missing ones, with an identical result.
-    `rank`/`world_size` (default: from the environment of `accelerate launch`) split the chunks across processes
-    sharing one cache folder; every process then waits for the others' chunks and returns the whole result.
-    `save_explanations`: a folder where the explanations of each method are written as `<method>.json` (see
-    `load_explanations`). Methods that check their own completeness (Integrated Gradients) add two columns to their
-    rows: `completeness_gap`, the sample's worst relative gap $|\\delta|/|f(x)-f(\\bar x)|$ over its targets, and
-    `converged`; the explanations carry the full record in `options['completeness']`. Returns a `FaithfulnessResult`."""
+    "Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness, resumably."
     methods, p, rank, world_size = _checked(methods, _plan(plan, fields), rank, world_size, cache)
     cols, lab = infer_columns(dataset_df, p.text_columns, p.label_column)
     ad = get_adapter(model)
@@ -244,8 +220,7 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
     jobs = [(m, j) for m in methods for j in range(-(-len(sel) // p.batch_size))]
     done, found, reused = _work(chunks, jobs, rank, world_size, progress, p.wait_timeout)
     if save_explanations is not None and rank == 0: _save(done, methods, len(jobs) // len(methods), save_explanations)
-    info.update(chunks=len(jobs), chunks_found_done=found, chunks_reused=reused,
-                explain_s=round(time.time() - t0, 1))
+    info.update(chunks=len(jobs), chunks_found_done=found, chunks_reused=reused, explain_s=round(time.time() - t0, 1))
     df = pd.DataFrame([r for jb in jobs for r in done[jb].meta["rows"]])
     df.insert(1, "row", [sel.index[i] for i in df["sample"]])
     df.insert(0, "dataset", p.dataset_name); df.insert(1, "model", mname)

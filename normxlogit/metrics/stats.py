@@ -9,8 +9,8 @@ import numpy as np
 from scipy import stats as _st
 
 # %% auto #0
-__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'paired_t', 'wald_test', 'holm', 'items_needed', 'interval_verdict',
-           'leading_group']
+__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'paired_t', 'wald_test', 'holm', 'share_margin_test', 'items_needed',
+           'interval_verdict', 'leading_group']
 
 # %% ../../nbs/47_stats.ipynb #eed4070b
 def bootstrap_weights(n: int, n_boot: int = 2000, seed: int = 0, key: str = "") -> np.ndarray:
@@ -76,6 +76,17 @@ def holm(p: np.ndarray) -> np.ndarray:
     adj = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[o]))
     out = np.empty_like(adj); out[o] = adj
     return out
+
+# %% ../../nbs/47_stats.ipynb #shmar002
+def share_margin_test(k: int, n: int, margin: float, level: float = 0.95) -> dict:
+    """`k` of `n` items against the largest acceptable share `margin`: `value` = margin - k/n (positive: below it),
+    `lo`/`hi` its `level` interval from the exact (Clopper-Pearson) interval of the share, `p` the exact binomial
+    p-value, one-sided in the direction of the observed share (an equivalence test), and `n`."""
+    if n < 1 or not 0 <= k <= n: raise ValueError(f"need 0 <= k <= n and n >= 1, got k={k}, n={n}")
+    if not 0 < margin < 1: raise ValueError(f"margin must be a share in (0, 1), got {margin}")
+    ci = _st.binomtest(k, n).proportion_ci(level)
+    p = _st.binomtest(k, n, margin, alternative="less" if k / n < margin else "greater").pvalue
+    return dict(n=n, value=margin - k / n, lo=margin - ci.high, hi=margin - ci.low, p=p)
 
 # %% ../../nbs/47_stats.ipynb #5f06713c
 def items_needed(effect: float, lo: float, hi: float, n: int, tests: int = 1, alpha: float = 0.05, power: float = 0.8,
