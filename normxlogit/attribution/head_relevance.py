@@ -8,13 +8,13 @@ import contextlib, dataclasses
 import numpy as np
 import torch
 from ..model.heads import get_adapter, unwrap
-from ..model.batch import as_inputs, make_batch
+from ..model.batch import as_inputs, make_batch, encode, explained_positions
 from .lrp import lrp_rules, _rule_head
 from . import alti_logit as _al
 
 # %% auto #0
 __all__ = ['HEAD_METHODS', 'POOLINGS', 'attention_layers', 'head_shape', 'head_mask', 'mask_heads', 'pool_heads', 'head_elements',
-           'head_relevance']
+           'head_relevance', 'head_order', 'random_order', 'pruning_grid', 'pruning_margins', 'item_areas']
 
 # %% ../../nbs/25_head_relevance.ipynb #bfaedee8
 HEAD_METHODS = ("attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit")
@@ -222,3 +222,78 @@ def head_relevance(model, tokenizer, texts, method: str = "attnlrp", target=None
         for p in pools: out[p].append(pool_heads(R, p).double().cpu().numpy())
     res = {p: np.concatenate(v) for p, v in out.items()}
     return res[pooling] if isinstance(pooling, str) else res
+
+# %% ../../nbs/25_head_relevance.ipynb #hp25cd01
+def head_order(scores) -> np.ndarray:
+    "Flat head indices `layer * n_heads + head`, least relevant first (ties: lower index first)."
+    return np.argsort(np.asarray(scores, dtype=np.float64).ravel(), kind="stable")
+
+def random_order(n_layers, n_heads, seed) -> np.ndarray:
+    "A seeded random pruning order of the `n_layers * n_heads` heads."
+    return np.random.default_rng(seed).permutation(n_layers * n_heads)
+
+def pruning_grid(n_heads_total, step=1, max_pruned=None) -> list:
+    "Pruned-head counts at which accuracy is measured: 0, step, 2 step, ... and `max_pruned` (default: all heads)."
+    top = n_heads_total if max_pruned is None else min(int(max_pruned), n_heads_total)
+    if not isinstance(step, int) or step < 1: raise ValueError(f"step must be a positive int, got {step!r}")
+    return sorted({*range(0, top + 1, step), top})
+
+# %% ../../nbs/25_head_relevance.ipynb #hp25cd02
+@contextlib.contextmanager
+def _reuse_prefix(layers, store, start):
+    "Layers below `start` return their stored output instead of computing; every other layer stores its output."
+    saved, hooks = [lay.__dict__.get("forward") for lay in layers[:start]], []
+    try:
+        for l, lay in enumerate(layers):
+            if l < start: lay.forward = lambda *a, _o=store[l], **k: _o      # an instance attribute: shadows forward
+            else: hooks.append(lay.register_forward_hook(lambda mod, i, o, _l=l: store.__setitem__(_l, o)))
+        yield
+    finally:
+        for lay, fwd in zip(layers, saved):
+            if fwd is None: lay.__dict__.pop("forward", None)
+            else: lay.forward = fwd
+        for h in hooks: h.remove()
+
+# %% ../../nbs/25_head_relevance.ipynb #hp25cd03
+def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, batch_size=16, reuse=True,
+                    adapter=None) -> np.ndarray:
+    "Margins `(len(grid), n)` after pruning the first `grid[k]` heads of `order`: target minus foil (or top) logit."
+    ad = get_adapter(model) if adapter is None else adapter
+    L, H, _ = head_shape(model)
+    order, grid, layers = np.asarray(order), list(grid), list(ad.layer_modules())
+    if len(layers) != L: raise RuntimeError("layer count mismatch")
+    if sorted(grid) != grid or grid[0] < 0 or grid[-1] > len(order): raise ValueError(f"bad grid {grid}")
+    if not len(target_ids) == len(foil_ids) == len(texts):
+        raise ValueError(f"{len(texts)} texts but {len(target_ids)} target and {len(foil_ids)} foil ids")
+    dev, out = next(ad.m.parameters()).device, np.zeros((len(grid), len(texts)))
+    for b in (slice(s, s + batch_size) for s in range(0, len(texts), batch_size)):
+        enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, list(texts[b])).items()}
+        tg, fl = (torch.tensor(np.array(ids[b], dtype=np.int64), device=dev) for ids in (target_ids, foil_ids))
+        pos, bi = explained_positions(ad, tokenizer, enc), torch.arange(len(tg), device=dev)
+        store = [None] * L
+        for k, g in enumerate(grid):                   # with reuse: from the lowest layer of the newly pruned heads
+            mask = np.isin(np.arange(L * H), order[:g], invert=True).reshape(L, H)
+            start = min(order[grid[k - 1]:g] // H, default=L) if reuse and k else 0
+            with _reuse_prefix(layers, store, start), mask_heads(model, mask), torch.no_grad():
+                h = ad.body(**enc).last_hidden_state[bi, pos]
+                if (fl >= 0).all():
+                    z = ad.head_rows(h[:, None], torch.stack([tg, fl], 1), layer=ad.num_layers)[:, 0].double()
+                    marg = z[:, 0] - z[:, 1]
+                else:                                    # top-1: the target against the best other logit
+                    z = ad.head(h, layer=ad.num_layers).double()
+                    t, z[bi, tg] = z[bi, tg], -torch.inf
+                    marg = t - torch.where(fl >= 0, z[bi, fl.clamp_min(0)], z.max(-1).values)
+            out[k, b] = marg.cpu().numpy()
+    return out
+
+
+# %% ../../nbs/25_head_relevance.ipynb #hp25cd04
+def _mean_over(y, x):
+    "The mean of `y` (rows: the points `x`) over the range of `x`, by trapezoids; `y[0]` for one point."
+    return y[0] if len(x) == 1 else np.trapezoid(y, x, axis=0) / (x[-1] - x[0])
+
+def item_areas(margins, grid) -> np.ndarray:
+    "Per item (column of `margins`), the share of the pruned range over which its margin stays positive (trapezoids)."
+    c, x = (np.asarray(margins) > 0).astype(float), np.asarray(grid, float)
+    if c.shape[0] != len(x): raise ValueError(f"margins have {c.shape[0]} rows for a grid of {len(x)} points")
+    return _mean_over(c, x)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..registry import method_label, method_colour
-from ..metrics.stats import bootstrap_weights, holm, paired_t, wald_test
+from ..metrics.stats import bootstrap_weights, holm, paired_t, wald_test, weighted_mean, weighted_pearson
 from .common import verdict, results_path, write_csv, dashed, paper_text
 
 TASK_LABELS = {"sst2": "SST-2", "mnli": "MNLI", "qnli": "QNLI", "stsb": "STS-B"}
@@ -155,17 +155,6 @@ def subset(a: dict, rows) -> dict:
     return {k: (v[pos] if isinstance(v, np.ndarray) and k != "ratios" else v) for k, v in a.items()}
 
 # %% ../../nbs/51_experiment1.ipynb #5a6e87c9
-def _wmean(W, X): return (W @ X) / W.sum(1, keepdims=True)   # weighted means (B, R) of X (n, R) under weights W (B, n)
-
-def _wpearson(W, X, y):
-    "Weighted Pearson correlations (B, R) of each column of X (n, R) with y (n,) under item weights W (B, n)."
-    X = X - X.mean(0); y = y - y.mean()                  # shift-invariant; keeps the moments well conditioned
-    w = W / W.sum(1, keepdims=True)
-    mx, my = w @ X, (w @ y)[:, None]
-    cov = w @ (X * y[:, None]) - mx * my
-    vx, vy = w @ (X * X) - mx ** 2, (w @ (y * y))[:, None] - my ** 2
-    return cov / np.sqrt(np.clip(vx * vy, 1e-300, None))
-
 def _per_item(a: dict, metric: str) -> np.ndarray:
     "(n, R) per-item values of a mean over items: the drops (AOPC, sufficiency) or 1 if correct (accuracy)."
     if metric not in ITEM_MEANS: raise ValueError(f"{metric!r} is not a mean over items")
@@ -186,10 +175,11 @@ def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray
     if (metric in ITEM_MEANS) == a["regression"]:
         raise ValueError(f"{metric} is not a metric of {'regression (STS-B)' if a['regression'] else 'classification'}")
     if metric in ITEM_MEANS:         # at ratio 0: no drop (AOPC), no sufficiency, the unperturbed accuracy
-        out, acc = _wmean(W, _per_item(a, metric)), _wmean(W, (a["pred_full"] == a["gold"]).astype(float)[:, None])
+        out = weighted_mean(W, _per_item(a, metric))
+        acc = weighted_mean(W, (a["pred_full"] == a["gold"]).astype(float)[:, None])
         z = {"aopc": 0 * acc, "sufficiency": np.nan * acc, "accuracy": acc}[metric]
     else:
-        full, out = _wpearson(W, a["pred_full"][:, None], a["gold"]), _wpearson(W, a["pred"], a["gold"])
+        full, out = weighted_pearson(W, a["pred_full"][:, None], a["gold"]), weighted_pearson(W, a["pred"], a["gold"])
         out, z = (full - out, np.zeros_like(full)) if metric == "pearson_drop" else (out, full)
     if zero: out = np.concatenate([z, out], 1)
     return out[0] if one else out

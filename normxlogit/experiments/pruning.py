@@ -4,18 +4,17 @@
 
 # %% ../../nbs/54_head_pruning.ipynb #3b46a8b0
 from __future__ import annotations
-import contextlib, json, time, warnings
+import json, time, warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 import numpy as np
 import pandas as pd
-import torch
 from ..paths import results_dir
-from ..model.batch import encode, explained_positions
 from ..model.heads import get_adapter
 from ..model.zoo import model_fingerprint, load_model, offline_path, TINY_ARCHS
 from ..registry import method_label, method_colour
-from ..attribution.head_relevance import head_relevance, head_shape, mask_heads, POOLINGS, HEAD_METHODS
+from ..attribution.head_relevance import (head_relevance, head_shape, POOLINGS, HEAD_METHODS, head_order,
+    random_order, pruning_grid, pruning_margins, item_areas, _mean_over)
 from ..metrics.stats import paired_t, holm
 from .common import (scratch_unless_book, chunk_key, cache_root, open_store, run_chunks, listed,
     results_path, write_csv, write_record, run_record, record_costs, verdict, count_verdicts, locked,
@@ -25,11 +24,10 @@ from .agreement import agreement_items
 
 # %% auto #0
 __all__ = ['PRUNING_METHODS', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'LINE_STYLES', 'FINDINGS', 'BOOK_MODEL', 'SCALE_RUNS',
-           'RUN_OPTS', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'pruning_items', 'item_relevances', 'head_order',
-           'random_order', 'pruning_grid', 'pruning_margins', 'item_areas', 'PruningRun', 'PruningPlan', 'run_pruning',
-           'cost_rows', 'random_runs', 'fold_chunks', 'pruning_label', 'pruning_summary', 'plot_pruning', 'save_figure',
-           'item_area_table', 'finding_pairs', 'pruning_findings', 'comparison_name', 'findings_summary', 'work',
-           'reproduce', 'read_claims']
+           'RUN_OPTS', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'pruning_items', 'item_relevances', 'PruningRun',
+           'PruningPlan', 'run_pruning', 'cost_rows', 'random_runs', 'fold_chunks', 'pruning_label', 'pruning_summary',
+           'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs', 'pruning_findings', 'comparison_name',
+           'findings_summary', 'work', 'reproduce', 'read_claims']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
@@ -58,77 +56,6 @@ def item_relevances(model, tokenizer, items, method, contrastive=True, batch_siz
     return head_relevance(model, tokenizer, items.input.tolist(), method, target=items.target_id.astype(int).tolist(),
                           foil=fl if contrastive and min(fl) >= 0 else None, per_text=True, pooling=list(POOLINGS),
                           batch_size=batch_size)
-
-# %% ../../nbs/54_head_pruning.ipynb #dd2dd4c3
-def head_order(scores) -> np.ndarray:
-    "Flat head indices `layer * n_heads + head`, least relevant first (ties: lower index first)."
-    return np.argsort(np.asarray(scores, dtype=np.float64).ravel(), kind="stable")
-
-def random_order(n_layers, n_heads, seed) -> np.ndarray:
-    "A seeded random pruning order of the `n_layers * n_heads` heads."
-    return np.random.default_rng(seed).permutation(n_layers * n_heads)
-
-def pruning_grid(n_heads_total, step=1, max_pruned=None) -> list:
-    "Pruned-head counts at which accuracy is measured: 0, step, 2 step, ... and `max_pruned` (default: all heads)."
-    top = n_heads_total if max_pruned is None else min(int(max_pruned), n_heads_total)
-    if not isinstance(step, int) or step < 1: raise ValueError(f"step must be a positive int, got {step!r}")
-    return sorted({*range(0, top + 1, step), top})
-
-# %% ../../nbs/54_head_pruning.ipynb #c3615907
-@contextlib.contextmanager
-def _reuse_prefix(layers, store, start):
-    "Layers below `start` return their stored output instead of computing; every other layer stores its output."
-    saved, hooks = [lay.__dict__.get("forward") for lay in layers[:start]], []
-    try:
-        for l, lay in enumerate(layers):
-            if l < start: lay.forward = lambda *a, _o=store[l], **k: _o      # an instance attribute: shadows forward
-            else: hooks.append(lay.register_forward_hook(lambda mod, i, o, _l=l: store.__setitem__(_l, o)))
-        yield
-    finally:
-        for lay, fwd in zip(layers, saved):
-            if fwd is None: lay.__dict__.pop("forward", None)
-            else: lay.forward = fwd
-        for h in hooks: h.remove()
-
-# %% ../../nbs/54_head_pruning.ipynb #060156bf
-def pruning_margins(model, tokenizer, texts, target_ids, foil_ids, order, grid, batch_size=16, reuse=True,
-                    adapter=None) -> np.ndarray:
-    "Margins `(len(grid), n)` after pruning the first `grid[k]` heads of `order`: target minus foil (or top) logit."
-    ad = get_adapter(model) if adapter is None else adapter
-    L, H, _ = head_shape(model)
-    order, grid, layers = np.asarray(order), list(grid), list(ad.layer_modules())
-    if len(layers) != L: raise RuntimeError("layer count mismatch")
-    if sorted(grid) != grid or grid[0] < 0 or grid[-1] > len(order): raise ValueError(f"bad grid {grid}")
-    dev, out = next(ad.m.parameters()).device, np.zeros((len(grid), len(texts)))
-    for b in (slice(s, s + batch_size) for s in range(0, len(texts), batch_size)):
-        enc = {k: v.to(dev) for k, v in encode(ad, tokenizer, list(texts[b])).items()}
-        tg, fl = (torch.tensor(np.array(ids[b], dtype=np.int64), device=dev) for ids in (target_ids, foil_ids))
-        pos, bi = explained_positions(ad, tokenizer, enc), torch.arange(len(tg), device=dev)
-        store = [None] * L
-        for k, g in enumerate(grid):                   # with reuse: from the lowest layer of the newly pruned heads
-            mask = np.isin(np.arange(L * H), order[:g], invert=True).reshape(L, H)
-            start = min(order[grid[k - 1]:g] // H, default=L) if reuse and k else 0
-            with _reuse_prefix(layers, store, start), mask_heads(model, mask), torch.no_grad():
-                h = ad.body(**enc).last_hidden_state[bi, pos]
-                if (fl >= 0).all():
-                    z = ad.head_rows(h[:, None], torch.stack([tg, fl], 1), layer=ad.num_layers)[:, 0].double()
-                    marg = z[:, 0] - z[:, 1]
-                else:                                    # top-1: the target against the best other logit
-                    z = ad.head(h, layer=ad.num_layers).double()
-                    t, z[bi, tg] = z[bi, tg], -torch.inf
-                    marg = t - torch.where(fl >= 0, z[bi, fl.clamp_min(0)], z.max(-1).values)
-            out[k, b] = marg.cpu().numpy()
-    return out
-
-def _mean_over(y, x):
-    "The mean of `y` (rows: the points `x`) over the range of `x`, by trapezoids; `y[0]` for one point."
-    return y[0] if len(x) == 1 else np.trapezoid(y, x, axis=0) / (x[-1] - x[0])
-
-def item_areas(margins, grid) -> np.ndarray:
-    "Per item (column of `margins`), the share of the pruned range over which its margin stays positive (trapezoids)."
-    c, x = (np.asarray(margins) > 0).astype(float), np.asarray(grid, float)
-    if c.shape[0] != len(x): raise ValueError(f"margins have {c.shape[0]} rows for a grid of {len(x)} points")
-    return _mean_over(c, x)
 
 # %% ../../nbs/54_head_pruning.ipynb #cd530b8d
 @dataclass

@@ -9,8 +9,8 @@ import numpy as np
 from scipy import stats as _st
 
 # %% auto #0
-__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'paired_t', 'wald_test', 'holm', 'share_margin_test', 'items_needed',
-           'interval_verdict', 'leading_group']
+__all__ = ['VERDICTS', 'bootstrap_weights', 'bootstrap_ci', 'weighted_mean', 'weighted_pearson', 'paired_t', 'wald_test', 'holm',
+           'share_margin_test', 'items_needed', 'interval_verdict', 'leading_group']
 
 # %% ../../nbs/47_stats.ipynb #eed4070b
 def bootstrap_weights(n: int, n_boot: int = 2000, seed: int = 0, key: str = "") -> np.ndarray:
@@ -37,6 +37,49 @@ def bootstrap_ci(values, n_boot: int = 1000, seed: int = 0, alpha: float = 0.05)
     rng = np.random.default_rng(seed)
     means = v[rng.integers(0, len(v), (n_boot, len(v)))].mean(1)
     return float(v.mean()), float(np.quantile(means, alpha / 2)), float(np.quantile(means, 1 - alpha / 2))
+
+# %% ../../nbs/47_stats.ipynb #wstat002
+def _weights_items(W, n: int) -> tuple:
+    "`W` as a (B, n) float array of non-negative weights with a positive sum per row, and whether it was one vector."
+    W = np.asarray(W, float)
+    one = W.ndim == 1
+    W = W[None] if one else W
+    if W.ndim != 2 or W.shape[1] != n:
+        raise ValueError(f"weights of shape {W.shape} for {n} items: need (n,) or (B, n)")
+    if (W < 0).any() or not (W.sum(1) > 0).all(): raise ValueError("weights must be >= 0 with a positive sum per row")
+    return W, one
+
+def _items(X) -> tuple:
+    "`X` as an (n, R) float array, and whether it was one column (n,)."
+    X = np.asarray(X, float)
+    if X.ndim not in (1, 2) or len(X) == 0: raise ValueError(f"values of shape {X.shape}: need (n,) or (n, R)")
+    return (X[:, None], True) if X.ndim == 1 else (X, False)
+
+def _squeeze(out, one_w: bool, one_x: bool):
+    out = out[:, 0] if one_x else out
+    return out[0] if one_w else out
+
+# %% ../../nbs/47_stats.ipynb #wstat003
+def weighted_mean(W, X) -> np.ndarray:
+    """Weighted means of the columns of `X` (n, R) or (n,) under item weights `W` (B, n) or (n,), e.g. bootstrap counts
+    (`bootstrap_weights`): (B, R), without the axes the inputs did not have."""
+    X, one_x = _items(X)
+    W, one_w = _weights_items(W, len(X))
+    return _squeeze((W @ X) / W.sum(1, keepdims=True), one_w, one_x)
+
+def weighted_pearson(W, X, y) -> np.ndarray:
+    """Weighted Pearson correlations of each column of `X` (n, R) or (n,) with `y` (n,) under item weights `W` (B, n)
+    or (n,): (B, R), without the axes the inputs did not have. A constant column gives 0."""
+    X, one_x = _items(X)
+    y = np.asarray(y, float)
+    if y.shape != (len(X),): raise ValueError(f"y of shape {y.shape} for {len(X)} items: need ({len(X)},)")
+    W, one_w = _weights_items(W, len(X))
+    X = X - X.mean(0); y = y - y.mean()                  # shift-invariant; keeps the moments well conditioned
+    w = W / W.sum(1, keepdims=True)
+    mx, my = w @ X, (w @ y)[:, None]
+    cov = w @ (X * y[:, None]) - mx * my
+    vx, vy = w @ (X * X) - mx ** 2, (w @ (y * y))[:, None] - my ** 2
+    return _squeeze(cov / np.sqrt(np.clip(vx * vy, 1e-300, None)), one_w, one_x)
 
 # %% ../../nbs/47_stats.ipynb #05d9046b
 def paired_t(a, b=None, alpha: float = 0.05) -> dict:
