@@ -27,12 +27,11 @@ from .common import (scratch_unless_book, chunk_key, cache_root, open_store, fol
 # %% auto #0
 __all__ = ['AGREEMENT_TASKS', 'DATA_SIZES', 'AGREEMENT_METHODS', 'TARGET_FREE', 'PRECISION_METHODS', 'EMBEDDING_METHODS',
            'VARIANTS', 'BATCH_CAPS', 'SETTINGS', 'METRICS', 'ROW_COLUMNS', 'IG_TOKENS_PER_PASS', 'BENCH_MODELS',
-           'COMMITTED_N', 'SCALE_RUNS', 'BOOK_N', 'FULL_POOL', 'SEGMENT_ENDS', 'IG_GAP', 'TINY_CPU_S', 'RUN_OPTS',
-           'SHARED', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
+           'COMMITTED_N', 'SCALE_RUNS', 'BOOK_N', 'FULL_POOL', 'SEGMENT_ENDS', 'IG_GAP', 'AgreementRun', 'TINY_CPU_S',
+           'RUN_OPTS', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'method_batch_size', 'methods_for', 'variant_methods',
            'model_input', 'training_item_ids', 'agreement_items', 'method_options', 'explain_items', 'ig_completeness',
-           'item_segments', 'AgreementRun', 'results_file', 'item_key', 'AgreementPlan', 'run_agreement', 'summarize',
-           'cost_rows', 'benchmark_runs', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce',
-           'work']
+           'item_segments', 'results_file', 'item_key', 'AgreementPlan', 'run_agreement', 'summarize', 'cost_rows',
+           'benchmark_runs', 'run_benchmark', 'stored_n', 'read_benchmark', 'fold_chunks', 'reproduce', 'work']
 
 # %% ../../nbs/53a_agreement_run.ipynb #be10958e
 AGREEMENT_TASKS = ("sva", "ra", "qa")
@@ -80,8 +79,6 @@ def variant_methods(model, methods, variant, task=None) -> list:
 # %% ../../nbs/53a_agreement_run.ipynb #a0a80fe7
 def model_input(row, task, kind, tokenizer):
     "(input, evidence spans, evaluated span or None, target, foil, their token ids) of a row of `task`, or `None`."
-    if kind not in ("causal_lm", "masked_lm"):
-        raise ValueError(f"the agreement tasks need a causal_lm or masked_lm head, got {kind!r}")
     if task != "qa":
         (a, b), causal = row["target_span"], kind == "causal_lm"
         text, spans = (text_before(row["text"], a, row["evidence_spans"]) if causal else
@@ -109,20 +106,12 @@ def training_item_ids(model_name, task) -> set:
     try: info = json.loads((models_dir() / model_name / "result.json").read_text())
     except (OSError, ValueError): return set()
     prefix = {"sva": "sva-", "ra": "anaphor_number_agreement-", "qa": ""}[task]
-    ids = {i for i in info.get("train_item_ids", []) if i.startswith(prefix) and (task == "qa") == ("-" not in i)}
-    if task == "ra" and info.get("task") == "blimp":
-        from normxlogit.evidence.datasets import task_data
-        tr = task_data("blimp").train
-        ids |= {f"anaphor_number_agreement-{p}" for p in tr[tr.paradigm == "anaphor_number_agreement"].pairID}
-    return ids
+    return {i for i in info.get("train_item_ids", []) if i.startswith(prefix) and (task == "qa") == ("-" not in i)}
 
 # %% ../../nbs/53a_agreement_run.ipynb #a6a118dc
-def _text_hash(text) -> str:
-    "A short stable hash of an input text (cache keys hold it instead of the text: qa prompts are long)."
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
+def _text_hash(text) -> str: return hashlib.sha1(text.encode()).hexdigest()[:16]   # keys hold it, not long prompts
 
 def _item_rows(ev, task, kind, tokenizer, exclude):
-    "One dict per evidence row: model input, target / foil ids, token-level evidence, special and region masks."
     rows, special_ids = [], list(set(tokenizer.all_special_ids))
     for r in ev.to_dict("records"):
         if r["id"] in exclude: continue
@@ -145,10 +134,10 @@ def agreement_items(model, tokenizer, task, n=None, n_pool=None, exclude=(), cor
                     pool_chunk=64, batch_size=16):
     "`(items, counts)`: the pool items of `task` for `model`, with their selection flags and counts."
     ad = get_adapter(model)
+    if ad.kind not in ("causal_lm", "masked_lm") or task not in AGREEMENT_TASKS:
+        raise ValueError(f"needs a causal_lm or masked_lm and a task of {AGREEMENT_TASKS}: got {ad.kind!r}, {task!r}")
     ev = ra_evidence(n_pool, coref=coref) if task == "ra" else dict(sva=sva_evidence, qa=qa_evidence)[task](n_pool)
     items = pd.DataFrame(_item_rows(ev, task, ad.kind, tokenizer, set(exclude)))
-    if items.empty:
-        raise ValueError(f"no {task} items left in a pool of {len(ev)} after excluding {len(set(exclude))} ids")
     items["fits"] = items.tokens.map(len) <= max_length(ad, tokenizer)      # longer inputs cannot be encoded whole
     items["annotated"] = items.single_token & (items.n_evidence > 0) & items.fits
     items = items.assign(logit_target=np.nan, logit_foil=np.nan, top_id=-1, examined=False, correct=False)
@@ -225,9 +214,7 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     ex = explain(ad.model, tokenizer, bt, **kw, **({"internal_batch_size": max(len(idx), fit)} | opts))
-                pass_on_warnings(caught)                       # the completeness gap is measured below, item by item
-                if opts.get("baseline", "zero") != "zero":
-                    raise NotImplementedError("the IG gap is measured for the zero baseline only")
+                pass_on_warnings(caught)         # the completeness gap (zero baseline) is measured below, item by item
                 b = make_batch(ad, tokenizer, bt, target=tg, foil=fl, per_text=True)
                 with torch.no_grad():
                     x = b.word_embeddings()
@@ -240,30 +227,23 @@ def explain_items(model, tokenizer, items, method, contrastive, batch_size=8, se
     return out, gaps
 
 # %% ../../nbs/53a_agreement_run.ipynb #f2ff5e6d
-def _g6(x):
-    "6 significant digits (what the results CSV stores), so rows computed now and rows read back from a CSV are equal."
-    return float(f"{x:.6g}")
+def _g6(x): return float(f"{x:.6g}")    # what the results CSV stores: rows computed now equal rows read back
 
-def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, seed, ig_steps) -> list:
-    "JSON-safe rows of `sub` for `method` in `variant`, one per item and setting."
-    opts = method_options(method, variant, ig_steps)
+def _rows(ad, tokenizer, model_name, task, sub, method, variant, batch_size, seed) -> list:
+    opts = method_options(method, variant)
     scored = lambda contrastive: explain_items(ad, tokenizer, sub, method, contrastive, batch_size, seed, opts)
     contr = scored(True)
     groups = [(contr, [variant])] if variant != "base" else [
         (contr, ["default", "special_tokens_in", "full_input"][:3 if task == "qa" else 2]),
         (contr if method in TARGET_FREE else scored(False), ["non_contrastive"])]
-    rows = []
-    for (scores, gaps), settings in groups:
-        for r, s, gap in zip(sub.itertuples(), scores, gaps):
-            sp, reg = np.asarray(r.special, bool), np.asarray(r.region, bool)
-            keeps = dict(special_tokens_in=reg | sp, full_input=~sp)
-            for name in settings:
-                k = keeps.get(name, reg & ~sp)
-                rows.append(dict(model=model_name, task=task, id=str(r.id), method=method, variant=variant,
-                                 setting=name, n_tokens=int(k.sum()), n_evidence=int(np.asarray(r.evidence)[k].sum()),
-                                 **{m: _g6(v) for m, v in item_metrics(s, r.evidence, k).items()},
-                                 **({"ig_gap": _g6(gap)} if method == "ig" else {})))
-    return rows
+    keep = lambda r, name: dict(special_tokens_in=r.region | r.special, full_input=~r.special).get(
+        name, r.region & ~r.special)                           # the evaluated tokens of a setting
+    return [dict(model=model_name, task=task, id=str(r.id), method=method, variant=variant, setting=name,
+                 n_tokens=int(k.sum()), n_evidence=int(r.evidence[k].sum()),
+                 **{m: _g6(v) for m, v in item_metrics(s, r.evidence, k).items()},
+                 **({"ig_gap": _g6(gap)} if method == "ig" else {}))
+            for (scores, gaps), settings in groups for r, s, gap in zip(sub.itertuples(), scores, gaps)
+            for name in settings for k in [keep(r, name)]]
 
 # %% ../../nbs/53a_agreement_run.ipynb #03e3c7d7
 def ig_completeness(model, tokenizer, items, n_steps=(16, 64)) -> pd.DataFrame:
@@ -296,14 +276,7 @@ def item_segments(task, n_used) -> list:
     return [(a, b) for a, b in zip([0] + ends[:-1], ends) if b > a]
 
 # %% ../../nbs/53a_agreement_run.ipynb #6ee785af
-@dataclasses.dataclass
-class AgreementRun:
-    "One model and task: rows, selection counts, used items, excluded methods and run info."
-    frame: pd.DataFrame
-    counts: dict
-    items: pd.DataFrame
-    excluded: dict
-    info: dict
+AgreementRun = dataclasses.make_dataclass("AgreementRun", ["frame", "counts", "items", "excluded", "info"])
 
 def results_file(model_name, task, n, results=True, suffix=".csv.gz") -> Path:
     "A run's file `results/agreement/items/<model>_<task>_<n><suffix>` (`n` None: 'all')."
@@ -318,19 +291,18 @@ def item_key(used) -> list:
 
 # %% ../../nbs/53a_agreement_run.ipynb #agr0e1d2
 def _method_chunks(run, mod, m, v) -> list:
-    "The rows of one (method, variant), chunk by chunk in each segment; chunks computed and cost into `run.info`."
     p, info, rows, spent, c0, g0 = run.plan, run.info, [], [], time.process_time(), 0
-    bs = method_batch_size(m, run.task, p.batch_size)
+    bs = method_batch_size(m, run.task, 8)
     for a, b in run.segs:                              # g0: the segment's first chunk (the seeds go on)
         mine = [(s, min(s + p.chunk_size, b)) for s in range(a, b, p.chunk_size)]
         store = open_store(run.cache, "agreement", f"{run.name}-{run.task}-{m}-{v}", chunk_key(
             "agreement", model=run.name, fingerprint=run.fp, task=run.task, method=m, variant=v,
-            options=method_options(m, v, p.ig_steps), seed=p.seed, batch_size=bs, chunk_size=p.chunk_size,
+            options=method_options(m, v), seed=0, batch_size=bs, chunk_size=p.chunk_size,
             items=item_key(run.used.iloc[a:b]), **(dict(first_chunk=g0) if g0 else {}))) if run.fp else None
         if store is not None: info["chunks_found_done"] += sum(store.has(j) for j in range(len(mine)))
         done = run_chunks(store, len(mine), lambda j: ({}, dict(rows=_rows(
-            mod, run.tokenizer, run.name, run.task, run.used.iloc[slice(*mine[j])], m, v, bs, p.seed + 1000 * (g0 + j),
-            p.ig_steps))), desc=f"{run.name} {run.task} {m} {v}", progress=run.verbose)
+            mod, run.tokenizer, run.name, run.task, run.used.iloc[slice(*mine[j])], m, v, bs, 1000 * (g0 + j)))),
+            desc=f"{run.name} {run.task} {m} {v}", progress=run.verbose)
         info["cpu_s_now"] += done.cpu_s
         for j, ch in enumerate(done.chunks):
             rows += ch.meta["rows"]
@@ -348,33 +320,20 @@ def _method_chunks(run, mod, m, v) -> list:
 # %% ../../nbs/53a_agreement_run.ipynb #e0da99b2
 @dataclasses.dataclass
 class AgreementPlan:
-    "A run's protocol (`run_agreement`'s options): methods, variants, pool, excluded ids, coref, IG steps, sizes, seed."
+    "A run's protocol (`run_agreement`'s options): methods, variants, pool and chunk size (batches: 8 items)."
     methods: list | None = None
     variants: tuple = VARIANTS
     n_pool: int | None = None
-    exclude: list | None = None
-    coref: str = "auto"
-    ig_steps: int = 32
-    batch_size: int = 8
     chunk_size: int = 8
-    seed: int = 0
-
-    def __post_init__(self):
-        if not isinstance(self.chunk_size, int) or self.chunk_size < 1:
-            raise ValueError(f"chunk_size must be a positive int, got {self.chunk_size!r}")
-        bad = [v for v in self.variants if v not in VARIANTS]
-        if bad: raise ValueError(f"unknown variants {bad}; choose from {VARIANTS}")
 
 def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | None = None, cache=True, results=True,
-                  recompute=False, verbose=True, **fields) -> AgreementRun:
+                  verbose=True, **fields) -> AgreementRun:
     "Explain the `n` used items of `task` with every method and variant of `plan`, resumably in chunks."
     p = plan_from(AgreementPlan, plan, fields)
     ad = get_adapter(model)                                  # the one resolution of this run
     methods, excluded = methods_for(ad, p.methods)
     if not methods: raise ValueError("no methods left to run")
-    cache = None if cache is False else cache
-    items, counts = agreement_items(ad, tokenizer, task, n, p.n_pool, coref=p.coref, cache=cache,
-                                    exclude=training_item_ids(model_name, task) if p.exclude is None else p.exclude)
+    items, counts = agreement_items(ad, tokenizer, task, n, p.n_pool, training_item_ids(model_name, task), cache=cache)
     sel, counts = items.attrs["selection_cost"], dict(model=model_name, **counts)
     used = items[items.used].reset_index(drop=True)
     if verbose and n is not None and counts["used"] < n:
@@ -384,7 +343,7 @@ def run_agreement(model, tokenizer, model_name, task, n, plan: AgreementPlan | N
     csv = results_file(model_name, task, n, results) if results else None
     old = pd.read_csv(csv, dtype={"id": str}) if csv is not None and csv.exists() else None
     if old is not None and (len(used) == 0 or set(old.id.astype(str)) != set(used.id.astype(str))): old = None
-    done = set() if old is None or recompute else set(jobs) & set(zip(old.method, old.variant))   # read, not computed
+    done = set() if old is None else set(jobs) & set(zip(old.method, old.variant))   # read, not computed
     todo = [j for j in jobs if j not in done] if len(used) else []          # no items: nothing to explain
     segs = item_segments(task, len(used))
     info = dict(model=model_name, task=task, from_results=sorted(done),
@@ -459,70 +418,67 @@ def benchmark_runs(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, pools=Non
     return [ScaleRun(m, t, n[t], ms(t), dict(pool=pools[t], **options)) for m in models for t in tasks]
 
 def run_benchmark(runs=None, loaded=None, results=True, cache=True, ig_gap=IG_GAP, verbose=True, write_table=True,
-                  device=None, recompute=False) -> dict:
+                  device=None) -> dict:
     "`run_agreement` for every run, with run records, costs, IG gaps and `table1.csv`."
     out, gaps, ig_gap, runs = [], [], {**IG_GAP, **ig_gap}, benchmark_runs() if runs is None else runs
+    if cache is True: cache = results_path("agreement", "chunks", results=results)
     same = lambda c: {k: v for k, v in (c or {}).items() if k != "coref"}      # coref: a wording, not a count
     for name in dict.fromkeys(r.model for r in runs):
-        model, tok = (loaded or {}).get(name) or load_model(name, device=device)
+        mine = [r for r in runs if r.model == name]
+        model, tok = (loaded or {}).get(name) or load_model(name, mine[0].get("head", "auto"), device=device)
         ad = get_adapter(model)                            # resolved once per model, handed to every task
-        for run in (r for r in runs if r.model == name):
-            plan = AgreementPlan(run.methods, run.get("variants", VARIANTS), n_pool=run.get("pool"),
-                                 batch_size=run.get("batch_size", 8))
-            out.append(r := run_agreement(ad, tok, name, run.task, run.n, plan, cache, results, recompute, verbose))
+        for run in mine:
+            plan = AgreementPlan(run.methods, run.get("variants", VARIANTS), run.get("pool"))
+            out.append(r := run_agreement(ad, tok, name, run.task, run.n, plan, cache, results, verbose))
             file = lambda suffix: results_file(name, run.task, run.n, results, suffix)
-            if results:
-                prev = json.loads(file(".json").read_text()) if file(".json").exists() else None
-                if prev is None or r.info["computed"] or same(prev.get("counts")) != same(r.counts):
-                    write_json(file(".json"), rec := _record(r, prev))
-                    if r.info["computed"]: record_costs("agreement", cost_rows(rec), results=results)
+            prev = json.loads(file(".json").read_text()) if file(".json").exists() else None
+            if prev is None or r.info["computed"] or same(prev.get("counts")) != same(r.counts):
+                write_json(file(".json"), rec := _record(r, prev))
+                if r.info["computed"]: record_costs("agreement", cost_rows(rec), results=results)
             if "ig" in r.excluded and ig_gap["items"] and len(r.items) and run.task in ig_gap["tasks"]:
                 head = r.items.head(ig_gap["items"])
-                stored = sorted(file(".json").parent.glob(f"{name}_{run.task}_*.ig_gap.csv")) if results else []
                 on_head = lambda g: set(g.id) == set(head.id.astype(str)) and set(g.n_steps) == set(ig_gap["steps"])
-                g = next((g for g in (pd.read_csv(f, dtype={"id": str}) for f in stored) if on_head(g)), None)  # any n
+                g = next((g for g in (pd.read_csv(f, dtype={"id": str}) for f in sorted(file(".json").parent.glob(
+                    f"{name}_{run.task}_*.ig_gap.csv"))) if on_head(g)), None)        # a stored gap, of any n
                 if g is None: g = ig_completeness(ad, tok, head, ig_gap["steps"]).assign(model=name, task=run.task)
-                if results and not file(".ig_gap.csv").exists(): write_csv(file(".ig_gap.csv"), g, float_format="%.6g")
+                if not file(".ig_gap.csv").exists(): write_csv(file(".ig_gap.csv"), g, float_format="%.6g")
                 gaps.append(g)
         del model, ad
-    ig = pd.concat(gaps, ignore_index=True) if gaps else None
-    if results and write_table:
+    if write_table:
         names = list(dict.fromkeys([*BENCH_MODELS, *(r.counts["model"] for r in out)]))
         write_csv(results_path("agreement", "table1.csv", results=results),
                   read_benchmark(names, results=results)["table1"])
-    return dict(runs=out, table1=summarize([r.frame for r in out], [r.counts for r in out], ig), ig_gaps=ig)
+    return dict(runs=out, table1=summarize([r.frame for r in out], [r.counts for r in out],
+                                           pd.concat(gaps, ignore_index=True) if gaps else None))
 
 # %% ../../nbs/53a_agreement_run.ipynb #f8e852d4
 def stored_n(model_name, task, results=True):
     "The largest n of a stored run of `model_name` on `task` (None: a run on every item; 0: none stored)."
     pre = f"{model_name}_{task}_"
-    folder = results_file(model_name, task, 0, results).parent
-    ns = [f.name[len(pre):-len(".json")] for f in folder.glob(f"{pre}*.json")]
+    ns = [f.name[len(pre):-5] for f in results_file(model_name, task, 0, results).parent.glob(f"{pre}*.json")]
     n = max([math.inf if s == "all" else int(s) for s in ns if (s == "all" or s.isdigit())
              and results_file(model_name, task, s, results).exists()], default=0)          # with its item file
     return None if n == math.inf else n
 
 def read_benchmark(models=BENCH_MODELS, tasks=AGREEMENT_TASKS, n=None, results=True) -> dict:
     "The stored results of `run_benchmark` (no model loaded), with `table1` rebuilt from the item files."
-    frames, counts, gaps, missing, timing, records, got_n = [], [], [], [], [], {}, {}
+    frames, counts, gaps, missing, timing, excluded, got_n = [], [], [], [], [], {}, {}
     for name in sorted(models, key=lambda m: (BENCH_MODELS + tuple(models)).index(m)):     # the book's order first
         for task in tasks:
             k = n[task] if n and task in n else stored_n(name, task, results)
             f, j, g = (results_file(name, task, k, results, s) for s in (".csv.gz", ".json", ".ig_gap.csv"))
             if k == 0 or not (f.exists() and j.exists()): missing.append((name, task)); continue
             frames.append(pd.read_csv(f, dtype={"id": str}))
-            records[name, task], got_n[name, task] = (meta := json.loads(j.read_text())), k
+            excluded[name, task], got_n[name, task] = (meta := json.loads(j.read_text()))["excluded"], k
             counts.append(meta["counts"]); timing += meta["info"].get("timing", [])
             if g.exists(): gaps.append(pd.read_csv(g, dtype={"id": str}))
-    ig = pd.concat(gaps, ignore_index=True) if gaps else None
     return dict(frame=pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=ROW_COLUMNS),
-                counts=counts, excluded={mt: r["excluded"] for mt, r in records.items()}, ig_gaps=ig, missing=missing,
-                timing=pd.DataFrame(timing), records=records, n=got_n, table1=summarize(frames, counts, ig))
+                counts=counts, excluded=excluded, missing=missing, timing=pd.DataFrame(timing), n=got_n,
+                table1=summarize(frames, counts, pd.concat(gaps, ignore_index=True) if gaps else None))
 
 # %% ../../nbs/53a_agreement_run.ipynb #e1f59afe
 def fold_chunks(results=True, cache=None) -> pd.DataFrame:
     "Drop the chunk stores whose items all have rows in their largest item file; one row per dropped store."
-    import ast
     held = {}
     def finished(k):
         if k.get("experiment") != "agreement" or "method" not in k: return False
@@ -532,8 +488,7 @@ def fold_chunks(results=True, cache=None) -> pd.DataFrame:
             if n != 0:
                 d = pd.read_csv(results_file(*mt, n, results), dtype={"id": str}, usecols=["id", "method", "variant"])
                 held[mt] = {mv: set(g.id) for mv, g in d.groupby(["method", "variant"])}
-        its = ast.literal_eval(k["items"]) if isinstance(k["items"], str) else k["items"]
-        return {str(i[0]) for i in its} <= held[mt].get((k["method"], k["variant"]), set())
+        return {str(i[0]) for i in k["items"]} <= held[mt].get((k["method"], k["variant"]), set())
     root = results_path("agreement", "chunks", results=results) if cache is None else Path(cache)
     return fold_stores(root, "", finished)
 
@@ -551,16 +506,13 @@ def _task_ints(pairs, what):
     return out
 
 def _run(a):
-    "Run (or resume) the benchmark; then `table1.csv` from every stored run unless `--no-table`."
-    cache = results_path("agreement", "chunks", results=a.results) if a.cache is True else a.cache
     runs = benchmark_runs(a.models, a.tasks, _task_ints(a.n, "n"), _task_ints(a.pool, "pool"), a.methods,
-                          variants=a.variants, batch_size=a.batch_size)
-    out = run_benchmark(runs, results=a.results, cache=cache, write_table=not a.no_table, device=a.device)
+                          variants=a.variants)
+    out = run_benchmark(runs, results=a.results, cache=a.cache, write_table=not a.no_table, device=a.device)
     done = sum(len(r.info["computed"]) for r in out["runs"])
     print(f"{done} chunks computed; {'table1.csv left to `table`' if a.no_table else 'wrote table1.csv'}")
 
 def _table(a):
-    "Rebuild `table1.csv` from the stored item files (the largest n of each)."
     got = read_benchmark(a.models, a.tasks, _task_ints(a.n, "n"), results=a.results)
     if not got["counts"]: raise CommandError(f"no stored results for {got['missing']}: nothing written")
     if got["missing"]: print("missing results for", got["missing"], file=sys.stderr)
@@ -572,24 +524,18 @@ RUN_OPTS = (Opt("models", list(BENCH_MODELS), "zoo names", kind=str, many=True),
             Opt("n", [], "task=items or task=all, e.g. sva=1000 (default: BOOK_N)", kind=str, many=True),
             Opt("pool", [], "task=items or task=all (default: FULL_POOL)", kind=str, many=True),
             Opt("methods", None, "methods", kind=str, many=True),
-            Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True), Opt("batch_size", 8, "items per batch"),
+            Opt("variants", list(VARIANTS), "variants", VARIANTS, str, True),
             Opt("no_table", False, "leave table1.csv alone (for parallel runs; `table` writes it once at the end)"))
-SHARED = ("results", "cache", "device", "threads")
-main = command_line("agreement", "The decomposition-attribution benchmark (sva, ra, qa); resumable.", {
-    "run": Command("run (or resume) the benchmark; then results/agreement/table1.csv from every stored run", _run,
-                   RUN_OPTS, SHARED),
-    "table": Command("rebuild results/agreement/table1.csv from the stored item files (largest n of each); the options "
-                     "of `run` are accepted and ignored, so one argument list serves both", _table, RUN_OPTS, SHARED)})
+main = command_line("agreement", "The decomposition-attribution benchmark (sva, ra, qa); resumable.", {c: Command(
+    d, f, RUN_OPTS, ("results", "cache", "device", "threads")) for c, d, f in (
+    ("run", "run (or resume) the benchmark; then results/agreement/table1.csv from every stored run", _run),
+    ("table", "rebuild results/agreement/table1.csv from the stored item files (largest n of each); the options of "
+              "`run` are accepted and ignored, so one argument list serves both", _table))})
 
 @scratch_unless_book("agreement")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     "The benchmark from scratch, resumably, at `scale` ('tiny', 'book' or 'paper') on `device`."
-    runs = scale_runs(SCALE_RUNS, scale)
-    if cache is True: cache = results_path("agreement", "chunks", results=results)
-    if scale == "tiny":
-        loaded = {m: load_model(m, head=h, device=device) for m, h in {r.model: r.get("head") for r in runs}.items()}
-        out = run_benchmark(runs, loaded, results, cache, dict(items=1, steps=(4,)), verbose=False)
-    else: out = run_benchmark(runs, results=results, cache=cache, device=device)
+    out = run_benchmark(scale_runs(SCALE_RUNS, scale), None, results, cache, verbose=scale != "tiny", device=device)
     return dict(computed=sum(len(r.info["computed"]) for r in out["runs"]), rows=len(out["table1"]))
 
 # %% ../../nbs/53a_agreement_run.ipynb #964a8fb6
@@ -609,8 +555,7 @@ def work(run, results=True) -> list:
     return [step("explain", todo)] + ([step("score the pool", round(todo / max(c["accuracy"], 1e-9)))] if todo else [])
 
 def _claims(results=True):
-    f = results_path("agreement", "findings.csv", results=results)
-    return pd.read_csv(f) if f.exists() else None
+    return pd.read_csv(f) if (f := results_path("agreement", "findings.csv", results=results)).exists() else None
 CLAIM_TABLE = Claims("Agreement benchmark: findings per model and task", "the decomposition paper",
                      "53_agreement_benchmark.ipynb", "agreement/findings.csv", _claims)
 EXPERIMENT = register_experiment("agreement",

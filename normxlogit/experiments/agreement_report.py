@@ -11,7 +11,7 @@ import pandas as pd
 import torch
 from scipy import stats as _st
 from ..registry import method_label, method_colour
-from ..model.heads import HeadAdapter, get_adapter
+from ..model.heads import get_adapter
 from ..model.zoo import model_fingerprint, load_model, Bf16Products
 from ..attribution.ig import completeness_table
 from ..metrics.stats import bootstrap_weights, paired_t, wald_test, holm, share_margin_test
@@ -49,8 +49,7 @@ def paper_numbers() -> pd.DataFrame:
         t, task, model, *vs = line.split()
         cells = [("model", "accuracy", "default")] * 3 if t == "9" else list(itertools.product(*PAPER_LAYOUT[int(t)]))
         tasks = ("sva", "ra", "qa") if t == "9" else [task] * len(cells)
-        if len(vs) != len(cells):
-            raise ValueError(f"table {t} {task} {model}: {len(vs)} numbers, expected {len(cells)}")
+        assert len(vs) == len(cells), (t, task, model, len(vs))
         rows += [dict(table=int(t), task=k, model=model, method=a, metric=b, setting=s,
                       value=np.nan if v == "-" else float(v)) for k, (a, b, s), v in zip(tasks, cells, vs)]
     return pd.DataFrame(rows)
@@ -175,8 +174,7 @@ def item_values(frame) -> dict:
     return {mt: w.set_axis([(m, s, k) for k, m, s in w.columns], axis=1) for mt, w in wide.items()}
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #c303946d
-def _test(V, stat, per_item, key, n_boot) -> dict:
-    "n, the oriented difference, its 95% interval and two-sided p: paired t on per-item values, else bootstrap Wald."
+def _test(V, stat, per_item, key, n_boot) -> dict:             # paired t on per-item values, else bootstrap Wald
     if per_item:
         r = paired_t(stat(V))
         return dict(n=r["n"], value=r["diff"], lo=r["lo"], hi=r["hi"], p=r["p"], test="paired t")
@@ -220,10 +218,8 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
     rows += [dict(table=5, claim=PRECISION_TEXT, model=r.model, task=r.task, method="",
                   **share_margin_test(r.pg_changed, r.n, MARGIN), test="exact binomial (items whose PG changes)")
              for r in pcs[pcs.n >= min_items].itertuples()]
-    for c in counts:
-        if c["task"] not in ("sva", "ra") or c["examined"] < min_items: continue
-        k, n = int(c["correct"]), int(c["examined"])
-        ci = _st.binomtest(k, n).proportion_ci(0.95)
+    for c in (c for c in counts if c["task"] in ("sva", "ra") and c["examined"] >= min_items):
+        k, n, ci = c["correct"], c["examined"], _st.binomtest(c["correct"], c["examined"]).proportion_ci(0.95)
         rows.append(dict(table=9, claim=ACCURACY_TEXT, model=c["model"], task=c["task"], method="", n=n,
                          value=k / n - ACCURACY_CLAIM, lo=ci.low - ACCURACY_CLAIM, hi=ci.high - ACCURACY_CLAIM,
                          p=_st.binomtest(k, n, ACCURACY_CLAIM).pvalue, test="exact binomial"))
@@ -236,8 +232,7 @@ def findings(frame, counts, decoders, special_models=(), n_boot=2000, min_items=
     return out[cols[:2] + ["source"] + cols[2:10] + ["p_holm", "test", "verdict"]]
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #3009675c
-def _paper_means(table) -> dict:
-    "{(model, task): the paper's numbers of `table` as fractions, indexed (method, setting, metric)}."
+def _paper_means(table) -> dict:            # {(model, task): fractions, indexed (method, setting, metric)}
     p = paper_numbers().query("table == @table").dropna(subset=["value"])
     return {k: g.set_index(["method", "setting", "metric"]).value / 100
             for k, g in p.groupby(["model", "task"], sort=False)}
@@ -332,24 +327,22 @@ def ig_paths_file(model_name, task, results=True):
 
 def read_ig_paths(files) -> pd.DataFrame:
     "The rows of stored `ig_paths` files (`keep` '-' stays a string; pandas would read 'None' as missing)."
-    frames = [pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False,
-                          na_values={"rel_gap": ["", "nan"]}) for f in files]
-    cols = ["id", "baseline", "keep", "n_steps", "rel_gap", "model", "task"]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
+    return pd.concat([pd.read_csv(f, dtype={"id": str, "keep": str}, keep_default_na=False,
+                                  na_values={"rel_gap": ["", "nan"]}) for f in files], ignore_index=True)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #b172ae2f
 def ig_path_gaps(model, tokenizer, items, settings=IG_PATHS, n_steps=(64, 128, 256)) -> pd.DataFrame:
     "IG's relative completeness gap on `items` for other baselines and paths: one row per item, setting, steps."
-    model = model.model if isinstance(model, HeadAdapter) else model
     tg, fl = items.target_id.astype(int).tolist(), items.foil_id.astype(int).tolist()       # contrastive
-    t = completeness_table(model, tokenizer, items.input.tolist(), settings, n_steps, target=tg, foil=fl, per_text=True)
+    t = completeness_table(get_adapter(model).model, tokenizer, items.input.tolist(), settings, n_steps, target=tg,
+                           foil=fl, per_text=True)
     t["id"] = items.id.astype(str).to_numpy()[t.text.to_numpy()]
     t["keep"] = t.keep.replace("None", "-")                        # as the CSV files store it
     return t[["id", "baseline", "keep", "n_steps", "rel_gap"]]
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #127b2691
 def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=None, n_steps=(64, 128, 256),
-                 settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True, device=None) -> pd.DataFrame:
+                 settings=IG_PATHS, pools=None, results=True, cache=True, verbose=True) -> pd.DataFrame:
     "`ig_path_gaps` on the first correct items of every model and task, stored and resumable."
     n, pools, out = {**IG_PATH_N, **(n or {})}, {**FULL_POOL, **(pools or {})}, []
     path = lambda st: (st.get("baseline", "zero"), st.get("keep") or "-")        # as stored ('-': nothing kept)
@@ -357,30 +350,29 @@ def run_ig_paths(models=("smollm2-135m", "gemma3-270m"), tasks=("sva", "ra"), n=
     for spec in models:
         name, ad, tok = (spec[0], get_adapter(spec[1]), spec[2]) if isinstance(spec, tuple) else (spec, None, None)
         for task in tasks:
-            f = ig_paths_file(name, task, results) if results else None
-            g = read_ig_paths([f]) if f is not None and f.exists() else None
+            f = ig_paths_file(name, task, results)
+            g = read_ig_paths([f]) if f.exists() else None
             if g is not None and g.id.nunique() != n[task]: g = None          # other items: start again
             have = set() if g is None else set(zip(g.baseline, g.keep, g.n_steps))
             todo = [(st, ks) for st in settings if (ks := [k for k in n_steps if (*path(st), k) not in have])]
             if todo:
-                if ad is None: model, tok = load_model(name, device=device); ad = get_adapter(model)   # once per model
+                if ad is None: model, tok = load_model(name); ad = get_adapter(model)                  # once per model
                 t0 = time.process_time()
                 items, _ = agreement_items(ad, tok, task, n[task], pools[task], cache=cache)
                 used = items[items.used].reset_index(drop=True)
                 new = [ig_path_gaps(ad, tok, used, [st], ks).assign(model=name, task=task) for st, ks in todo]
                 g = pd.concat(([] if g is None else [g]) + new, ignore_index=True)
-                if f is not None: write_csv(f, g, float_format="%.6g"); g = read_ig_paths([f])   # returned = stored
+                write_csv(f, g, float_format="%.6g"); g = read_ig_paths([f])                     # returned = stored
                 if verbose: print(f"  {name} {task} IG paths: {len(todo)} settings on {used.id.nunique()} items, "
                                   f"{time.process_time() - t0:.0f} CPU s", flush=True)
             out.append(g[[w in want for w in zip(g.baseline, g.keep, g.n_steps)]])
-    return pd.concat(out, ignore_index=True) if out else read_ig_paths([])
+    return pd.concat(out, ignore_index=True)
 
 # %% ../../nbs/53_agreement_benchmark.ipynb #4999d141
-def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict | None = None, models=None):
+def plot_pg(df: pd.DataFrame, excluded: dict, left_out: dict, models: list):
     "Bars of PG per method (95% t intervals), a row per model and a column per task; returns the figure."
     import matplotlib.pyplot as plt
-    d, left_out, grey, dark = df[df.setting == "default"], left_out or {}, "#555555", "#333333"
-    models = list(dict.fromkeys(d.model)) if models is None else list(models)
+    d, grey, dark = df[df.setting == "default"], "#555555", "#333333"
     order = [m for m in AGREEMENT_METHODS if m in set(d.method) or any(m in r for r in excluded.values())]
     fig, axes = plt.subplots(len(models), len(AGREEMENT_TASKS), figsize=(9, 0.7 + 0.27 * len(order) * len(models)),
                              sharex=True, sharey=True, squeeze=False)

@@ -17,8 +17,6 @@ from ..model.heads import get_adapter
 from ..model.zoo import load_model, load_finetuned, model_fingerprint
 from ..attribution.logit_attribution import head_scores, embedding_norms
 from ..attribution import alti_logit, lrp, gradients, alti, globenc, value_zeroing  # noqa: F401 (registers)
-from ..paths import models_dir
-from ..testing import small_run
 from ..evidence.extractors import blimp_evidence, NORMXLOGIT_PARADIGMS
 from ..evidence.spans import evidence_to_tokens, replace_span, text_before
 from ..evidence.datasets import task_data
@@ -29,24 +27,23 @@ from .common import (scratch_unless_book, chunk_key, open_store, run_chunks, res
     Opt, Claims, ScaleRun, scale_runs)
 
 # %% auto #0
-__all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'WEAK_FT', 'CLM_MODELS', 'WEAK', 'KNOWN', 'CONTROL_WORDS', 'LENS_ROWS', 'ORDER',
-           'LABELS', 'LENS', 'EXPLAINED', 'LAYERWISE', 'SCALE_RUNS', 'CHOICES', 'PROTOCOLS', 'HEAD_READ',
-           'SWITCH_AFFECTS', 'ABLATED', 'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES',
-           'BEATS', 'CLAIM_COLUMNS', 'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods',
-           'run_sizes', 'have_finetuned', 'model_names', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids',
-           'prefix_input', 'prefix_fit', 'token_mask', 'alignment_items', 'batch_scores', 'score_items', 'Protocol',
-           'method_scores', 'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table',
-           'finish_claims', 'results_files', 'run_config', 'read_results', 'run_alignment', 'cost_rows', 'work',
-           'reproduce', 'read_claims']
+__all__ = ['PARADIGMS', 'SHORT', 'FT_NAME', 'CLM_MODELS', 'WEAK', 'KNOWN', 'CONTROL_WORDS', 'LENS_ROWS', 'ORDER', 'LABELS',
+           'LENS', 'EXPLAINED', 'LAYERWISE', 'SCALE_RUNS', 'CHOICES', 'PROTOCOLS', 'HEAD_READ', 'SWITCH_AFFECTS',
+           'ABLATED', 'PAPER_SET', 'WORD_LENS', 'MIN_LAYERS', 'CLAIMS', 'CLAIM_STAT', 'PAPER_VALUES', 'BEATS',
+           'CLAIM_COLUMNS', 'COLUMNS', 'FORMAT', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'label', 'kind_methods',
+           'run_sizes', 'load_blimp_model', 'blimp_items_evidence', 'held_out_ids', 'prefix_input', 'prefix_fit',
+           'token_mask', 'alignment_items', 'batch_scores', 'score_items', 'Protocol', 'method_scores',
+           'item_alignment', 'alignment_frame', 'pooled', 'layer_grid', 'model_claims', 'claims_table', 'finish_claims',
+           'results_files', 'run_config', 'read_results', 'run_alignment', 'cost_rows', 'work', 'reproduce',
+           'read_claims']
 
 # %% ../../nbs/52a_blimp_run.ipynb #ac7a6607
 PARADIGMS = list(NORMXLOGIT_PARADIGMS.values())
 SHORT = {v: k for k, v in NORMXLOGIT_PARADIGMS.items()}
 FT_NAME = "minilm-agreement-mlm"        # the fine-tuned masked LM (normxlogit.model.finetune): head + top two blocks
-WEAK_FT = "minilm-blimp-mlm"            # the first version's head-only masked LM: loadable, not in the run
 CLM_MODELS = ["smollm2-135m", "gemma3-270m"]
 WEAK = ("bert-tiny-mlm",)               # the weak reference
-KNOWN = CLM_MODELS + ["bert-tiny-mlm", FT_NAME, WEAK_FT, "minilm-l6-randomhead"]
+KNOWN = CLM_MODELS + ["bert-tiny-mlm", FT_NAME]
 CONTROL_WORDS = ("plural", "noun", "apple")
 LENS_ROWS = ("target", "foil") + CONTROL_WORDS        # the words read through the head at every token (LogAt rows)
 ORDER = ("random", "nearest", "l2norm", "globenc", "alti", "value_zeroing", "alti_logit", "attnlrp", "grad_l1", "gxi",
@@ -71,27 +68,14 @@ def kind_methods(kind: str) -> list:
     "The methods of the experiment for a head kind ('causal_lm' or 'masked_lm'), in display order."
     return [m for m in ORDER if m in ("random", "nearest", "l2norm") + LENS + EXPLAINED[kind]]
 
-def run_sizes(scale: str | None = None) -> dict:
-    "`{kind: (n, pool)}` of a scale (`SCALE_RUNS`); by default 'tiny' under `nbdev_test`, else 'book'."
-    scale = ("tiny" if small_run() else "book") if scale is None else scale
+def run_sizes(scale: str) -> dict:
+    "`{kind: (n, pool)}` of a scale (`SCALE_RUNS`)."
     return {r.task: (r.n, r.get("pool")) for r in scale_runs(SCALE_RUNS, scale)}
 
-def have_finetuned() -> bool: return (models_dir() / FT_NAME / "result.json").exists()
-
-def _stand_in(name: str) -> str: return "minilm-l6-randomhead" if name == FT_NAME and not have_finetuned() else name
-
-def model_names(scale: str = "book") -> list:
-    "The models of a scale (`SCALE_RUNS`), the random-head MiniLM standing in for `FT_NAME` while it is not trained."
-    return [_stand_in(r.model) for r in scale_runs(SCALE_RUNS, scale)]
-
-def load_blimp_model(name: str, device: str = "cpu", dtype=torch.float32):
-    "`(model, tokenizer)` of one of `KNOWN` on `device`, in `dtype` (a `torch.dtype` or its name, e.g. 'bfloat16')."
-    dtype = getattr(torch, dtype, None) if isinstance(dtype, str) else dtype
-    if not isinstance(dtype, torch.dtype): raise ValueError(f"dtype must be a torch dtype or its name, got {dtype!r}")
-    if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {KNOWN}")
-    if name in (FT_NAME, WEAK_FT): model, tok = load_finetuned(name, device=device); return model.to(dtype), tok
-    if name == "minilm-l6-randomhead": return load_model("minilm-l6", head="masked_lm", device=device, dtype=dtype)
-    return load_model(name, device=device, dtype=dtype)
+def load_blimp_model(name: str, device: str = "cpu"):
+    "`(model, tokenizer)` of one of `KNOWN` on `device` (`FT_NAME` from its fine-tuned artifact)."
+    if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {', '.join(KNOWN)}")
+    return (load_finetuned if name == FT_NAME else load_model)(name, device=device)
 
 # %% ../../nbs/52a_blimp_run.ipynb #3d79d048
 @functools.lru_cache(maxsize=1)
@@ -124,7 +108,6 @@ def token_mask(item, tokens: str = "words") -> np.ndarray:
     return keep
 
 def _item_row(r, i: str, p: str, tok, masked: bool) -> dict:
-    "One candidate item from the evidence row `r` (an unfit row has int / bool columns too, never NaN)."
     space = "" if masked else " "
     if not masked: text, spans, fits = prefix_input(r)
     else: text, spans = replace_span(r.text, r.target_span, tok.mask_token, r.evidence_spans); fits = len(spans) > 0
@@ -137,27 +120,22 @@ def _item_row(r, i: str, p: str, tok, masked: bool) -> dict:
     for s in spans:
         es = np.asarray(evidence_to_tokens(text, [s], tok).evidence)
         if es.any(): first[int(es.argmax())] = 1
-    if masked:
-        at = [k for k, t in enumerate(toks) if t == tok.mask_token]
-        if len(at) != 1: raise ValueError(f"{i}: the masked input must hold one mask token")
-        pos = origin = at[0]
-    else: pos, origin = len(toks) - 1, len(toks)          # the next word sits after the last token
+    pos, origin = (list(toks).index(tok.mask_token),) * 2 if masked else (len(toks) - 1, len(toks))  # next word: after
     return dict(row, tokens=list(toks), evidence=np.asarray(e, np.int64), evidence_first=first,
                 special=np.asarray(sp, bool), pos=pos, origin=origin)
 
-def alignment_items(adapter, tok, evidence: dict, n: int, pool: int, held_out: dict | None = None):
+def alignment_items(adapter, tok, evidence: dict, n: int, pool: int):
     "`(items, counts)` of one model (`adapter`: its `HeadAdapter`): the used items, and the counts per paradigm."
-    kind = adapter.kind
-    if kind not in EXPLAINED: raise ValueError(f"the experiment needs a causal_lm or masked_lm head, got {kind!r}")
-    if kind == "masked_lm" and held_out is None: raise ValueError("masked LMs draw from held-out pairs: pass held_out")
-    items = pd.DataFrame([_item_row(evidence[p].loc[i], i, p, tok, kind == "masked_lm") for p in PARADIGMS
-                          for i in (list(evidence[p].index[:pool]) if kind == "causal_lm" else held_out[p][:pool])])
+    if adapter.kind not in EXPLAINED:
+        raise ValueError(f"the experiment needs a causal_lm or masked_lm head, got {adapter.kind!r}")
+    masked = adapter.kind == "masked_lm"            # a masked LM draws from the pairs held out from its fine-tuning
+    ids = held_out_ids() if masked else {p: list(evidence[p].index) for p in PARADIGMS}
+    items = pd.DataFrame([_item_row(evidence[p].loc[i], i, p, tok, masked) for p in PARADIGMS for i in ids[p][:pool]])
     items["eligible"] = items.fits & items.single_token
     lg, el = np.full((len(items), 2), np.nan), np.flatnonzero(items.eligible)
-    if len(el):          # shortest inputs first, in batches of 32
-        order = el[np.argsort([len(items.tokens[k]) for k in el], kind="stable")]
-        out = predict(adapter, tok, items.input[order].tolist(), batch_size=32, truncation=False).numpy()
-        lg[order] = np.take_along_axis(out, items.loc[order, ["target_id", "foil_id"]].astype(int).to_numpy(), 1)
+    order = el[np.argsort([len(items.tokens[k]) for k in el], kind="stable")]      # shortest first, in batches of 32
+    out = predict(adapter, tok, items.input[order].tolist(), batch_size=32, truncation=False).numpy()
+    lg[order] = np.take_along_axis(out, items.loc[order, ["target_id", "foil_id"]].astype(int).to_numpy(), 1)
     items["logit_target"], items["logit_foil"] = lg.T
     items["preferred"] = items.eligible & (items.logit_target > items.logit_foil)
     items["trivial"] = [bool(r.eligible) and not (token_mask(r, "words") & (np.asarray(r.evidence) == 0)).any()
@@ -195,17 +173,16 @@ def batch_scores(adapter, tok, items: pd.DataFrame) -> list:
         out.append({key: np.asarray(v, np.float32) for key, v in d.items()})
     return out
 
-def score_items(adapter, tok, items: pd.DataFrame, name: str, cache=True, chunk_size: int = 16, batch_size: int = 8,
-                progress: bool = False):
-    "`(scores, info)`: `batch_scores` of all `items` in chunks of `chunk_size` items, each stored under `cache`."
+def score_items(adapter, tok, items: pd.DataFrame, name: str, cache=True, chunk_size: int = 16, progress: bool = False):
+    "`(scores, info)`: `batch_scores` of all `items` (8 a batch) in chunks of `chunk_size` items, stored under `cache`."
     key = chunk_key("blimp-alignment", model=name, fingerprint=model_fingerprint(adapter.model),   # as committed
-                    methods=list(EXPLAINED[adapter.kind]), control=list(CONTROL_WORDS), batch_size=batch_size,
+                    methods=list(EXPLAINED[adapter.kind]), control=list(CONTROL_WORDS), batch_size=8,
                     chunk_size=chunk_size,
                     items=[[r.id, r.input, int(r.target_id), int(r.foil_id)] for r in items.itertuples()])
     store = open_store(cache, "blimp", f"blimp-{name}", key)
     def compute(j):          # a chunk: the items' arrays concatenated along the token axis, and their lengths
         sub = items.iloc[j * chunk_size:(j + 1) * chunk_size]
-        sc = [d for q in range(0, len(sub), batch_size) for d in batch_scores(adapter, tok, sub.iloc[q:q + batch_size])]
+        sc = [d for q in range(0, len(sub), 8) for d in batch_scores(adapter, tok, sub.iloc[q:q + 8])]
         return ({k: np.concatenate([d[k] for d in sc], -1) for k in sc[0]},
                 dict(lengths=[int(d["lse"].shape[-1]) for d in sc], ids=sub.id.tolist()))
     n = -(-len(items) // chunk_size)
@@ -229,8 +206,8 @@ class Protocol:
     scale: str = "prob"
     dp: str = "share"
     def __post_init__(self):
-        for k, v in CHOICES.items():
-            if getattr(self, k) not in v: raise ValueError(f"Protocol.{k} must be one of {v}, got {getattr(self, k)!r}")
+        if bad := [k for k, v in CHOICES.items() if getattr(self, k) not in v]:
+            raise ValueError(f"Protocol: {bad} must be one of {CHOICES}")
 
 PROTOCOLS = {"ours": Protocol(), "authors": Protocol(**{k: v[1] for k, v in CHOICES.items()})}
 HEAD_READ = LENS + ("l2norm",)          # scores read off the head (or the norm): softmax-normalised in the authors' DP
@@ -263,10 +240,9 @@ def item_alignment(item, sc: dict, methods, protocol: Protocol) -> dict:
             out[m, "dp"], out[m, "ap"] = (layers, dp_rows(S[:, keep], e, how)), (layers, ap_rows(S[:, keep], e))
     return out
 
-def alignment_frame(items: pd.DataFrame, scores: list, name: str, methods=None):
+def alignment_frame(items: pd.DataFrame, scores: list, name: str):
     "`(frame, per_item)`: the mean alignment per paradigm, method, layer and metric (`COLUMNS`), and per item."
-    if len(items) != len(scores): raise ValueError(f"{len(items)} items but {len(scores)} score dicts")
-    if methods is None: methods = kind_methods("masked_lm" if len(items) and items.masked.iloc[0] else "causal_lm")
+    methods = kind_methods("masked_lm" if items.masked.iloc[0] else "causal_lm")
     variants = [("", PROTOCOLS["ours"], methods), ("_authors", PROTOCOLS["authors"], methods)]
     variants += [(f":{f}", replace(PROTOCOLS["ours"], **{f: CHOICES[f][1]}),    # one switch
                   [m for m in methods if m in ABLATED and m in (SWITCH_AFFECTS[f] or methods)]) for f in SWITCH_AFFECTS]
@@ -343,16 +319,13 @@ def _contrasts(w: pd.DataFrame, claim: str, L: int) -> dict:
     if claim == "depth_trend": return {"Target rising": rise("logat_target"), "Foil falling": -rise("logat_foil")}
     return {"controls": rise("logat_plural") - (rise("logat_noun") + rise("logat_apple")) / 2}      # plural_top
 
-def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric: str,
-                 protocol: str = "ours") -> pd.DataFrame:
+def model_claims(per_item: pd.DataFrame, frame: pd.DataFrame, model: str, metric: str, protocol: str = "ours"):
     "The claims (`CLAIMS`) on one model, metric ('dp', 'ap') and protocol ('ours', 'authors'), with intervals."
-    if protocol not in ("ours", "authors"): raise ValueError(f"protocol must be 'ours' or 'authors', got {protocol!r}")
+    if protocol not in PROTOCOLS: raise ValueError(f"protocol must be 'ours' or 'authors', got {protocol!r}")
     key = metric + ("" if protocol == "ours" else "_authors")
-    d = per_item[(per_item.model == model) & (per_item.metric == key)]
-    if d.empty: raise ValueError(f"no per-item rows of {key!r} for model {model!r}")
-    w = d.pivot(index="id", columns="method", values=["mean", "bottom", "top"]).swaplevel(axis=1)
-    g = layer_grid(frame, model, key)
-    rows = []
+    w = per_item[(per_item.model == model) & (per_item.metric == key)].pivot(
+        index="id", columns="method", values=["mean", "bottom", "top"]).swaplevel(axis=1)
+    g, rows = layer_grid(frame, model, key), []
     for claim in CLAIMS:
         tests = {k: paired_t(v.to_numpy()) for k, v in _contrasts(w, claim, len(g)).items()}
         if not tests: continue
@@ -384,16 +357,11 @@ def finish_claims(t: pd.DataFrame) -> pd.DataFrame:
 COLUMNS = ["model", "paradigm", "method", "layer", "metric", "value", "n"]
 FORMAT = 3   # 3: claims with intervals over items, the embedding-norm spread and the run record are part of the run
 
-def results_files(sizes: dict, results=True) -> dict:
-    "The results files of a run of `sizes`: stem `alignment` (book), `alignment_<scale>` or `alignment_<n>of<pool>...`."
-    sizes = {k: tuple(v) for k, v in sizes.items()}
-    scale = next((s for s in SCALE_RUNS if run_sizes(s) == sizes), None)
-    stem = ("alignment" if scale == "book" else f"alignment_{scale}" if scale
-            else "alignment_" + "_".join(f"{n}of{p}" for n, p in sizes.values()))
+def results_files(scale: str, results=True) -> dict:
+    "The results files of a run at `scale`: stem `alignment` (book) or `alignment_<scale>`."
+    stem = "alignment" if scale == "book" else f"alignment_{scale}"
     return {k: results_path("blimp", stem + x, results=results)
             for k, x in (("csv", ".csv"), ("items", "_items.csv"), ("claims", "_claims.csv"), ("json", ".json"))}
-
-def _rel(files: dict) -> dict: return {k: f"{Path(f).parent.name}/{Path(f).name}" for k, f in files.items()}
 
 def run_config(sizes: dict, names: list) -> dict:
     "What the results files must have been computed with to be reused."
@@ -409,27 +377,23 @@ def read_results(files: dict, config: dict | None = None):
     return pd.read_csv(files["csv"]), pd.read_csv(files["items"]), pd.read_csv(files["claims"]), doc
 
 # %% ../../nbs/52a_blimp_run.ipynb #2ed6b28c
-def run_alignment(names: list, sizes: dict, results=True, cache=True, device: str = "cpu",
-                  dtype=torch.float32, chunk_size: int = 16, batch_size: int = 8, verbose: bool = False) -> dict:
-    "The whole experiment: models `names` at `sizes` on `device`; the results files are only read when they exist."
-    names, sizes = list(names), {k: tuple(v) for k, v in sizes.items()}
-    files, config = results_files(sizes, results), run_config(sizes, names)
-    got = read_results(files, config)
-    if got is not None: return dict(zip(("frame", "counts", "claims", "record"), got), computed=0, files=_rel(files))
+def run_alignment(scale: str, names=None, results=True, cache=True, device: str = "cpu", verbose: bool = False) -> dict:
+    "The whole experiment at `scale` (models `names`, default the scale's) on `device`; finished files are only read."
+    names, sizes = names or [r.model for r in scale_runs(SCALE_RUNS, scale)], run_sizes(scale)
+    files, config = results_files(scale, results), run_config(sizes, names)
+    rel = {k: f"{f.parent.name}/{f.name}" for k, f in files.items()}
+    if (got := read_results(files, config)) is not None:
+        return dict(zip(("frame", "counts", "claims", "record"), got), computed=0, files=rel)
     cache = results_path("blimp", "chunks", results=results) if cache is True else cache
-    held = held_out_ids() if any(n not in CLM_MODELS for n in names) else None
-    frames, per_item, counts, info, wall = [], [], [], {}, time.time()
+    parts, info, wall = [], {}, time.time()
     for name in names:
         t0 = time.process_time()
-        model, tok = load_blimp_model(name, device, dtype)
+        model, tok = load_blimp_model(name, device)
         ad = get_adapter(model)
-        if ad.kind not in sizes: raise ValueError(f"{name}: these sizes have none for a {ad.kind} model: {sizes}")
-        it, c = alignment_items(ad, tok, blimp_items_evidence(), *sizes[ad.kind], held)
+        it, c = alignment_items(ad, tok, blimp_items_evidence(), *sizes[ad.kind])
         t1 = time.process_time()
-        sc, inf = score_items(ad, tok, it, name, cache, chunk_size, batch_size, progress=verbose)
-        f, pi = alignment_frame(it, sc, name, kind_methods(ad.kind))
-        frames.append(f); per_item.append(pi)
-        counts.append(c.reset_index().assign(model=name, kind=ad.kind))
+        sc, inf = score_items(ad, tok, it, name, cache, progress=verbose)
+        parts.append((*alignment_frame(it, sc, name), c.reset_index().assign(model=name, kind=ad.kind)))
         n = ad.m.get_input_embeddings().weight.detach().float().norm(dim=-1).cpu()     # the embedding norms' spread
         spread = dict(vocabulary=len(n), mean=round(float(n.mean()), 5), cv=round(float(n.std() / n.mean()), 6),
                       p05=round(float(n.quantile(0.05)), 5), p95=round(float(n.quantile(0.95)), 5))
@@ -437,62 +401,49 @@ def run_alignment(names: list, sizes: dict, results=True, cache=True, device: st
         if verbose: print(f"{name}: {len(it)} items, {inf['computed']} of {inf['chunks']} chunks computed now, "
                           f"{time.process_time() - t0:.0f} s CPU in this call", flush=True)
         del model, ad
-    frame = pd.concat(frames, ignore_index=True)[COLUMNS]
-    counts = pd.concat(counts, ignore_index=True).set_index(["model", "kind"]).reset_index()   # model, kind first
-    claims = claims_table(pd.concat(per_item, ignore_index=True), frame)
-    computed = sum(v["computed"] for v in info.values())
+    frame, per_item, counts = (pd.concat(x, ignore_index=True) for x in zip(*parts))
+    counts = counts.set_index(["model", "kind"]).reset_index()                              # model, kind first
+    claims, computed = claims_table(per_item, frame), sum(v["computed"] for v in info.values())
     record = run_record("blimp", cpu_s=sum(v["cpu_s"] + v["items_cpu_s"] for v in info.values()),
                         wall_s=time.time() - wall, device=device, config=config, info=info, computed=computed,
-                        dtype=str(dtype).replace("torch.", ""))
+                        dtype="float32")
     write_csv(files["csv"], frame); write_csv(files["items"], counts); write_csv(files["claims"], claims)
     write_json(files["json"], record)
     record_costs("blimp", cost_rows(record, [n for n, v in info.items() if v["computed"]]), results=results)
-    return dict(frame=frame, counts=counts, claims=claims, record=record, computed=computed, files=_rel(files))
+    return dict(frame=frame, counts=counts, claims=claims, record=record, computed=computed, files=rel)
 
 # %% ../../nbs/52a_blimp_run.ipynb #6120c4c9
 def cost_rows(record: dict, models=None) -> list:
     "The cost rows (`record_costs`) of a run record for `models` (default: all): 'select' and 'score'."
-    rows = []
-    for m in record["info"] if models is None else models:
-        v = record["info"][m]
-        pairs = record["config"]["sizes"][v["kind"]][1] * len(PARADIGMS)
-        rows += [dict(model=m, task=v["kind"], step="select", unit="pool pair", units=pairs, cpu_s=v["items_cpu_s"]),
-                 dict(model=m, task=v["kind"], step="score", unit="item", units=v["items"], cpu_s=v["cpu_s"])]
-    return rows
+    info, sizes = record["info"], record["config"]["sizes"]
+    steps = lambda v: (("select", "pool pair", sizes[v["kind"]][1] * len(PARADIGMS), v["items_cpu_s"]),
+                       ("score", "item", v["items"], v["cpu_s"]))
+    return [dict(model=m, task=info[m]["kind"], step=s, unit=u, units=k, cpu_s=c)
+            for m in (info if models is None else models) for s, u, k, c in steps(info[m])]
 
 def work(run: ScaleRun, results=True) -> list:
     "The steps of one run for `estimate`: select items (pool pairs) and score them (the items the book's run implies)."
-    name, pool = _stand_in(run.model), run.get("pool")
-    f = results_path("blimp", "alignment_items.csv", results=results)
-    c = pd.read_csv(f).query("model == @name") if f.exists() else []
-    ok = c.preferred * (1 - c.trivial / c.eligible.where(c.eligible > 0)).fillna(0) if len(c) else None
-    used = int((ok * pool / c.pool).clip(upper=run.n).round().sum()) if len(c) else run.n * len(PARADIGMS)
+    name, pool, f = run.model, run.get("pool"), results_path("blimp", "alignment_items.csv", results=results)
+    c = pd.read_csv(f).query("model == @name") if f.exists() else []          # no items recorded: n per paradigm
+    used = (int((c.preferred * (1 - c.trivial / c.eligible.where(c.eligible > 0)).fillna(0) * pool / c.pool)
+                .clip(upper=run.n).round().sum()) if len(c) else run.n * len(PARADIGMS))
     return [dict(step=f"{name}: select items", units=pool * len(PARADIGMS), cost=(name, run.task, "select")),
             dict(step=f"{name}: score", units=used, cost=(name, run.task, "score"))]
 
 @scratch_unless_book("blimp")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     "Run the experiment (resumably) at `scale` on `device` ('auto': a GPU if any); the chunks computed now, the files."
-    run = run_alignment(model_names(scale), run_sizes(scale), results, cache, pick_device(device),
-                        verbose=scale != "tiny")
+    run = run_alignment(scale, None, results, cache, pick_device(device), verbose=scale != "tiny")
     return dict(computed=run["computed"], files=run["files"])
 
 def _run(a):
-    for name in a.models or []:
-        if name not in KNOWN: raise ValueError(f"unknown model {name!r}; choose from {', '.join(KNOWN)}")
-        if name == FT_NAME and not have_finetuned():
-            raise ValueError(f"{FT_NAME} is not trained yet (no result.json): python tools/finetune.py {FT_NAME}")
-    if a.chunk_size < 1 or a.batch_size < 1: raise ValueError("--chunk-size and --batch-size must be at least 1")
-    run = run_alignment(a.models or model_names(a.scale), run_sizes(a.scale), a.results, a.cache, a.device, a.dtype,
-                        chunk_size=a.chunk_size, batch_size=a.batch_size, verbose=True)
+    run = run_alignment(a.scale, a.models, a.results, a.cache, a.device, verbose=True)
     print("wrote", ", ".join(run["files"].values()))
 
 main = command_line("blimp", "BLiMP evidence alignment (the NormXLogit paper's Experiment 2).", {"run": Command(
     "run or resume the experiment and write the results files", _run,
-    (Opt("models", None, f"default: the scale's ({', '.join(model_names())} for book and paper)", many=True),
-     Opt("dtype", "float32", "the models' dtype", ("float32", "bfloat16", "float16")),
-     Opt("chunk_size", 16, "items per stored chunk"), Opt("batch_size", 8, "items per forward pass")),
-    ("scale", "results", "cache", "device", "threads"))})
+    (Opt("models", None, f"default: the scale's ({', '.join(r.model for r in SCALE_RUNS['book'])} for book and paper)",
+         many=True),), ("scale", "results", "cache", "device", "threads"))})
 
 def read_claims(results=True):
     "Our protocol's claims (bert-tiny left out; a claim against the same rival once), as `Claims` reads them."

@@ -9,7 +9,7 @@ import pandas as pd
 from .common import with_ci, verdict_mark, dashed
 from ..registry import method_colour
 from .blimp import ORDER, PARADIGMS, SHORT, CLAIMS, PAPER_VALUES
-from .blimp import ABLATED, label, pooled, layer_grid, results_files, run_sizes, read_results
+from .blimp import ABLATED, label, pooled, layer_grid, results_files, read_results
 
 # %% auto #0
 __all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'CLAIM_LABELS', 'PAPER_LEVELS', 'book_results',
@@ -17,10 +17,10 @@ __all__ = ['SWITCH_LABELS', 'METRIC_AXIS', 'METRIC_NAME', 'LENS_COLOURS', 'CLAIM
            'plot_paradigms', 'claims_view', 'ahead_table', 'levels_table', 'spread_table']
 
 # %% ../../nbs/52_blimp_alignment.ipynb #c6350103
-def book_results(results=True) -> tuple:
-    "The committed book run `(frame, counts, claims, record)` from `results/blimp/alignment*` (or a folder `results`)."
-    got = read_results(results_files(run_sizes("book"), results))
-    if got is None: raise FileNotFoundError("no BLiMP book results: run `normxlogit reproduce blimp --scale book`")
+def book_results() -> tuple:
+    "The committed book run `(frame, counts, claims, record)` from `results/blimp/alignment*`."
+    if (got := read_results(results_files("book"))) is None:
+        raise FileNotFoundError("no BLiMP book results: run `normxlogit reproduce blimp --scale book`")
     return got
 
 def accuracy_table(counts: pd.DataFrame) -> pd.DataFrame:
@@ -36,18 +36,16 @@ def layer_mean(frame: pd.DataFrame) -> pd.DataFrame:
 
 def protocol_table(frame: pd.DataFrame, model: str) -> pd.DataFrame:
     "One model's methods (rows): layer means of DP and AP under our protocol and the authors' ('–': no DP)."
-    t, cols = layer_mean(frame[frame.model == model]), ["dp", "ap", "dp_authors", "ap_authors"]
-    t = t[t.metric.isin(cols)].pivot(index="method", columns="metric", values="value")
-    t = t.reindex([m for m in ORDER if m in t.index])[cols].rename(index=label)
-    t.columns = pd.MultiIndex.from_product([["ours", "authors'"], ["DP", "AP"]])
-    return dashed(t, 3)
+    t = layer_mean(frame[frame.model == model]).pivot(index="method", columns="metric", values="value")
+    t = t.reindex([m for m in ORDER if m in t.index])[["dp", "ap", "dp_authors", "ap_authors"]].rename(index=label)
+    return dashed(t.set_axis(pd.MultiIndex.from_product([["ours", "authors'"], ["DP", "AP"]]), axis=1), 3)
 
 SWITCH_LABELS = {"": "ours", **{f":{f}": f for f in ("norm", "scale", "dp", "tokens", "evidence")},
                  "_authors": "authors'"}
 
-def ablation_table(frame: pd.DataFrame, methods=ABLATED) -> pd.DataFrame:
-    "Layer means of `methods` per model: ours, ours with one choice switched to the authors' (columns), the authors'."
-    t = layer_mean(frame[frame.method.isin(methods)])
+def ablation_table(frame: pd.DataFrame) -> pd.DataFrame:
+    "Layer means of `ABLATED` per model: ours, ours with one choice switched to the authors' (columns), the authors'."
+    t = layer_mean(frame[frame.method.isin(ABLATED)])
     t = t.assign(metric=t.metric.str[:2].str.upper(), variant=t.metric.str[2:].map(SWITCH_LABELS),
                  method=t.method.map(label))
     out = t.pivot_table(index=["model", "method", "metric"], columns="variant", values="value", sort=False)
@@ -94,11 +92,10 @@ def plot_layers(frame: pd.DataFrame, model: str):
     fig.tight_layout()
     return fig
 
-def plot_paradigms(frame: pd.DataFrame, metric: str, models=None,
-                   methods=("logat_target", "logat_foil", "normxlogit", "logat_plural", "alti_logit")):
+def plot_paradigms(frame: pd.DataFrame, metric: str, models: list, methods: list):
     "Per model (rows) and paradigm (columns), the per-layer `metric` of a few layer-wise `methods` (our protocol)."
     import seaborn as sns
-    q = frame[frame.model.isin(models or frame.model) & (frame.metric == metric) & frame.method.isin(methods)]
+    q = frame[frame.model.isin(models) & (frame.metric == metric) & frame.method.isin(methods)]
     names = {m: label(m) for m in sorted(methods, key=lambda m: (m == "normxlogit") + 2 * (m == "logat_target"))}
     g = sns.relplot(q.assign(method=q.method.map(names), paradigm=q.paradigm.map(SHORT)), x="layer", y="value",
                     row="model", col="paradigm", hue="method", size="method", style="method", kind="line",
@@ -126,14 +123,12 @@ def _by_claim(v: pd.DataFrame, paper: bool = False) -> pd.DataFrame:
     v.index = pd.MultiIndex.from_tuples([(CLAIM_LABELS[c], k.upper()) for c, k in keys], names=["claim", "metric"])
     return v
 
-def _corrected_away(r) -> bool:
-    "An inconclusive claim whose unadjusted interval excludes zero: only Holm's correction made it inconclusive."
+def _corrected_away(r) -> bool:          # only Holm's correction made it inconclusive
     return r.verdict == "inconclusive" and (r.lo > 0 or r.hi < 0)
 
 def claims_view(claims: pd.DataFrame, protocol: str = "ours") -> pd.DataFrame:
     "The claims of one protocol: a row per claim and metric, a column per model, cells 'verdict, difference [95% CI]'."
-    t = claims[claims.protocol == protocol]
-    if t.empty: raise ValueError(f"no claims of protocol {protocol!r}")
+    if (t := claims[claims.protocol == protocol]).empty: raise ValueError(f"no claims of protocol {protocol!r}")
     ci = lambda r: (with_ci(r.value, r.lo, r.hi) if max(abs(r.lo), abs(r.hi)) >= 5e-4       # else not to read as 0.000
                     else f"{r.value:.1e} [{r.lo:.1e}, {r.hi:.1e}]")
     cell = t.assign(cell=[verdict_mark(r.verdict, ci(r)) + (f" (Holm p {r.p_holm:.2g})" if _corrected_away(r) else "")

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/50_experiments.ipynb #41eedf26
 from __future__ import annotations
-import contextlib, functools, gzip, json, os, subprocess, sys, time
+import contextlib, functools, gzip, importlib, json, os, subprocess, sys, time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -21,10 +21,10 @@ from ..metrics.stats import interval_verdict, VERDICTS
 from ..profiling import machine_info
 
 # %% auto #0
-__all__ = ['COST_COLUMNS', 'COST_KEY', 'SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES', 'BOOK_SCALE',
-           'SHARED_OPTS', 'chunk_key', 'cache_root', 'open_store', 'results_path', 'write_csv', 'write_json',
-           'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load', 'wait_until_quiet',
-           'cost_table', 'costs_path', 'record_costs', 'unit_costs', 'fold_stores', 'verdict', 'with_ci',
+__all__ = ['COST_COLUMNS', 'COST_KEY', 'verdict', 'SYMBOLS', 'VERDICT_ALIASES', 'EXPERIMENTS', 'EXPERIMENT_MODULES', 'SCALES',
+           'BOOK_SCALE', 'SHARED_OPTS', 'chunk_key', 'cache_root', 'open_store', 'results_path', 'write_csv',
+           'write_json', 'write_record', 'run_record', 'quiet', 'locked', 'merge_rows', 'others_load',
+           'wait_until_quiet', 'cost_table', 'costs_path', 'record_costs', 'unit_costs', 'fold_stores', 'with_ci',
            'count_verdicts', 'dashed', 'normal_verdicts', 'verdict_mark', 'paper_transcriptions', 'paper_numbers_file',
            'paper_text', 'ScaleRun', 'scale_runs', 'scale_table', 'Experiment', 'register_experiment',
            'load_experiments', 'estimate', 'Claims', 'population', 'claim_table', 'all_claims', 'scratch_dir',
@@ -70,9 +70,8 @@ def write_json(path, doc) -> Path:
 
 def write_record(path, record: dict, computed) -> Path | None:
     "Write a run's `record` when the run `computed` something or none exists yet; None when it is left as it is."
-    path = Path(path)
-    done = len(computed) if hasattr(computed, "__len__") else computed
-    return write_json(path, record) if done or not path.exists() else None
+    if hasattr(computed, "__len__"): computed = len(computed)
+    return write_json(path, record) if computed or not Path(path).exists() else None
 
 def run_record(experiment: str, cpu_s: float | None = None,
                wall_s: float | None = None, device="cpu", **fields) -> dict:
@@ -85,8 +84,7 @@ def run_record(experiment: str, cpu_s: float | None = None,
 def quiet(record: dict, per_core: float = 1.25) -> bool:
     "Was the machine quiet when the run started? (load average at most `per_core` x the number of cores.)"
     m = record.get("machine", record)
-    load, n = m.get("load_avg"), m.get("n_cpus") or 1
-    return load is None or (isinstance(load, float) and np.isnan(load)) or load <= per_core * n
+    return pd.isna(load := m.get("load_avg")) or load <= per_core * (m.get("n_cpus") or 1)
 
 # %% ../../nbs/50_experiments.ipynb #b9d60978
 @contextlib.contextmanager
@@ -106,8 +104,8 @@ def merge_rows(path, new, key=None, columns=None, lock: bool = True, **csv) -> p
         old = pd.read_csv(path) if path.exists() else None
         if old is not None and isinstance(key, dict): old = old[~(old[list(key)] == pd.Series(key)).all(axis=1)]
         elif old is not None and key:
-            rows = lambda d: list(map(tuple, d[list(key)].astype(str).to_numpy()))
-            seen = set(rows(new)); old = old[[k not in seen for k in rows(old)]]
+            rows = lambda d: pd.MultiIndex.from_frame(d[list(key)].astype(str))
+            old = old[~rows(old).isin(rows(new))]
         full = new if old is None else pd.concat([old, new], ignore_index=True)
         if columns is not None: full = full.reindex(columns=list(columns))
         if path.suffix != ".gz": write_csv(path, full, **csv)
@@ -119,20 +117,19 @@ def merge_rows(path, new, key=None, columns=None, lock: bool = True, **csv) -> p
 # %% ../../nbs/50_experiments.ipynb #a4a2f6c8
 def others_load(load_start, load_end=np.nan, cpu_s=np.nan, wall_s=np.nan) -> float:
     "The load of *other* work around a timed run: the larger of the start load and the end load less the run's own."
-    s, e, c, w = (float(x) if x is not None and pd.notna(x) else np.nan for x in (load_start, load_end, cpu_s, wall_s))
-    own = c / w if w > 0 and not np.isnan(c) else 0.0
-    v = [x for x in (s, e - own) if not np.isnan(x)]
+    s, e, c, w = (float(x) if pd.notna(x) else np.nan for x in (load_start, load_end, cpu_s, wall_s))
+    v = [x for x in (s, e - (c / w if w > 0 and not np.isnan(c) else 0.0)) if not np.isnan(x)]   # less its own
     return max(0.0, *v) if v else np.nan
 
 def wait_until_quiet(max_s: float, per_core: float = 1.25, n_cpus=None, poll_s: float = 5.0,
                      loadavg=None, sleep=time.sleep) -> float:
     "Wait at most `max_s` seconds until the load is at most `per_core` per core; the last load read (NaN: none)."
-    loadavg = loadavg or getattr(os, "getloadavg", None)
+    loadavg, t0 = loadavg or getattr(os, "getloadavg", None), time.monotonic()
     if loadavg is None: return np.nan
-    n, t0 = n_cpus or os.cpu_count() or 1, time.monotonic()
     while True:
         load = float(loadavg()[0])
-        if quiet(dict(load_avg=load, n_cpus=n), per_core) or time.monotonic() - t0 >= max_s: return round(load, 2)
+        if quiet(dict(load_avg=load, n_cpus=n_cpus or os.cpu_count()), per_core) or time.monotonic() - t0 >= max_s:
+            return round(load, 2)
         sleep(poll_s)
 
 # %% ../../nbs/50_experiments.ipynb #1df4e634
@@ -178,9 +175,7 @@ def fold_stores(root, prefix: str, finished) -> pd.DataFrame:
     return pd.DataFrame(gone, columns=["folder", "chunks"])
 
 # %% ../../nbs/50_experiments.ipynb #3758a9db
-def verdict(lo: float, hi: float, p_adjusted: float | None = None, alpha: float = 0.05) -> str:
-    "'holds' / 'does not hold' / 'inconclusive' for an interval oriented as claimed (`metrics.stats.interval_verdict`)."
-    return interval_verdict(lo, hi, p_adjusted, alpha)
+verdict = interval_verdict     # 'holds' / 'does not hold' / 'inconclusive' for an interval oriented as claimed
 
 def with_ci(value: float, lo: float, hi: float, digits: int = 3) -> str:
     "'0.123 [0.100, 0.150]' ('–' when the value is missing)."
@@ -291,11 +286,7 @@ def register_experiment(name: str, description: str, chapters=(), cli=None, repr
 
 def load_experiments() -> dict:
     "Import every experiment module (each registers itself) and return `EXPERIMENTS`."
-    import importlib
-    for m in EXPERIMENT_MODULES:
-        try: importlib.import_module(f"normxlogit.experiments.{m}")
-        except ModuleNotFoundError as e:
-            if e.name != f"normxlogit.experiments.{m}": raise
+    for m in EXPERIMENT_MODULES: importlib.import_module(f"normxlogit.experiments.{m}")
     return EXPERIMENTS
 
 # %% ../../nbs/50_experiments.ipynb #cst0c004
@@ -338,15 +329,13 @@ def _glance_row(c: Claims, src: str, g: pd.DataFrame) -> dict:
 
 def claim_table(claims, results=True) -> pd.DataFrame:
     "One row per `Claims` and whose claim ('paper' rows first): the verdicts counted, each comparison once."
-    read = [c.read(results) for c in claims]
-    return pd.DataFrame([_glance_row(c, src, d[d.source == src]) for c, d in zip(claims, read) if d is not None
+    return pd.DataFrame([_glance_row(c, src, d[d.source == src]) for c in claims if (d := c.read(results)) is not None
                          for src in ("paper", "project") if (d.source == src).any()])
 
 def all_claims() -> list:
     "The `Claims` of every registered experiment, in the order of `EXPERIMENT_MODULES`."
-    exps = load_experiments()
-    order = [n for n in EXPERIMENT_MODULES if n in exps] + [n for n in exps if n not in EXPERIMENT_MODULES]
-    return [c for n in order for c in exps[n].claims]
+    exps = load_experiments()                                                         # other experiments last
+    return [c for n in sorted(exps, key=lambda n: (EXPERIMENT_MODULES + (n,)).index(n)) for c in exps[n].claims]
 
 # %% ../../nbs/50_experiments.ipynb #09e2bcf2
 BOOK_SCALE = "book"
@@ -428,7 +417,6 @@ SHARED_OPTS = {
 }
 
 def _settle(a, name: str):
-    "Check the shared options and put their values into effect: threads, device, and where the results go."
     if getattr(a, "threads", None) is not None:
         if a.threads < 1: raise CommandError("--threads must be at least 1")
         import torch; torch.set_num_threads(a.threads)
@@ -441,8 +429,7 @@ def _settle(a, name: str):
 # %% ../../nbs/50_experiments.ipynb #dfa068df
 def _show(name: str, what: str, table: Callable) -> None:
     "Print `table(experiment)`; an experiment that declares no `what` ('work' or 'scales') is a command error."
-    e = EXPERIMENTS.get(name)
-    if e is None or not getattr(e, what):
+    if not getattr(e := EXPERIMENTS.get(name), what, None):
         raise CommandError(f"experiment {name!r} declares no {'work to estimate' if what == 'work' else what}")
     print(table(e).to_string(index=False), flush=True)
 

@@ -4,8 +4,7 @@
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c7cce0e2
 from __future__ import annotations
-import datetime, gc, json, os, sys, time, uuid, warnings
-from dataclasses import dataclass
+import gc, json, os, sys, uuid, warnings
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -16,24 +15,21 @@ from ..model.zoo import load_model
 from ..testing import fixed_length_text, fixed_length_texts
 from ..profiling import (machine_info, rss_gib, watch_child, time_rounds, peak_memory, ratio_interval,
                                   goal_verdict, fits_budget, largest_batch)
-from .common import (scratch_unless_book, results_path, record_costs, register_experiment, quiet,
+from .common import (scratch_unless_book, results_path, record_costs, register_experiment,
                                            others_load, wait_until_quiet, command_line, Command, Opt,
-                                           merge_rows, dashed, plan_from, ScaleRun, scale_runs, listed)
-_all_ = ["ratio_interval", "goal_verdict", "largest_batch"]   # now in normxlogit.profiling; still exported from here
+                                           merge_rows, dashed, ScaleRun, scale_runs, listed)
 
 # %% auto #0
-__all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'BASELINE_LABELS', 'TIME_COLUMNS', 'MEMORY_COLUMNS',
-           'QUIET_LOAD_PER_CORE', 'MODEL_OPTS', 'METHODS_OPT', 'SCALE_RUNS', 'EXPERIMENT', 'method_options',
-           'options_json', 'keeps_last_logits', 'supported_methods', 'make_runner', 'time_methods', 'time_csv',
-           'memory_csv', 'read_rows', 'complete_run', 'cost_rows', 'TimePlan', 'run_time', 'run_quiet', 'round_ratios',
-           'probe', 'probe_command', 'run_probe', 'memory_summary', 'MemoryPlan', 'run_memory', 'latest_row',
-           'goals_table', 'run_goals', 'main', 'reproduce', 'work', 'ratio_interval', 'goal_verdict', 'largest_batch']
+__all__ = ['TABLE_METHODS', 'PAPER_METHODS', 'BASELINES', 'TIME_COLUMNS', 'MEMORY_COLUMNS', 'QUIET_LOAD_PER_CORE', 'SCALE_RUNS',
+           'EXPERIMENT', 'method_options', 'options_json', 'supported_methods', 'make_runner', 'time_methods',
+           'time_csv', 'memory_csv', 'read_rows', 'complete_run', 'cost_rows', 'run_time', 'run_quiet', 'round_ratios',
+           'probe', 'probe_command', 'run_probe', 'memory_summary', 'run_memory', 'latest_row', 'goals_table',
+           'run_goals', 'main', 'reproduce', 'work']
 
 # %% ../../nbs/56a_efficiency_run.ipynb #c65ee04b
 TABLE_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit", "attnlrp", "alti", "logat")
 PAPER_METHODS = ("grad_l1", "gxi", "ig", "decompx", "normxlogit")          # the columns of the paper's Tables 4-5
 BASELINES = ("forward", "forward_last")
-BASELINE_LABELS = {"forward": "forward", "forward_last": "forward (last logits)"}   # not methods: labels of their own
 
 
 # %% ../../nbs/56a_efficiency_run.ipynb #8f2d02f8
@@ -42,62 +38,51 @@ def method_options(method: str, model) -> dict:
     if method == "ig": return dict(n_steps=25 if get_adapter(model).decoder else 50, aggregate="l1")
     return dict(aggregate="l1") if method == "gxi" else {}
 
-def options_json(model, method: str, options=None) -> str:
-    "The options `method` runs with (`method_options` updated by `options[method]`), as the JSON stored in the CSVs."
-    return json.dumps({**method_options(method, model), **(options or {}).get(method, {})}, sort_keys=True)
-
-def keeps_last_logits(model) -> bool:
-    "Whether `model(**enc, logits_to_keep=1)` exists (causal LMs of recent transformers): the 'forward_last' baseline."
-    import inspect
-    ad = get_adapter(model)
-    return ad.kind == "causal_lm" and "logits_to_keep" in inspect.signature(type(ad.model).forward).parameters
+def options_json(model, method: str) -> str:
+    "The options `method` runs with (`method_options`), as the JSON stored in the CSVs."
+    return json.dumps(method_options(method, model), sort_keys=True)
 
 def supported_methods(model, methods=TABLE_METHODS) -> list:
     "Those of `methods` that the model's head supports, then the forward baselines it has."
+    import inspect
     from normxlogit.registry import get_method
     ad = get_adapter(model)
-    out = [m for m in methods if m not in BASELINES and ad.kind in get_method(m).kinds]
-    return out + ["forward"] + (["forward_last"] if keeps_last_logits(ad) else [])
-
+    last = ad.kind == "causal_lm" and "logits_to_keep" in inspect.signature(type(ad.model).forward).parameters
+    return [m for m in methods if m not in BASELINES and ad.kind in get_method(m).kinds] + ["forward"] + [
+        "forward_last"] * last
 
 # %% ../../nbs/56a_efficiency_run.ipynb #936c1e18
-def make_runner(model, tokenizer, method: str, texts, options=None):
-    "A function running `method` (or a forward baseline) once on `texts` as one batch."
+def make_runner(model, tokenizer, method: str, texts):
+    "A function running `method` (with `method_options`) or a forward baseline once on `texts` as one batch."
     from normxlogit.core import explain
     ad = get_adapter(model); model, texts = ad.model, list(texts)
-    if method not in BASELINES:
-        def run():
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")                 # e.g. IG's convergence warning: not what is measured
-                return explain(model, tokenizer, texts, method=method, batch_size=len(texts), **(options or {}))
-        return run
-    if method == "forward_last" and not keeps_last_logits(ad):
-        raise ValueError("'forward_last' needs a causal LM whose forward takes `logits_to_keep`")
-    kw = dict(logits_to_keep=1) if method == "forward_last" else {}
-    enc = {k: v.to(next(model.parameters()).device) for k, v in encode(model, tokenizer, texts).items()}
-    return torch.no_grad()(lambda: model(**enc, **kw))
+    if method in BASELINES:
+        if method not in supported_methods(ad, ()):            # e.g. BERT's forward takes (and ignores) any keyword
+            raise ValueError("'forward_last' needs a causal LM whose forward takes `logits_to_keep`")
+        enc = {k: v.to(next(model.parameters()).device) for k, v in encode(model, tokenizer, texts).items()}
+        kw = dict(logits_to_keep=1) if method == "forward_last" else {}
+        return torch.no_grad()(lambda: model(**enc, **kw))
+    kw = method_options(method, ad)
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")                 # e.g. IG's convergence warning: not what is measured
+            return explain(model, tokenizer, texts, method=method, batch_size=len(texts), **kw)
+    return run
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ded2e704
 def time_methods(model, tokenizer, methods, length: int, batch: int = 1, repeats: int = 5, warmup: int = 1,
-                 options=None, progress: bool = False) -> pd.DataFrame:
+                 progress: bool = False) -> pd.DataFrame:
     "Wall times of each of `methods` on `batch` texts of `length` tokens, round-robin: one row per method."
-    methods = list(methods)
-    if not methods: raise ValueError("no methods to time")
-    ad = get_adapter(model)                                            # resolved once, handed down
-    texts = fixed_length_texts(tokenizer, length, batch)
-    got = encode(ad.model, tokenizer, texts)["attention_mask"].sum(-1)
-    if not bool((got == length).all()): raise ValueError(f"inputs are {got.tolist()} tokens, not {length}")
-    opts = {m: options_json(ad, m, options) for m in methods}
-    runners = {m: make_runner(ad, tokenizer, m, texts, json.loads(opts[m])) for m in methods}
-    times, run = time_rounds(runners, repeats, warmup, next(ad.model.parameters()).device, progress,
-                             f"{length} tokens")
+    ad, texts = get_adapter(model), fixed_length_texts(tokenizer, length, batch)     # the adapter: resolved once
+    times, run = time_rounds({m: make_runner(ad, tokenizer, m, texts) for m in methods}, repeats, warmup,
+                             next(ad.model.parameters()).device, progress, f"{length} tokens")
     t = pd.DataFrame(times)
     med = t.median()
     return pd.DataFrame(dict(
-        method=methods, length=length, batch=batch, repeats=repeats, warmup=warmup, median_s=med, mean_s=t.mean(),
-        min_s=t.min(), max_s=t.max(), times_s=[json.dumps([round(x, 6) for x in times[m]]) for m in methods],
+        method=list(t), length=length, batch=batch, repeats=repeats, warmup=warmup, median_s=med, mean_s=t.mean(),
+        min_s=t.min(), max_s=t.max(), times_s=[json.dumps([round(x, 6) for x in times[m]]) for m in t],
         seconds_per_instance=med / batch, ratio_to_forward=med / med.get("forward", np.nan),
-        ratio_to_forward_last=med / med.get("forward_last", np.nan), options=list(opts.values()), **run)
+        ratio_to_forward_last=med / med.get("forward_last", np.nan), options=[options_json(ad, m) for m in t], **run)
     ).reset_index(drop=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #5578143c
@@ -110,11 +95,9 @@ MEMORY_COLUMNS = ["model", "method", "length", "batch", "complete", "stopped", "
                   "seconds_per_instance", "wall_s", "time_limit_s", "options", "started", "device", "gpu",
                   "torch_threads", "cpu_model", "n_cpus", "load_avg", "torch", "transformers", "normxlogit"]
 
-def time_csv(results=None) -> Path:
-    return results_path("efficiency", "time.csv", results=True if results is None else results)
+def time_csv(results=True) -> Path: return results_path("efficiency", "time.csv", results=results)
 
-def memory_csv(results=None) -> Path:
-    return results_path("efficiency", "memory.csv", results=True if results is None else results)
+def memory_csv(results=True) -> Path: return results_path("efficiency", "memory.csv", results=results)
 
 def read_rows(path, columns) -> pd.DataFrame:
     "The rows of a results CSV with at least `columns` (missing ones, e.g. newer than the rows, are empty)."
@@ -126,14 +109,10 @@ def _where(rows: pd.DataFrame, **eq) -> pd.DataFrame:
     return rows
 
 # %% ../../nbs/56a_efficiency_run.ipynb #fa84b3b0
-def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted,
-                 after=None) -> str | None:
+def complete_run(rows: pd.DataFrame, model_name: str, length: int, batch: int, repeats: int, wanted) -> str | None:
     "The latest `run_id` of `rows` that timed all of `wanted` in one run (None if there is none)."
-    if after is not None:                     # `started` is written as YYYY-MM-DDTHH:MM:SS; a bad time is an error
-        try: after = datetime.datetime.fromisoformat(str(after)).isoformat(timespec="seconds")
-        except ValueError: raise ValueError(f"after must be an ISO time (2026-11-27T01:24), not {after!r}") from None
     d = _where(rows, model=model_name, length=length, batch=batch, repeats=repeats)
-    runs = [(g.started.max(), rid) for rid, g in d[d.started.astype(str) >= str(after or "")].groupby("run_id")
+    runs = [(g.started.max(), rid) for rid, g in d.groupby("run_id")
             if set(wanted) <= set(zip(g.method, g.options.astype(str)))]
     return max(runs)[1] if runs else None
 
@@ -151,113 +130,83 @@ def cost_rows(rows: pd.DataFrame, task: str = "time") -> list[dict]:
                  cpu_s=round(float((d.wall_s * d.torch_threads).sum()), 2))
             for (m, x, n), d in rows.groupby(["model", "budget_gib" if task == "memory" else "batch", "length"])]
 
-def _record(rows, task, results): record_costs("efficiency", cost_rows(rows, task), results=results or True)
+def _record(rows, task, results): record_costs("efficiency", cost_rows(rows, task), results=results)
 
+def _task(methods): return "time" if methods is None else "time: " + ",".join(methods)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ca1fb121
-@dataclass
-class TimePlan:
-    "What Table 4 times (`run_time`'s protocol)."
-    lengths: tuple = (40, 120, 360, 512)
-    methods: list | None = None
-    batch: int = 1
-    repeats: int = 5
-    warmup: int = 1
-    options: dict | None = None
-    wait_quiet: float = 0
-    after: str | None = None
-
-def run_time(model, tokenizer, model_name: str, plan: TimePlan | None = None, results=None, progress: bool = True,
-             **fields) -> pd.DataFrame:
+def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), methods=None, batch: int = 1,
+             repeats: int = 5, wait_quiet: float = 0, results=True, progress: bool = True) -> pd.DataFrame:
     "Table 4 for one model, one run per length appended to `time.csv` (resumable); returns the file's rows for it."
-    p = plan_from(TimePlan, plan, fields)
     path, ad = time_csv(results), get_adapter(model)                  # the adapter: resolved once, handed down
-    methods = supported_methods(ad, TABLE_METHODS if p.methods is None else p.methods)
-    wanted = [(m, options_json(ad, m, p.options)) for m in methods]
+    wanted = [(m, options_json(ad, m)) for m in supported_methods(ad, methods or TABLE_METHODS)]
     from tqdm.auto import tqdm
-    for n in tqdm(list(p.lengths), desc=f"{model_name} time", unit="length", disable=not progress):
-        if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, p.batch, p.repeats, wanted, p.after): continue
-        if p.wait_quiet > 0: wait_until_quiet(p.wait_quiet, per_core=QUIET_LOAD_PER_CORE)
+    for n in tqdm(list(lengths), desc=f"{model_name} time", unit="length", disable=not progress):
+        if complete_run(read_rows(path, TIME_COLUMNS), model_name, n, batch, repeats, wanted): continue
+        if wait_quiet > 0: wait_until_quiet(wait_quiet, per_core=QUIET_LOAD_PER_CORE)
         info = dict(machine_info(next(ad.model.parameters()).device), model=model_name, run_id=uuid.uuid4().hex[:8])
-        rows = time_methods(ad, tokenizer, methods, n, p.batch, p.repeats, p.warmup, p.options, progress).assign(**info)
+        rows = time_methods(ad, tokenizer, [m for m, _ in wanted], n, batch, repeats, progress=progress).assign(**info)
         merge_rows(path, rows.reindex(columns=TIME_COLUMNS))
-        _record(rows, "time" if p.methods is None else "time: " + ",".join(p.methods), results)
+        _record(rows, _task(methods), results)
     return _where(read_rows(path, TIME_COLUMNS), model=model_name).reset_index(drop=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #b1c0e562
 QUIET_LOAD_PER_CORE = 0.25   # the project's quiet-machine rule; the reading chapter ("The runs") gives the reason
 
 def run_quiet(load_avg, n_cpus) -> bool:
-    "Whether a 1-minute load is at most `QUIET_LOAD_PER_CORE` per core (`common.quiet`); an unrecorded one is not."
-    n = 1 if pd.isna(n_cpus) else int(n_cpus)
-    return pd.notna(load_avg) and bool(quiet(dict(load_avg=float(load_avg), n_cpus=n), per_core=QUIET_LOAD_PER_CORE))
+    "Whether a 1-minute load is at most `QUIET_LOAD_PER_CORE` per core; an unrecorded one is not."
+    return bool(pd.notna(load_avg) and load_avg <= QUIET_LOAD_PER_CORE * (1 if pd.isna(n_cpus) else int(n_cpus)))
 
 def round_ratios(time_rows: pd.DataFrame, model_name: str, method: str, baseline: str, run_id: str) -> np.ndarray:
     "The per-round ratios time(`method`) / time(`baseline`) of one run (empty when either is not in it)."
     d = _where(time_rows, model=model_name, run_id=run_id).drop_duplicates("method").set_index("method").times_s
     if method not in d or baseline not in d: return np.array([])
-    a, b = (np.asarray(json.loads(d[x]), float) for x in (method, baseline))
-    if len(a) != len(b): raise ValueError(f"run {run_id}: {len(a)} rounds of {method} but {len(b)} of {baseline}")
-    return a / b
+    return np.divide(*(np.asarray(json.loads(d[x]), float) for x in (method, baseline)))
 
 # %% ../../nbs/56a_efficiency_run.ipynb #12e802c3
-def probe(model_name: str, method: str, length: int, batch: int, options=None, device=None, threads=None,
-          ready=None) -> dict:
+def probe(model_name: str, method: str, length: int, batch: int, device=None, ready=None) -> dict:
     "Peak memory and seconds of one call of `method` on `batch` texts of `length` tokens, after set-up."
-    if threads: torch.set_num_threads(int(threads))
-    t_load = time.perf_counter()
     model, tok = load_model(model_name, device=device)
-    dev, opts = next(model.parameters()).device, {**method_options(method, model), **(options or {})}
-    run = make_runner(model, tok, method, fixed_length_texts(tok, length, batch), opts)
-    make_runner(model, tok, method, [fixed_length_text(tok, min(length, 16))], opts)()
+    run = make_runner(model, tok, method, fixed_length_texts(tok, length, batch))
+    make_runner(model, tok, method, [fixed_length_text(tok, min(length, 16))])()
     gc.collect()
-    info = dict(model=model_name, method=method, length=length, batch=batch, options=json.dumps(opts, sort_keys=True),
-                device=str(dev), rss_after_load_gib=rss_gib(), load_s=time.perf_counter() - t_load)
-    def set_up(pre):                                       # the reset peaks, then the parent's cue
-        if "cuda_before_gib" in pre: info["cuda_after_load_gib"] = pre["cuda_before_gib"]
+    dev = next(model.parameters()).device
+    info = dict(model=model_name, method=method, length=length, batch=batch, options=options_json(model, method),
+                device=str(dev), rss_after_load_gib=rss_gib())
+    def set_up(pre):                                       # the reset peak, then the parent's cue
         info["peak_reset"] = pre["peak_reset"]
         if ready is not None: ready(info)
     m, cuda = peak_memory(run, dev, set_up), dev.type == "cuda"
-    rss, gpu = m["peak_rss_gib"], m["peak_cuda_gib"]
-    return dict(info, peak_rss_gib=rss, seconds=m["seconds"], oom=m["oom"], peak_cuda_gib=gpu,
-                memory_kind="cuda_allocated" if cuda else "rss", memory_gib=gpu if cuda else rss)
-
+    return dict(info, peak_rss_gib=m["peak_rss_gib"], seconds=m["seconds"], oom=m["oom"],
+                peak_cuda_gib=m["peak_cuda_gib"], memory_kind="cuda_allocated" if cuda else "rss",
+                memory_gib=m["peak_cuda_gib" if cuda else "peak_rss_gib"])
 
 # %% ../../nbs/56a_efficiency_run.ipynb #76cd2fc5
-def probe_command(model_name, method, length, batch, options=None, device=None, threads=None) -> list:
+def probe_command(model_name, method, length, batch, device=None, threads=None) -> list:
     "The command line of a fresh-process probe: this Python running `main(['probe', ...])` (only this module imported)."
     main = "import sys; from normxlogit.experiments.efficiency import main; sys.exit(main(sys.argv[1:]))"
-    cmd = [sys.executable, "-c", main, "probe", "--model", model_name, "--method", method, "--length", str(length),
-           "--batch", str(batch)]
-    given = dict(options=options and json.dumps(options), device=device, threads=threads)
-    return cmd + [x for k, v in given.items() if v for x in (f"--{k}", str(v))]                 # only those given
+    return [sys.executable, "-c", main, "probe", "--model", model_name, "--method", method, "--length", str(length),
+            "--batch", str(batch)] + [x for k, v in dict(device=device, threads=threads).items() if v
+                                      for x in (f"--{k}", str(v))]                  # only those given
 
-def run_probe(model_name, method, length, batch, budget_gib=None, time_limit=None, options=None, device=None,
-              threads=None, isolate: bool = True) -> dict:
-    "One row of `memory.csv`: `probe` in a fresh process (killed over the budget or the time limit) or in this one."
-    t0 = time.perf_counter()
+def run_probe(model_name, method, length, batch, budget_gib=None, time_limit=None, device=None, threads=None) -> dict:
+    "One row of `memory.csv`: `probe` in a fresh process, killed over the budget or the time limit."
     gpu = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu")).type != "cpu"
-    if isolate:                   # on a GPU the budget is on device memory: the child reports it (or a CUDA OOM)
-        w = watch_child(probe_command(model_name, method, length, batch, options, device, threads),
-                        None if gpu else budget_gib, time_limit)
-        res = w["result"] or dict(w["ready"] or {}, oom=False)
-        if w["result"] is None:
-            res.update(peak_rss_gib=w["peak_seen_gib"] or None, seconds=np.nan, peak_cuda_gib=None,
-                       memory_kind="rss", memory_gib=w["peak_seen_gib"] or None)
-        stopped = w["stopped"] or ("oom" if res.get("oom") else "")
-        if stopped == "error": warnings.warn(f"probe {model_name} {method} {length} x {batch} failed:\n{w['stderr']}")
-    else:
-        res = probe(model_name, method, length, batch, options, device, threads)
-        stopped = "oom" if res["oom"] else ""
+    # on a GPU the budget is on device memory: the child reports it (or a CUDA OOM)
+    w = watch_child(probe_command(model_name, method, length, batch, device, threads), None if gpu else budget_gib,
+                    time_limit)
+    peak = w["peak_seen_gib"] or None
+    res = w["result"] or dict(w["ready"] or {}, oom=False, peak_rss_gib=peak, seconds=np.nan, peak_cuda_gib=None,
+                              memory_kind="rss", memory_gib=peak)
+    stopped = w["stopped"] or ("oom" if res.get("oom") else "")
+    if stopped == "error": warnings.warn(f"probe {model_name} {method} {length} x {batch} failed:\n{w['stderr']}")
     info = machine_info(res.get("device") or device or "cpu", gmacs=False)
     if threads: info["torch_threads"] = int(threads)
-    row = dict(info, model=model_name, method=method, length=length, batch=batch, complete=not stopped, stopped=stopped,
-               budget_gib=budget_gib, time_limit_s=time_limit, wall_s=time.perf_counter() - t0,
-               **{k: res.get(k) for k in ("memory_kind", "memory_gib", "rss_after_load_gib", "peak_rss_gib",
-                                          "peak_cuda_gib", "peak_reset", "seconds", "options")})
-    row["seconds_per_instance"] = row["seconds"] / batch if row["seconds"] is not None and not stopped else np.nan
-    return row
-
+    return dict(info, model=model_name, method=method, length=length, batch=batch, complete=not stopped,
+                stopped=stopped, budget_gib=budget_gib, time_limit_s=time_limit, wall_s=w["wall_s"],
+                **{k: res.get(k) for k in ("memory_kind", "memory_gib", "rss_after_load_gib", "peak_rss_gib",
+                                           "peak_cuda_gib", "peak_reset", "seconds", "options")},
+                seconds_per_instance=np.nan if stopped else res["seconds"] / batch)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #e13a512a
 def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
@@ -278,60 +227,40 @@ def memory_summary(rows: pd.DataFrame, budget_gib: float) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #ddd21a77
-@dataclass
-class MemoryPlan:
-    "What Table 5 probes (`run_memory`'s protocol)."
-    methods: list | None = None
-    length: int = 512
-    budget_gib: float = 8.0
-    time_limit: float = 900
-    refine: int = 1
-    start: int = 1
-    max_batch: int = 4096
-    options: dict | None = None
-
-def _take(path, row: dict, progress: bool) -> dict:
-    "Append a probe's row to `memory.csv` and, with `progress`, print it."
+def _take(path, row: dict, progress: bool) -> dict:                 # append a probe's row; with `progress`, print it
     merge_rows(path, pd.DataFrame([row]).reindex(columns=MEMORY_COLUMNS))
     from tqdm.auto import tqdm
     if progress: tqdm.write(f"{row['method']:>12} batch {row['batch']:5d}: {row['memory_gib'] or np.nan:6.2f} GiB" + (
         f", {row['seconds_per_instance']:.4f} s/instance" if row["complete"] else f" (stopped: {row['stopped']})"))
     return row
 
-def run_memory(model_name: str, plan: MemoryPlan | None = None, device=None, threads=None, results=None,
-               isolate: bool = True, progress: bool = True, **fields) -> pd.DataFrame:
+def run_memory(model_name: str, methods=None, length: int = 512, budget_gib: float = 8.0, time_limit: float = 900,
+               max_batch: int = 4096, device=None, threads=None, results=True, progress: bool = True) -> pd.DataFrame:
     "Table 5 for one model: `largest_batch` per method, each probe appended to `memory.csv` (resumable)."
-    p, path, taken = plan_from(MemoryPlan, plan, fields), memory_csv(results), []
+    path, taken = memory_csv(results), []
     model, _ = load_model(model_name, device="cpu")
-    methods = [m for m in supported_methods(model, TABLE_METHODS if p.methods is None else p.methods)
-               if m != "forward_last"]
-    opts = {m: options_json(model, m, p.options) for m in methods}
+    opts = {m: options_json(model, m) for m in supported_methods(model, methods or TABLE_METHODS)
+            if m != "forward_last"}
     del model; gc.collect()
     def probe_fn(m, b):
-        old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=p.length, batch=b)
+        old = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length, batch=b)
         for r in old[old.options.astype(str) == opts[m]][::-1].itertuples():
-            if r.complete or fits_budget(r._asdict(), p.budget_gib) is False: return r._asdict()
+            if r.complete or fits_budget(r._asdict(), budget_gib) is False: return r._asdict()
         taken.append(b)
-        row = run_probe(model_name, m, p.length, b, p.budget_gib, p.time_limit, (p.options or {}).get(m), device,
-                        threads, isolate)
+        row = run_probe(model_name, m, length, b, budget_gib, time_limit, device, threads)
         return _take(path, dict(row, options=opts[m]), progress)
     from tqdm.auto import tqdm
-    for m in tqdm(methods, desc=f"{model_name} memory at {p.length} tokens", unit="method", disable=not progress):
-        largest_batch(lambda b: probe_fn(m, b), p.budget_gib, p.start, p.max_batch, p.refine)
-    rows = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, length=p.length)
-    if taken: _record(rows[np.isclose(rows.budget_gib.astype(float), p.budget_gib)], "memory", results)
-    return memory_summary(rows[rows.method.isin(methods) & (rows.options.astype(str) == rows.method.map(opts))],
-                          p.budget_gib)
+    for m in tqdm(opts, desc=f"{model_name} memory at {length} tokens", unit="method", disable=not progress):
+        largest_batch(lambda b: probe_fn(m, b), budget_gib, max_batch=max_batch)
+    rows = _where(read_rows(path, MEMORY_COLUMNS), model=model_name, length=length)
+    if taken: _record(rows[np.isclose(rows.budget_gib.astype(float), budget_gib)], "memory", results)
+    return memory_summary(rows[rows.options.astype(str) == rows.method.map(opts)], budget_gib)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #1434cf85
 def latest_row(rows, **eq):
     "The latest (by `started`) row of `rows` whose columns equal `eq`, None if there is none."
     rows = _where(rows, **eq)
     return None if rows.empty else rows.sort_values("started").iloc[-1]
-
-def _num(x) -> float:
-    try: return float(x)
-    except (TypeError, ValueError): return np.nan
 
 _GOALS = (("decoder", "peak memory", "forward", 0.5), ("decoder", "time", "forward_last", 1.1),
           ("encoder", "peak memory", "forward", 1.1), ("encoder", "time", "forward", 1.1))   # issue 13, item 1
@@ -359,84 +288,65 @@ def goals_table(time_rows: pd.DataFrame, memory_rows: pd.DataFrame, decoder: str
                 value = f"{a.median_s:.3f} / {b.median_s:.3f} s"
             else:
                 ci, value = (a.memory_gib / b.memory_gib,) * 3, f"{a.memory_gib:.2f} / {b.memory_gib:.2f} GiB"
-                load = np.fmax(_num(a.get("load_avg")), _num(b.get("load_avg")))
+                load = np.fmax(a.get("load_avg", np.nan), b.get("load_avg", np.nan))
             row.update(value=value, ratio=ci[0], lo=ci[1], hi=ci[2], load=load,
                        measured=f"{a.get('cpu_model', '?')}, {str(a.get('started', '?'))[:10]}")
             if not np.isnan(ci[1]):
-                row.update(verdict=goal_verdict(ci[1], ci[2], goal), quiet=run_quiet(load, _num(a.get("n_cpus"))))
+                row.update(verdict=goal_verdict(ci[1], ci[2], goal), quiet=run_quiet(load, a.get("n_cpus", np.nan)))
         out.append(row)
     return pd.DataFrame(out).assign(**{c: pd.Series([r[c] for r in out], dtype=object) for c in ("verdict", "quiet")})
 
 # %% ../../nbs/56a_efficiency_run.ipynb #d60f50a4
-def run_goals(model_name: str, length: int = 512, batch: int = 16, repeats: int = 5, cap_gib: float = 16.0,
-              time_limit: float = 1800, device=None, threads=None, results=None, progress: bool = True) -> pd.DataFrame:
+def run_goals(model_name: str, length: int = 512, batch: int = 16, device=None, threads=None, results=True,
+              progress: bool = True) -> pd.DataFrame:
     "Measure what `goals_table` needs for one model (resumable); returns this model's rows of it."
     model, tok = load_model(model_name, device=device)
-    methods = [m for m in ("normxlogit", "forward", "forward_last") if m in supported_methods(model, ["normxlogit"])]
-    run_time(model, tok, model_name, TimePlan([length], ["normxlogit"], 1, repeats, 1), results, progress)
+    methods = supported_methods(model, ["normxlogit"])
+    run_time(model, tok, model_name, [length], ["normxlogit"], results=results, progress=progress)
     del model; gc.collect()
     path, taken = memory_csv(results), False
-    for m in methods:
+    for m in methods:                          # a probe is killed above 16 GiB (to spare the machine) or after 30 min
         if not _where(read_rows(path, MEMORY_COLUMNS), model=model_name, method=m, length=length,
                       batch=batch).complete.astype(bool).any():
-            taken = _take(path, run_probe(model_name, m, length, batch, cap_gib, time_limit, None, device, threads),
-                          progress)
+            taken = _take(path, run_probe(model_name, m, length, batch, 16.0, 1800, device, threads), progress)
     rows = read_rows(path, MEMORY_COLUMNS)
-    if taken: _record(_where(rows, model=model_name, length=length, batch=batch, budget_gib=cap_gib), "goals", results)
-    g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), rows, model_name, model_name, length, batch, batch,
-                    repeats)
+    if taken: _record(_where(rows, model=model_name, length=length, batch=batch, budget_gib=16.0), "goals", results)
+    g = goals_table(read_rows(time_csv(results), TIME_COLUMNS), rows, model_name, model_name, length, batch, batch)
     return g[g.kind == ("decoder" if "forward_last" in methods else "encoder")].reset_index(drop=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #09f00b56
-MODEL_OPTS = (Opt("model", None, "a name for normxlogit.model.zoo.load_model (tiny: tiny-ARCH[-HEAD])", kind=str,
-                  required=True),
-              Opt("options", None, "JSON {method: {option: value}} on top of method_options", kind=str))
-
-METHODS_OPT = Opt("methods", None, f"comma-separated (default {','.join(TABLE_METHODS)})", kind=listed())
-
-def _options(a): return json.loads(a.options) if a.options else None
-
 def _show(df): print(dashed(df).to_string(index=False), flush=True)
 
 def _time(a):
     "Table 4: per run, its length, load average at start and end, CPU and wall seconds, and each method's median."
     model, tok = load_model(a.model, device=a.device)
-    plan = TimePlan(a.lengths, a.methods, a.batch, a.repeats, a.warmup, _options(a), a.wait_quiet, a.timed_after)
-    rows = run_time(model, tok, a.model, plan, a.results)
-    rows = rows[(rows.batch == a.batch) & rows.length.isin(a.lengths)]
+    rows = run_time(model, tok, a.model, a.lengths, repeats=a.repeats, wait_quiet=a.wait_quiet, results=a.results)
+    rows = rows[(rows.batch == 1) & rows.length.isin(a.lengths)]
     _show(rows.drop_duplicates("run_id")[["length", "run_id", "started", "load_avg", "load_avg_end", "run_cpu_s",
                                           "run_wall_s"]].merge(rows.pivot(index="run_id", columns="method",
                                                                           values="median_s").reset_index()))
 
 def _probe(a):
-    "One fresh-process memory probe: `READY {json}` once loaded, then the result's JSON."
-    res = probe(a.model, a.method, a.length, a.batch, _options(a), a.device, a.threads,
-                ready=lambda info: print("READY " + json.dumps(info), flush=True))
+    res = probe(a.model, a.method, a.length, a.batch, a.device, lambda i: print("READY " + json.dumps(i), flush=True))
     print(json.dumps(res), flush=True)
 
 # %% ../../nbs/56a_efficiency_run.ipynb #0d0bcec6
-_SHARED = ("results", "device", "threads")                             # the shared options of time, memory and goals
+_M = Opt("model", None, "a name for normxlogit.model.zoo.load_model (tiny: tiny-ARCH[-HEAD])", kind=str, required=True)
+_SHARED, _L = ("results", "device", "threads"), Opt("length", 512, "input length")
 _main = command_line(
     "efficiency", "Efficiency of the attribution methods (the NormXLogit paper's Tables 4-5); resumable.", {
     "time": Command("time per instance vs length (Table 4)", _time, (
-        *MODEL_OPTS, METHODS_OPT, Opt("lengths", "40,120,360,512", "comma-separated input lengths", kind=listed(int)),
-        Opt("repeats", 5, "timed rounds"), Opt("warmup", 1, "untimed rounds first"), Opt("batch", 1, "inputs per call"),
-        Opt("wait_quiet", 0.0, "before each length's run, wait up to this many seconds for a quiet machine"),
-        Opt("timed_after", None, "time again each length whose complete run started before this ISO time", kind=str)),
-        _SHARED),
+        _M, Opt("lengths", "40,120,360,512", "comma-separated input lengths", kind=listed(int)),
+        Opt("repeats", 5, "timed rounds"),
+        Opt("wait_quiet", 0.0, "before each length's run, wait up to this many seconds for a quiet machine")), _SHARED),
     "memory": Command("largest batch within a memory budget (Table 5)", lambda a: _show(run_memory(
-        a.model, MemoryPlan(a.methods, a.length, a.budget_gib, a.time_limit, a.refine, a.start, a.max_batch,
-                            _options(a)), a.device, a.threads, a.results)), (
-        *MODEL_OPTS, METHODS_OPT, Opt("budget_gib", 8.0, "memory budget"), Opt("length", 512, "input length"),
-        Opt("time_limit", 900.0, "seconds per probe"), Opt("refine", 1, "bisection steps after doubling"),
-        Opt("start", 1, "first batch"), Opt("max_batch", 4096, "largest batch tried")), _SHARED),
+        a.model, length=a.length, budget_gib=a.budget_gib, device=a.device, threads=a.threads, results=a.results)),
+        (_M, Opt("budget_gib", 8.0, "memory budget"), _L), _SHARED),
     "goals": Command("the project's memory/time goals (issue 13, item 1)", lambda a: _show(run_goals(
-        a.model, a.length, a.batch, a.repeats, a.cap_gib, a.time_limit, a.device, a.threads, a.results)), (
-        *MODEL_OPTS, Opt("length", 512, "input length"), Opt("batch", 16, "inputs per call"),
-        Opt("repeats", 5, "timed rounds"), Opt("cap_gib", 16.0, "memory cap of a probe"),
-        Opt("time_limit", 1800.0, "seconds per probe")), _SHARED),
+        a.model, a.length, a.batch, a.device, a.threads, a.results)), (_M, _L, Opt("batch", 16, "inputs per call")),
+        _SHARED),
     "probe": Command("one fresh-process memory probe (used by `memory`)", _probe, (
-        *MODEL_OPTS, Opt("method", kind=str, required=True), Opt("length", kind=int, required=True),
+        _M, Opt("method", kind=str, required=True), Opt("length", kind=int, required=True),
         Opt("batch", kind=int, required=True)), ("device", "threads"))})
 
 def main(argv=None) -> int:
@@ -455,29 +365,26 @@ SCALE_RUNS = {   # what `reproduce` measures at each scale, in this order: task 
              for m in (_TINY, "tiny-llama")]
             + [ScaleRun(_TINY, "memory", None, ["normxlogit"], dict(length=16, budget_gib=64.0, max_batch=2))],
     "book": [ScaleRun(m, t, options=o) for t, o in (("time", _T4), ("memory", _T5)) for m in _BOOK]
-            + [ScaleRun(m, "goals", options=dict(length=512, batch=b, repeats=5)) for m, b in zip(_BOOK, (256, 16))],
+            + [ScaleRun(m, "goals", options=dict(length=512, batch=b)) for m, b in zip(_BOOK, (256, 16))],
     "paper": [ScaleRun(_BERT, "time", options=_T4), ScaleRun(_BERT, "memory", options=dict(_T5, budget_gib=48.0))]}
 
 # %% ../../nbs/56a_efficiency_run.ipynb #cd430514
 @scratch_unless_book("efficiency")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     "Tables 4-5 (and at book scale the goals) from scratch, resumably, at `scale` (`SCALE_RUNS`); the rows it added."
-    runs, tiny = scale_runs(SCALE_RUNS, scale), scale == "tiny"
-    folder = results_path("efficiency", results=results)
-    n = lambda f, cols: len(read_rows(f(folder), cols))
-    t0, m0 = n(time_csv, TIME_COLUMNS), n(memory_csv, MEMORY_COLUMNS)
-    for r in runs:
+    folder, progress = results_path("efficiency", results=results), scale != "tiny"
+    n = lambda: (len(read_rows(time_csv(folder), TIME_COLUMNS)), len(read_rows(memory_csv(folder), MEMORY_COLUMNS)))
+    t0, m0 = n()
+    for r in scale_runs(SCALE_RUNS, scale):
         if r.task == "time":
             model, tok = load_model(r.model, device=device)
-            plan = TimePlan(r.get("lengths"), r.methods, repeats=r.get("repeats"), wait_quiet=r.get("wait_quiet", 0))
-            run_time(model, tok, r.model, plan, results=folder, progress=not tiny)
+            run_time(model, tok, r.model, results=folder, progress=progress, methods=r.methods, **r.options)
             del model; gc.collect()
-        elif r.task == "memory":
-            plan = MemoryPlan(r.methods, r.get("length"), r.get("budget_gib"), max_batch=r.get("max_batch"))
-            run_memory(r.model, plan, device=device, results=folder, isolate=not tiny, progress=not tiny)
-        else: run_goals(r.model, r.get("length"), r.get("batch"), r.get("repeats"), device=device, results=folder)
-    added = {"time rows": n(time_csv, TIME_COLUMNS) - t0, "memory rows": n(memory_csv, MEMORY_COLUMNS) - m0}
-    return dict(computed=sum(added.values()), **added)
+        elif r.task == "memory": run_memory(r.model, r.methods, device=device, results=folder, progress=progress,
+                                            **r.options)
+        else: run_goals(r.model, device=device, results=folder, **r.options)
+    t1, m1 = n()
+    return {"computed": t1 - t0 + m1 - m0, "time rows": t1 - t0, "memory rows": m1 - m0}
 
 # %% ../../nbs/56a_efficiency_run.ipynb #f0b8da96
 _PRICED_AS = {_BERT: ("minilm-sst2", 8)}    # BERT-base: MiniLM's rates x 8 (its multiply-adds over MiniLM's)
@@ -486,9 +393,9 @@ def work(run: ScaleRun, results=True) -> list[dict]:
     "The steps of a `ScaleRun` for `common.estimate`, at the cost record's rates (`cost_rows`)."
     r, (model, f), x = run, _PRICED_AS.get(run.model, (run.model, 1)), run.get("budget_gib", run.get("batch", 1))
     if r.task == "time":
-        task, k = "time" if r.methods is None else "time: " + ",".join(r.methods), TimePlan.warmup + r.get("repeats")
-        w = [dict(step=f"Table 4, {r.model}, {n} tokens: one run", units=1, factor=k * f,
-                  cost=(model, task, _COST_STEPS["time"].format(x, n))) for n in r.get("lengths")]
+        w = [dict(step=f"Table 4, {r.model}, {n} tokens: one run", units=1,
+                  factor=(1 + r.get("repeats")) * f,                 # a warm-up round, then the repeats
+                  cost=(model, _task(r.methods), _COST_STEPS["time"].format(x, n))) for n in r.get("lengths")]
     else:
         w = [dict(step=f"Table 5, {r.model}: memory search within {x:g} GiB" if r.task == "memory" else
                   f"efficiency goals, {r.model}, batch {x}", units=1, factor=f,

@@ -8,10 +8,9 @@ import json
 import numpy as np
 import pandas as pd
 from ..registry import method_label, method_colour
+from ..profiling import ratio_interval, goal_verdict
 from .common import with_ci, dashed, others_load
-from .efficiency import (
-    TABLE_METHODS, BASELINES, BASELINE_LABELS, latest_row, round_ratios, ratio_interval, goal_verdict, run_quiet)
-
+from .efficiency import TABLE_METHODS, BASELINES, latest_row, round_ratios, run_quiet
 
 # %% auto #0
 __all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'goals_alternative', 'method_name', 'shown',
@@ -23,18 +22,16 @@ __all__ = ['PAPER_TABLE4', 'PAPER_TABLE5', 'TIME_GOAL', 'DECOMPX_GOAL', 'goals_a
 def goals_alternative(memory_rows: pd.DataFrame, model: str = "smollm2-135m",
                       length: int = 512, batch: int = 16) -> pd.DataFrame:
     "Two other measures of NormXLogit's memory on the decoder, NOT the goals' and never a verdict."
-    done, out = memory_rows[memory_rows.complete.astype(bool)], []
-    p = {m: latest_row(done, model=model, method=m, length=length, batch=batch)
-         for m in ("normxlogit", "forward", "forward_last")}
-    for base, measure, gib in (("forward_last", "whole-process peak RSS", lambda r: r.memory_gib),
-                               ("forward", "peak RSS above the RSS after set-up",
-                                lambda r: r.memory_gib - r.rss_after_load_gib)):
-        if p["normxlogit"] is not None and p[base] is not None:
-            a, b = gib(p["normxlogit"]), gib(p[base])
-            out.append(dict(model=model, measure=measure, what=f"normxlogit / {base}", length=length, batch=batch,
-                            value=f"{a:.2f} / {b:.2f} GiB", ratio=a / b))
+    done = memory_rows[memory_rows.complete.astype(bool)]
+    nx, last, fwd = (latest_row(done, model=model, method=m, length=length, batch=batch)
+                     for m in ("normxlogit", "forward_last", "forward"))
+    out = [dict(model=model, measure=measure, what=f"normxlogit / {base}", length=length, batch=batch,
+                value=f"{gib(nx):.2f} / {gib(b):.2f} GiB", ratio=gib(nx) / gib(b))
+           for base, b, measure, gib in (
+               ("forward_last", last, "whole-process peak RSS", lambda r: r.memory_gib),
+               ("forward", fwd, "peak RSS above the RSS after set-up", lambda r: r.memory_gib - r.rss_after_load_gib))
+           if nx is not None and b is not None]
     return pd.DataFrame(out, columns=["model", "measure", "what", "length", "batch", "value", "ratio"])
-
 
 # %% ../../nbs/56_efficiency.ipynb #22645284
 PAPER_TABLE4 = pd.DataFrame({"grad_l1": [0.77, 0.77, 0.76, 0.78], "gxi": [0.80, 0.81, 0.80, 0.80],
@@ -49,12 +46,13 @@ PAPER_TABLE5.attrs["about"] = "BERT-base, 512 tokens, 48 GB of GPU memory"
 TIME_GOAL, DECOMPX_GOAL = 1.1, 3.0
 
 # %% ../../nbs/56_efficiency.ipynb #2d947009
-def method_name(m: str) -> str: return BASELINE_LABELS.get(m) or method_label(m)
+def method_name(m: str) -> str:
+    "A method's label; the forward baselines, not methods, have labels of their own."
+    return {"forward_last": "forward (last logits)"}.get(m, m) if m in BASELINES else method_label(m)
 
 _ORDER = TABLE_METHODS + BASELINES
 
-def _ordered(t: pd.DataFrame) -> pd.DataFrame:
-    "`t` with its method columns in the order of `TABLE_METHODS` and `BASELINES`, other columns after them."
+def _ordered(t: pd.DataFrame) -> pd.DataFrame:       # method columns in the order of `_ORDER`, other columns after
     return t[sorted(t.columns, key=lambda c: _ORDER.index(c) if c in _ORDER else len(_ORDER))]
 
 def shown(df: pd.DataFrame, fmt: str = "{:.2f}", labels: bool = True) -> pd.DataFrame:
@@ -68,8 +66,8 @@ def table4_runs(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> pd.
     "The rows Table 4 uses: per length the one run that timed the most of `TABLE_METHODS` (the latest among equals)."
     d = time_rows[(time_rows.model == model_name) & (time_rows.batch == batch)]
     keep = [g.groupby("run_id").agg(n=("method", lambda s: int(s.isin(TABLE_METHODS).sum())),
-                                    started=("started", "max"))
-             .sort_values(["n", "started"]).index[-1] for _, g in d.groupby("length")]
+                                    started=("started", "max")).sort_values(["n", "started"]).index[-1]
+            for _, g in d.groupby("length")]
     return d[d.run_id.isin(keep)]
 
 def table4(time_rows: pd.DataFrame, model_name: str, value: str = "seconds_per_instance", batch: int = 1):
@@ -79,7 +77,6 @@ def table4(time_rows: pd.DataFrame, model_name: str, value: str = "seconds_per_i
 def baseline_of(time_rows: pd.DataFrame, model_name: str) -> str:
     "The forward pass NormXLogit is held against: 'forward_last' where it was timed, else 'forward'."
     return "forward_last" if (time_rows[time_rows.model == model_name].method == "forward_last").any() else "forward"
-
 
 # %% ../../nbs/56_efficiency.ipynb #0407b6c5
 def table4_intervals(time_rows: pd.DataFrame, model_name: str, baseline: str = "forward", batch: int = 1):
@@ -95,24 +92,21 @@ def table4_ratio_text(time_rows: pd.DataFrame, model_name: str, baseline: str = 
     d["text"] = [np.nan if np.isnan(m) else with_ci(m, lo, hi, 2) for m, lo, hi in zip(d.ratio, d.lo, d.hi)]
     return _ordered(d.pivot(index="length", columns="method", values="text"))
 
-
 # %% ../../nbs/56_efficiency.ipynb #e8ba48e7
 def missing_in_table4(time_rows: pd.DataFrame, model_name: str, batch: int = 1) -> list:
     "Why cells of Table 4 are empty: `[(method, length or None, reason)]` (None: not supported on the model at all)."
     d = time_rows[(time_rows.model == model_name) & (time_rows.batch == batch)]
     t = table4(time_rows, model_name, batch=batch)
     out = [(m, None, "not supported on this model") for m in TABLE_METHODS if m not in set(d.method)]
-    for m in t:
-        for L in t.index[t[m].isna()]:
-            other = d[(d.length == L) & (d.method == m)].sort_values("started")
-            if other.empty: out.append((m, int(L), "not timed at this length")); continue
-            r = other.iloc[-1]
-            beside = " and ".join(method_name(x) for x in d[d.run_id == r.run_id].method if x != m)
-            out.append((m, int(L), f"timed at this length only in run {r.run_id} (started "
-                                   f"{str(r.started)[5:16].replace('T', ' ')}, load {r.load_avg:.2f}) beside "
-                                   f"{beside} alone, not in the round-robin of the other methods"))
+    for m, L in [(m, int(L)) for m in t for L in t.index[t[m].isna()]]:
+        other = d[(d.length == L) & (d.method == m)].sort_values("started")
+        if other.empty: out.append((m, L, "not timed at this length")); continue
+        r = other.iloc[-1]
+        beside = " and ".join(method_name(x) for x in d[d.run_id == r.run_id].method if x != m)
+        out.append((m, L, f"timed at this length only in run {r.run_id} (started "
+                          f"{str(r.started)[5:16].replace('T', ' ')}, load {r.load_avg:.2f}) beside "
+                          f"{beside} alone, not in the round-robin of the other methods"))
     return out
-
 
 # %% ../../nbs/56_efficiency.ipynb #9e85c86c
 def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -122,11 +116,10 @@ def measurement_spans(time_rows: pd.DataFrame, memory_rows: pd.DataFrame | None 
         r, start = g.iloc[0], pd.Timestamp(g.started.iloc[0])
         wall = r.get("run_wall_s", np.nan)
         if pd.isna(wall): wall = sum(sum(json.loads(t)) + r.warmup * m for t, m in zip(g.times_s, g.median_s))
-        out.append(dict(kind="time", id=rid, start=start, end=start + pd.Timedelta(seconds=float(wall))))
+        out.append(("time", rid, start, start + pd.Timedelta(seconds=float(wall))))
     for r in [] if memory_rows is None else memory_rows.itertuples():
         end = pd.Timestamp(r.started)
-        out.append(dict(kind="memory", id=f"{r.model}/{r.method}/{r.batch}",
-                        start=end - pd.Timedelta(seconds=float(r.wall_s)), end=end))
+        out.append(("memory", f"{r.model}/{r.method}/{r.batch}", end - pd.Timedelta(seconds=float(r.wall_s)), end))
     return pd.DataFrame(out, columns=["kind", "id", "start", "end"])
 
 def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1,
@@ -144,8 +137,6 @@ def run_table(time_rows: pd.DataFrame, model_name: str, batch: int = 1,
                          load_others=others, quiet=run_quiet(others, r.n_cpus)))
     return pd.DataFrame(rows)
 
-
-
 # %% ../../nbs/56_efficiency.ipynb #4eeb273e
 def bracket(fitted, failed, limited_by: str = "budget") -> str:
     "The largest batch as the search brackets it: 'a-b', 'a' when adjacent, '≥a' when not stopped by the budget."
@@ -155,9 +146,7 @@ def bracket(fitted, failed, limited_by: str = "budget") -> str:
 
 def table5(summary: pd.DataFrame, model_name: str) -> pd.DataFrame:
     "Table 5 from `memory_summary`, one column per method."
-    d = summary[summary.model == model_name]
-    dup = d.method.duplicated(keep=False)
-    d = d.assign(method=[f"{m} {o}" if x else m for m, o, x in zip(d.method, d.options, dup)]).set_index("method")
+    d = summary[summary.model == model_name].set_index("method")
     return _ordered(pd.DataFrame({
         "largest batch": [bracket(*a) for a in zip(d.largest_batch, d.first_failing, d.limited_by)],
         "fitted": d.largest_batch, "did not fit": d.first_failing.astype(float),
@@ -169,7 +158,6 @@ def machines(rows: pd.DataFrame) -> str:
     days = sorted(str(s)[:10] for s in rows.started)
     return " and ".join(sorted(set(rows.cpu_model))) + f" on {days[0]}" + (
         f" to {days[-1]}" if days[-1] > days[0] else "")
-
 
 # %% ../../nbs/56_efficiency.ipynb #203937e3
 def plot_times(time_rows: pd.DataFrame, models=None, paper: bool = True, batch: int = 1):
@@ -194,11 +182,10 @@ def plot_times(time_rows: pd.DataFrame, models=None, paper: bool = True, batch: 
 def multiply_adds(method: str, n_layers: int, s: int, d: int, d_ff: int, n_heads: int) -> int:
     "Multiply-adds of one instance of `s` tokens: the forward pass, plus ALTI's or DecompX's own."
     L, H = n_layers, n_heads
-    fwd = L * (4 * s * d * d + 2 * s * s * d + 2 * s * d * d_ff)
     extra = {"forward": 0, "alti": L * (s * d * d + s * s * H * d + s * s * d),
              "decompx": L * (2 * s * s * d * d + s ** 3 * d + 2 * s * s * d * d_ff)}
     if method not in extra: raise ValueError(f"multiply-adds are counted for {sorted(extra)}, not {method!r}")
-    return fwd + extra[method]
+    return L * (4 * s * d * d + 2 * s * s * d + 2 * s * d * d_ff) + extra[method]
 
 def arithmetic_bounds(time_rows: pd.DataFrame, model_name: str, config) -> pd.DataFrame:
     "The forward pass, ALTI and DecompX in Table 4's runs against the time of their multiply-adds at the best GMAC/s."
@@ -215,19 +202,17 @@ def arithmetic_bounds(time_rows: pd.DataFrame, model_name: str, config) -> pd.Da
     cols = ["method", "length", "gmac", "run_gmacs", "best_gmacs", "bound_s", "measured_s", "times_bound", "lo", "hi"]
     return pd.DataFrame(out, columns=cols).sort_values(["method", "length"]).reset_index(drop=True)
 
-
 # %% ../../nbs/56_efficiency.ipynb #1054cf9e
 def forward_goal(time_rows: pd.DataFrame, models, goal: float = TIME_GOAL, batch: int = 1) -> pd.DataFrame:
     "NormXLogit against one forward pass at every length of Table 4: ratio range, extra ms per call, verdict."
     out = []
     for name in models:
         base, runs = baseline_of(time_rows, name), table4_runs(time_rows, name, batch)
+        t = runs.set_index(["run_id", "method"]).times_s.map(lambda s: np.asarray(json.loads(s), float))
         for r in runs[runs.method == "normxlogit"].itertuples():
             med, lo, hi, _ = ratio_interval(round_ratios(time_rows, name, "normxlogit", base, r.run_id))
-            b = runs[(runs.run_id == r.run_id) & (runs.method == base)]
-            extra = np.asarray(json.loads(r.times_s), float) - np.asarray(json.loads(b.times_s.iloc[0]), float)
             out.append(dict(model=name, length=int(r.length), baseline=method_name(base), ratio=med, lo=lo, hi=hi,
-                            extra_ms=1000 * float(np.median(extra)), verdict=goal_verdict(lo, hi, goal),
-                            run_id=r.run_id))
-    return pd.DataFrame(out, columns=["model", "length", "baseline", "ratio", "lo", "hi",
-                                      "extra_ms", "verdict", "run_id"])
+                            extra_ms=1000 * float(np.median(t[r.run_id, "normxlogit"] - t[r.run_id, base])),
+                            verdict=goal_verdict(lo, hi, goal), run_id=r.run_id))
+    return pd.DataFrame(out, columns=["model", "length", "baseline", "ratio", "lo", "hi", "extra_ms", "verdict",
+                                      "run_id"])

@@ -16,10 +16,10 @@ from ..registry import method_label, METHODS as REGISTERED
 from ..metrics.faithfulness import DEFAULT_RATIOS
 from .common import chunk_key, cache_root, results_path, write_csv, scratch_unless_book
 from .common import cost_table, Opt, Claims, register_experiment, command_line, Command
-from .common import CommandError, ScaleRun, scale_runs, listed, record_costs, unit_costs, dashed
+from .common import CommandError, ScaleRun, scale_runs, listed, record_costs, unit_costs
 from .common import merge_rows, fold_stores
 from ..profiling import machine_info
-from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES, ABLATIONS, N_BOOT
+from .experiment1_report import TASK_LABELS, REGRESSION_TASKS, MODEL_FAMILIES, ABLATIONS
 from .experiment1_report import family_of, methods_of, result_files, load_results, cells
 from .experiment1_report import bootstrap_cells, summarise, paper_numbers, convergence
 from .experiment1_report import compare_orderings, write_table1, write_orderings, write_ablations
@@ -58,7 +58,6 @@ def method_options(method: str, decoder: bool, ig_steps: int | None = None, embe
 
 # %% ../../nbs/51a_experiment1_run.ipynb #73532690
 def _rows(r: ScaleRun, ig_batch: int = IG_BATCH) -> list:
-    "The `plan` rows of one `ScaleRun`, one per method (the model family's methods unless the run names them)."
     fam = family_of(r.model)
     opts = lambda m: method_options(m, MODEL_FAMILIES[fam]["decoder"], r.get("ig_steps"), r.get("embedding"), ig_batch)
     return [dict(model=r.model, family=fam, task=r.task, method=m, n=int(r.n), ablation=r.get("ablation", ""),
@@ -99,15 +98,14 @@ def cell_status(path, task: str, method: str, n: int, correct_only: bool = False
 
 def status(p: pd.DataFrame, results=True) -> pd.DataFrame:
     "`plan` rows with each run's `status` and `n_found` (`cell_status`) in the folder `results`."
-    got = [cell_status(result_file(r.model, r.task, r.method, r.ablation, results), r.task, r.method, r.n,
-                       r.correct_only) for r in p.itertuples()]
-    return p.assign(status=[g[0] for g in got], n_found=[g[1] for g in got])
+    return p.join(pd.DataFrame([cell_status(result_file(r.model, r.task, r.method, r.ablation, results), r.task,
+                                            r.method, r.n, r.correct_only) for r in p.itertuples()],
+                               index=p.index, columns=["status", "n_found"]))
 
 # %% ../../nbs/51a_experiment1_run.ipynb #594cd452
 def run_cell(model, tok, name: str, cell, out, cache=None, progress: bool = True) -> dict:
     "One run (`cell`: a `plan` row) of `model` as `normxlogit faithfulness` runs it (resuming `cache`), rows to `out`."
     td, c = task_data(cell.task), cell
-    if c.n > len(td.dev): raise ValueError(f"{c.task} has {len(td.dev)} held-out items, not {c.n}")
     c0, t0 = time.process_time(), time.time()
     res = run_faithfulness([c.method], model, tok, td.dev, n=c.n, cache=False if cache is None else cache,
                            correct_only=c.correct_only, protocol=c.protocol,
@@ -146,15 +144,15 @@ def run_plan(todo: pd.DataFrame, results=True, cache=None, device=None, progress
     return recs
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1fd47cad
-def committed_chunks(results=True, device=None) -> pd.DataFrame:
+def committed_chunks(results=True) -> pd.DataFrame:
     "Every chunk folder under `results`: its run, its chunks, and whether the key rebuilt from the plan matches it."
     root = results_path("faithfulness", results=results)
-    rows, fp = [], functools.cache(lambda name: model_fingerprint(load_model(name, device=device)[0]))
+    rows, fp = [], functools.cache(lambda name: model_fingerprint(load_model(name)[0]))
     for kj in sorted(root.rglob("faith-*/key.json")):
         try: k = json.loads(kj.read_text())
         except (OSError, ValueError): continue             # a folder removed (or being written) by a run in progress
         name, task, method, n = k["model"], k["dataset"].removesuffix("-heldout"), k["method"], len(k["rows"])
-        opts = method_options(method, MODEL_FAMILIES.get(family_of(name), {}).get("decoder", False))
+        opts = method_options(method, MODEL_FAMILIES[family_of(name)]["decoder"])
         mine = chunk_key(None, model=name, fingerprint=fp(name), method=method, options=opts, dataset=f"{task}-heldout",
                          rows=[str(i) for i in planned_rows(task, n)], label=None,
                          metrics=["comprehensiveness", "sufficiency"], ratios=list(DEFAULT_RATIOS),
@@ -163,21 +161,18 @@ def committed_chunks(results=True, device=None) -> pd.DataFrame:
         rows.append(dict(folder=str(kj.parent.relative_to(root)), model=name, task=task, method=method, n=n,
                          chunks=len(ChunkStore.at(kj.parent).done()), key_matches=mine == k,
                          hash_matches=kj.parent.name == f"faith-{method}-{key_hash(mine)}"))
-    return pd.DataFrame(rows, columns=["folder", "model", "task", "method", "n", "chunks", "key_matches",
-                                       "hash_matches"])
+    return pd.DataFrame(rows)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #d1423cee
-def write_report(results=True, n_boot: int = N_BOOT) -> list:
+def write_report(results=True) -> list:
     "Write the tables of the result files in `results` there (listed above); their paths."
-    root, at = None if results is True else results, lambda name: results_path("faithfulness", name, results=results)
-    files = result_files(root=root)
-    if files.empty: raise FileNotFoundError("no result files to report on")
-    arrays = cells(load_results(files))
-    summary, paper, conv = summarise(bootstrap_cells(arrays, n_boot=n_boot)), paper_numbers(), convergence(files)
+    at = lambda name: results_path("faithfulness", name, results=results)
+    arrays = cells(load_results(files := result_files(root=results)))
+    summary, paper, conv = summarise(bootstrap_cells(arrays)), paper_numbers(), convergence(files)
     flagged = {(r.model, r.task) for r in conv.itertuples() if r.n_recorded and r.converged < 0.95}
-    comps = [compare_orderings(arrays, summary, paper, t, n_boot=n_boot, not_evaluable=flagged) for t in (1, 3)]
-    abl = {a: summarise(bootstrap_cells(cells(load_results(af)), n_boot=n_boot))
-           for a in ABLATIONS if len(af := result_files(ablation=a, root=root))}
+    comps = [compare_orderings(arrays, summary, paper, t, not_evaluable=flagged) for t in (1, 3)]
+    abl = {a: summarise(bootstrap_cells(cells(load_results(af)))) for a in ABLATIONS
+           if len(af := result_files(a, results))}
     return ([write_table1(summary, at("table1.csv")), write_orderings(comps, at("orderings.csv")),
              write_csv(at("ig_convergence.csv"), conv.sort_values("model", kind="stable"))]
             + ([write_ablations(summary, abl, at("table1_ablations.csv"))] if abl else []))
@@ -197,11 +192,8 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 
 # %% ../../nbs/51a_experiment1_run.ipynb #b111b14c
 def run_costs(results=True) -> pd.DataFrame:
-    "The CPU seconds per item measured by `measure_costs` (`run_costs.csv` in `results`; empty when not measured)."
-    path = results_path("faithfulness", "run_costs.csv", results=results)
-    cols = ["family", "model", "task", "method", "items", "cpu_s", "cpu_s_per_item", "mean_tokens", "max_abs_diff",
-            "completeness_gap_max", "converged"]
-    return pd.read_csv(path) if path.exists() else pd.DataFrame(columns=cols)
+    "The CPU seconds per item measured by `measure_costs` (`run_costs.csv` in `results`)."
+    return pd.read_csv(results_path("faithfulness", "run_costs.csv", results=results))
 
 def cost_rows(records) -> list:
     "`record_costs` rows of run records (no ablation's): the items a run computed (less chunks found done), its CPU s."
@@ -215,18 +207,17 @@ def work(run: ScaleRun, results=True) -> list:
                  cost=(r["model"], r["task"], f"explain {r['method']}")) for r in _rows(run)]
 
 # %% ../../nbs/51a_experiment1_run.ipynb #1ed5c07a
-def measure_costs(cells, n_items: int = 2, results=True, device=None) -> pd.DataFrame:
+def measure_costs(cells, n_items: int = 2) -> pd.DataFrame:
     "CPU s per item of (family, task, method) `cells` on `n_items` items, fresh rows against the committed file."
     rows, nan, todo = [], pd.Series(np.nan), pd.DataFrame(list(cells), columns=["family", "task", "method"])
     for (fam, task), g in todo.groupby(["family", "task"], sort=False):
         name, v = f"{fam}-{task}", "pred_perturbed" if task in REGRESSION_TASKS else "score"
-        model, tok = load_model(name, device=device)
+        model, tok = load_model(name)
         for c in pd.DataFrame(_rows(ScaleRun(name, task, n_items, tuple(g.method)))).itertuples():
             with tempfile.TemporaryDirectory() as d:
                 r = run_cell(model, tok, name, c, Path(d) / "rows.csv.gz", progress=False)
                 new = pd.read_csv(Path(d) / "rows.csv.gz")
-            one, old = new.drop_duplicates("row"), result_file(name, task, c.method, results=results)
-            old = pd.read_csv(old) if old.exists() else new.iloc[:0]      # none: no rows to compare, the difference NaN
+            one, old = new.drop_duplicates("row"), pd.read_csv(result_file(name, task, c.method))
             both = new.merge(old, on=["row", "ratio", "metric"], suffixes=("", "_old"))
             rows.append(dict(family=fam, model=name, task=task, method=c.method, items=r["n"], cpu_s=r["cpu_s"],
                              cpu_s_per_item=round(r["cpu_s"] / r["n"], 3), mean_tokens=float(one.n_tokens.mean()),
@@ -257,7 +248,6 @@ RUN_OPTS = (Opt("model", help="a fine-tuned model, e.g. minilm-sst2", kind=str, 
             Opt("keep_chunks", False, "keep a finished run's chunks (default: removed; its rows are in the CSV)"))
 
 def _run(a):
-    "Run the methods of one model x task that its result files do not hold yet."
     fam, n_dev = family_of(a.model), len(task_data(a.task).dev)
     if fam not in MODEL_FAMILIES: raise CommandError(f"unknown model family {fam!r}; known: {sorted(MODEL_FAMILIES)}")
     if not 1 <= a.n <= n_dev:
@@ -274,18 +264,12 @@ def _run(a):
              keep_chunks=a.keep_chunks)
 
 # %% ../../nbs/51a_experiment1_run.ipynb #461b2889
-def _print(df): print(df.to_string(index=False), flush=True)
-
 main = command_line("experiment1", "Experiment 1 of the NormXLogit paper (faithfulness, Tables 1 and 3).", {
     "run": Command("run methods on one model x task (resumable; a finished result file is kept)", _run, RUN_OPTS,
                    ("results", "cache", "device")),
     "status": Command("each planned run's result file: done, missing, short, ...",
-                      lambda a: _print(status(plan(a.scale), a.results).drop(columns=["options", "family"])),
-                      (), ("scale", "results")),
-    "report": Command("write table1.csv, orderings.csv, ... from the result files",
-                      lambda a: [print("wrote", f.name) for f in write_report(a.results)] and None, (), ("results",)),
-    "ig-cost": Command("what recording IG's completeness for the IG files without it would cost",
-                       lambda a: _print(dashed(ig_recompute_cost(), 3)))})
+                      lambda a: print(status(plan(a.scale), a.results).drop(columns=["options", "family"]).to_string(
+                          index=False), flush=True), (), ("scale", "results"))})
 
 def read_claims(results=True):
     "The paper's orderings tested (`orderings.csv`), one row each, as `Claims` reads them (models by family)."

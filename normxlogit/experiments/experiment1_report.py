@@ -76,12 +76,9 @@ _FILE = re.compile(r"^(?P<model>.+?)_(?P<task>" + "|".join(TASK_LABELS) + r")_(?
 
 def result_files(ablation: str | None = None, root=None) -> pd.DataFrame:
     "The result files (of `ablation`) in `root` (default: the book's), a row each, in the tables' order."
-    d = results_path("faithfulness", results=True if root is None else root)
-    if ablation is not None:
-        if ablation not in ABLATIONS: raise ValueError(f"unknown ablation {ablation!r}; known: {sorted(ABLATIONS)}")
-        d = d / "ablations" / ablation
-    found = [(_FILE.match(p.name), p) for p in (sorted(d.glob("*.csv.gz")) if d.exists() else [])]
-    out = pd.DataFrame([(m["model"], family_of(m["model"]), m["task"], m["method"], p) for m, p in found if m],
+    d = results_path("faithfulness", *(("ablations", ablation) if ablation else ()), results=root or True)
+    out = pd.DataFrame([(m["model"], family_of(m["model"]), m["task"], m["method"], p)
+                        for p in sorted(d.glob("*.csv.gz")) if (m := _FILE.match(p.name))],
                        columns=["model", "family", "task", "method", "path"])
     return out.sort_values(["family", "task", "model", "method"], key=_table_order, kind="stable", ignore_index=True)
 
@@ -89,52 +86,41 @@ _COLUMNS = ["model", "row", "method", "ratio", "metric", "k", "n_tokens", "label
             "pred_full", "pred_perturbed", "gold"]
 
 def load_results(files: pd.DataFrame) -> pd.DataFrame:
-    "All rows of the result `files` in one frame, with each file's task and family (checked against its name)."
-    if files.empty: return pd.DataFrame(columns=_COLUMNS + ["task", "family"])
-    parts = []
-    for f in files.itertuples():
-        d = pd.read_csv(f.path, usecols=lambda c: c in _COLUMNS)
-        if "gold" not in d: raise ValueError(f"{f.path.name} has no gold column")
-        if set(d.model.astype(str)) != {f.model} or set(d.method.astype(str)) != {f.method}:
-            raise ValueError(f"{f.path.name}: rows name models {set(d.model)} / methods {set(d.method)}, "
-                             f"not {f.model} / {f.method}")
-        parts.append(d.assign(task=f.task, family=f.family))
-    return pd.concat(parts, ignore_index=True)
+    "All rows of the result `files` in one frame, with each file's task and family."
+    return pd.concat([pd.read_csv(f.path, usecols=lambda c: c in _COLUMNS).assign(task=f.task, family=f.family)
+                      for f in files.itertuples()], ignore_index=True)
+
 
 # %% ../../nbs/51_experiment1.ipynb #6025a086
 def coverage(files: pd.DataFrame, data: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
     "Per model x task, the items and methods found in the files against the plan `p` (`experiment1.plan`)."
-    pl = p[p.ablation == ""]
-    items = data.groupby(["model", "task", "method"]).row.nunique() if len(data) else pd.Series(dtype=int)
+    pl, items = p[p.ablation == ""], data.groupby(["model", "task", "method"]).row.nunique()
     but = lambda a, b: ", ".join(m for m in a if m not in b) or "–"
     rows = []
     for key in dict.fromkeys([*zip(pl.model, pl.task), *zip(files.model, files.task)]):
         pk = pl[(pl.model == key[0]) & (pl.task == key[1])]
         found, planned = files[(files.model == key[0]) & (files.task == key[1])].method.tolist(), list(pk.method)
-        n = {m: int(items[key + (m,)]) for m in found if key + (m,) in items}
-        rows.append(dict(model=key[0], task=key[1], n_planned=pk.n.max(),
-                         n_found=_span(n.values()), n_ig=n.get("ig", pd.NA), methods_found=len(found),
-                         methods_planned=len(planned), missing="all" if planned and not found else but(planned, found),
-                         extra=but(found, planned)))
+        n = {m: int(items[key + (m,)]) for m in found}
+        rows.append(dict(model=key[0], task=key[1], n_planned=pk.n.max(), n_found=_span(n.values()),
+                         n_ig=n.get("ig", pd.NA), methods_found=len(found), methods_planned=len(planned),
+                         missing="all" if planned and not found else but(planned, found), extra=but(found, planned)))
     return pd.DataFrame(rows).astype({"n_planned": "Int64", "n_ig": "Int64"})
 
-def convergence(files: pd.DataFrame, method: str = "ig") -> pd.DataFrame:
+def convergence(files: pd.DataFrame) -> pd.DataFrame:
     "Integrated Gradients' completeness per model x task, from the runner's per-item record (`n_recorded` 0: none)."
     cols, rows = ["row", "completeness_gap", "converged"], []
-    for f in files[files.method == method].itertuples():
+    for f in files[files.method == "ig"].itertuples():
         d = pd.read_csv(f.path, usecols=lambda c: c in cols).drop_duplicates("row").reindex(columns=cols)
         g, ok = d.completeness_gap.dropna(), d.converged.dropna().astype(bool)
         rows.append(dict(model=f.model, task=f.task, n_items=len(d), n_recorded=len(g), converged=float(ok.mean()),
                          median_gap=float(g.median()), p90_gap=float(g.quantile(0.9))))
     return pd.DataFrame(rows, columns=["model", "task", "n_items", "n_recorded", "converged", "median_gap", "p90_gap"])
 
+
 # %% ../../nbs/51_experiment1.ipynb #226683ef
 def cell_arrays(d: pd.DataFrame) -> dict:
     "The item x ratio arrays of ONE model x task x method (described above), items sorted by dataset row."
-    if len(d[["model", "task", "method"]].drop_duplicates()) != 1:
-        raise ValueError("cell_arrays needs the rows of one model x task x method")
     c = d[d.metric == "comprehensiveness"]
-    if c.empty: raise ValueError("no comprehensiveness rows")
     piv = lambda x, v: x.pivot(index="row", columns="ratio", values=v).sort_index()
     comp, pred = piv(c, "score"), piv(c, "pred_perturbed")
     if pred.isna().any().any(): raise ValueError(f"{int(pred.isna().any(axis=1).sum())} items lack some ratios")
@@ -151,29 +137,22 @@ def cells(data: pd.DataFrame) -> dict:
 def subset(a: dict, rows) -> dict:
     "The cell arrays `a` restricted to the dataset `rows` (in that order)."
     pos = pd.Index(a["rows"]).get_indexer(rows)
-    if (pos < 0).any(): raise ValueError("some rows are not in this cell")
     return {k: (v[pos] if isinstance(v, np.ndarray) and k != "ratios" else v) for k, v in a.items()}
+
 
 # %% ../../nbs/51_experiment1.ipynb #5a6e87c9
 def _per_item(a: dict, metric: str) -> np.ndarray:
-    "(n, R) per-item values of a mean over items: the drops (AOPC, sufficiency) or 1 if correct (accuracy)."
-    if metric not in ITEM_MEANS: raise ValueError(f"{metric!r} is not a mean over items")
-    if metric == "accuracy": return (a["pred"] == a["gold"][:, None]).astype(float)
-    return a["comp"] if metric == "aopc" else a["suff"]
+    return {"aopc": a["comp"], "sufficiency": a["suff"]}.get(metric, (a["pred"] == a["gold"][:, None]).astype(float))
 
 def item_values(a: dict, metric: str) -> np.ndarray:
     "Each item's value of a metric that is a mean over items (AOPC, accuracy, sufficiency): its mean over the ratios."
     return _per_item(a, metric).mean(1)
 
+
 # %% ../../nbs/51_experiment1.ipynb #c0d4773b
 def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray:
     "Per-ratio values of `metric` (described above) for the cell arrays `a`, (R,) or (B, R) with bootstrap weights `W`."
-    one = W is None
-    W = np.ones((1, len(a["rows"]))) if one else np.asarray(W, float)
-    if W.shape[1] != len(a["rows"]): raise ValueError(f"weights for {W.shape[1]} items, cell has {len(a['rows'])}")
-    if metric not in BETTER: raise ValueError(f"unknown metric {metric!r}; known: {sorted(BETTER)}")
-    if (metric in ITEM_MEANS) == a["regression"]:
-        raise ValueError(f"{metric} is not a metric of {'regression (STS-B)' if a['regression'] else 'classification'}")
+    W = np.ones((1, len(a["rows"]))) if (one := W is None) else np.asarray(W, float)
     if metric in ITEM_MEANS:         # at ratio 0: no drop (AOPC), no sufficiency, the unperturbed accuracy
         out = weighted_mean(W, _per_item(a, metric))
         acc = weighted_mean(W, (a["pred_full"] == a["gold"]).astype(float)[:, None])
@@ -187,6 +166,7 @@ def metric_curve(a: dict, metric: str, W=None, zero: bool = False) -> np.ndarray
 def metric_value(a: dict, metric: str, W=None):
     "The table number: `metric_curve` averaged over the ratios 0.1..0.9 (scalar, or (B,) with weights `W`)."
     return metric_curve(a, metric, W).mean(-1)
+
 
 # %% ../../nbs/51_experiment1.ipynb #1485937d
 def bootstrap_cells(arrays: dict, n_boot: int = N_BOOT, seed: int = 0) -> dict:
@@ -203,11 +183,10 @@ def bootstrap_cells(arrays: dict, n_boot: int = N_BOOT, seed: int = 0) -> dict:
 
 def summarise(boot: dict) -> pd.DataFrame:
     "One row per model x task x method x metric: the tables' `value`, `n` items and its 95% interval `lo`/`hi`."
-    rows = []
-    for (model, task, method, met), v in boot.items():
-        lo, hi = map(float, np.percentile(v["boot"][:, 1:].mean(1), [2.5, 97.5]))
-        rows.append((model, family_of(model), task, method, met, float(v["curve"][1:].mean()), v["n"], lo, hi))
-    return pd.DataFrame(rows, columns=["model", "family", "task", "method", "metric", "value", "n", "lo", "hi"])
+    return pd.DataFrame([(model, family_of(model), task, method, met, float(v["curve"][1:].mean()), v["n"],
+                          *map(float, np.percentile(v["boot"][:, 1:].mean(1), [2.5, 97.5])))
+                         for (model, task, method, met), v in boot.items()],
+                        columns=["model", "family", "task", "method", "metric", "value", "n", "lo", "hi"])
 
 def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) -> pd.DataFrame:
     "Per-ratio values (ratio 0 included) of `metrics` with 95% bootstrap intervals over items, as a long frame."
@@ -223,7 +202,6 @@ def ratio_curves(boot: dict, metrics=("aopc", "accuracy", "pearson_perturbed")) 
 def ordering_test(a: dict, b: dict, metric: str, n_boot: int = N_BOOT, seed: int = 0, key: str = "") -> dict:
     "metric(a) - metric(b) on the items common to cells `a` and `b`: `diff`, 95% `lo`/`hi`, two-sided `p`, `n`, `test`."
     common = np.intersect1d(a["rows"], b["rows"])
-    if len(common) == 0: raise ValueError("the two cells share no items")
     a, b = subset(a, common), subset(b, common)
     if metric in ITEM_MEANS: t, test = paired_t(item_values(a, metric), item_values(b, metric)), "paired t"
     else:
@@ -253,8 +231,6 @@ def paper_numbers() -> pd.DataFrame:
     for table in (1, 3):
         head, *rows = [line.split() for line in paper_text(f"experiment1_table{table}").strip().splitlines()]
         cols = re.findall(r"([a-z0-9]+):(Llama 2|DeBERTa|BERT)", " ".join(head))
-        if bad := [r[0] for r in rows if len(r) != len(cols) + 1]:
-            raise ValueError(f"paper table rows {bad}: not {len(cols)} values")
         parts.append(pd.DataFrame([dict(paper_model=pm, task=t, method=r[0], metric=_metric(table, t), value=float(v),
                                         table=table) for r in rows for (t, pm), v in zip(cols, r[1:])]))
     return pd.concat(parts, ignore_index=True)
@@ -324,12 +300,10 @@ _YLABEL = {"aopc": "AOPC (drop in probability)", "accuracy": "accuracy (fraction
            "pearson_perturbed": "Pearson r with gold scores"}
 
 def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1"):
-    "One panel of per-ratio curves with 95% bootstrap bands per task of `family` (None if nothing to plot)."
+    "One panel of per-ratio curves with 95% bootstrap bands per task of `family` (`kind`: 'table1' or 'accuracy')."
     import matplotlib.pyplot as plt
-    if kind not in ("table1", "accuracy"): raise ValueError(f"kind must be 'table1' or 'accuracy', got {kind!r}")
     d = curves[curves.family == family]
     tasks = [t for t in TASK_LABELS if t in set(d.task) and (kind == "table1" or t not in REGRESSION_TASKS)]
-    if not tasks: return None
     rows = (len(tasks) + 1) // 2
     fig, grid = plt.subplots(rows, min(2, len(tasks)), figsize=(9, 0.6 + 3.0 * rows), squeeze=False)
     for ax, t in zip(grid.ravel(), tasks):
@@ -352,8 +326,7 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1"):
     leg = dict(handles=handles, fontsize=9.5, frameon=False, title="method (* not in the paper)", title_fontsize=9.5,
                handlelength=2.6)
     if grid.size > len(tasks):                                           # the spare panel holds the legend
-        spare = grid.ravel()[-1]
-        spare.axis("off"); spare.legend(loc="center", ncol=2, **leg)
+        grid[-1, -1].axis("off"); grid[-1, -1].legend(loc="center", ncol=2, **leg)
         fig.tight_layout(); return fig
     fig.legend(loc="lower center", ncol=min(5, len(handles)), **leg)
     leg_h = 0.45 + 0.25 * -(-len(handles) // 5)                        # inches under the panels for the legend
@@ -363,27 +336,27 @@ def plot_curves(curves: pd.DataFrame, family: str, kind: str = "table1"):
 
 
 # %% ../../nbs/51_experiment1.ipynb #e491b611
-def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1,
-                      target: str = "normxlogit", n_boot: int = N_BOOT, seed: int = 0, tie: float = 5e-4,
+def compare_orderings(arrays: dict, summary: pd.DataFrame, paper: pd.DataFrame, table: int = 1, n_boot: int = N_BOOT,
                       not_evaluable=frozenset()) -> pd.DataFrame:
     "NormXLogit against every other method per column of Table 1 or 3, tested, with the paper's claim (see above)."
     rows, by = [], summary.sort_values(["family", "task", "model"], key=_table_order, kind="stable")
     for (model, task), g in by.groupby(["model", "task"], sort=False):
         met, pm = _metric(table, task), _paper_model(model)
         ours, s = g[g.metric == met].set_index("method").value, 1.0 if BETTER[met] == "higher" else -1.0
-        others = [m for m in _in_order(ours.index) if m != target]
-        if (table == 3 and task in REGRESSION_TASKS) or target not in ours or not others: continue
+        others = [m for m in _in_order(ours.index) if m != "normxlogit"]
+        if (table == 3 and task in REGRESSION_TASKS) or "normxlogit" not in ours or not others: continue
         pp = _paper_column(paper, table, task, pm)
         agn = [m for m in AGNOSTIC if m in others and not np.isnan(pp.get(m, np.nan))]
         best, best_agn = max(others, key=lambda m: s * ours[m]), max(agn, key=lambda m: s * pp[m], default=None)
         for b in others:
-            t = ordering_test(arrays[model, task, target], arrays[model, task, b], met, n_boot, seed, f"{model}/{task}")
-            p0, p1 = pp.get(target, np.nan), pp.get(b, np.nan)
-            says = ("no number" if np.isnan(p0 - p1) else "tie" if abs(p0 - p1) < tie
+            t = ordering_test(arrays[model, task, "normxlogit"], arrays[model, task, b], met, n_boot, 0,
+                              f"{model}/{task}")
+            p0, p1 = pp.get("normxlogit", np.nan), pp.get(b, np.nan)
+            says = ("no number" if np.isnan(p0 - p1) else "tie" if abs(p0 - p1) < 5e-4
                     else "NormXLogit better" if s * (p0 - p1) > 0 else "baseline better")
             lo, hi = sorted((s * t["lo"], s * t["hi"]))
             rows.append(dict(model=model, task=task, metric=met, baseline=b, paper_model=pm, paper_nxl=p0,
-                             paper_baseline=p1, paper_says=says, nxl=ours[target], baseline_value=ours[b],
+                             paper_baseline=p1, paper_says=says, nxl=ours["normxlogit"], baseline_value=ours[b],
                              advantage=s * t["diff"], lo=lo, hi=hi, p=t["p"], n=t["n"], test=t["test"],
                              claim=says in ("NormXLogit better", "baseline better"),
                              evaluable=not (b == "ig" and (model, task) in not_evaluable), best=b == best,
@@ -421,7 +394,6 @@ def _ci(c: pd.DataFrame) -> list:                 # NormXLogit's advantage [95% 
 def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: float = 0.0) -> pd.DataFrame:
     "`compare_orderings` for reading (one model family, or all); a paper gap below `near_tie` is marked 'near tie'."
     c = comp if family is None else comp[comp.model.map(family_of) == family]
-    if c.empty: return pd.DataFrame()
     num = lambda x: "–" if np.isnan(x) else f"{x:.3f}"
     says = {"NormXLogit better": "NXL better", "baseline better": "baseline better", "no number": "–"}
     return pd.DataFrame({
@@ -436,8 +408,6 @@ def ordering_table(comp: pd.DataFrame, family: str | None = None, near_tie: floa
 
 def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame:
     "NormXLogit against one baseline per column: `which` 'best' (after the fact) or 'best_agnostic' (in advance)."
-    if which not in ("best", "best_agnostic"):
-        raise ValueError(f"which must be 'best' or 'best_agnostic', got {which!r}")
     b = comp[comp[which]]
     return pd.DataFrame({
         "column": [_column(m, k) for m, k in zip(b.model, b.task)], "metric": b.metric.values,
@@ -448,12 +418,9 @@ def best_baseline_tests(comp: pd.DataFrame, which: str = "best") -> pd.DataFrame
 # %% ../../nbs/51_experiment1.ipynb #6396505e
 def stsb_diagnostics(arrays: dict) -> pd.DataFrame:
     "What perturbation does to a regression model's predictions, per model x task x method x ratio (see above)."
-    rows = []
-    for (model, task, method), a in arrays.items():
-        if not a["regression"]: continue
-        for r, x in zip(a["ratios"], a["pred"].T):
-            rows.append((model, task, method, round(float(r), 2), x.mean(), x.std(), np.abs(x - a["pred_full"]).mean(),
-                         np.corrcoef(x, a["pred_full"])[0, 1], np.corrcoef(x, a["gold"])[0, 1]))
+    rows = [(model, task, method, round(float(r), 2), x.mean(), x.std(), np.abs(x - a["pred_full"]).mean(),
+             np.corrcoef(x, a["pred_full"])[0, 1], np.corrcoef(x, a["gold"])[0, 1])
+            for (model, task, method), a in arrays.items() if a["regression"] for r, x in zip(a["ratios"], a["pred"].T)]
     return pd.DataFrame(rows, columns=["model", "task", "method", "ratio", "mean_pred", "sd_pred", "mean_abs_change",
                                        "pearson_vs_full", "pearson_perturbed"])
 
@@ -469,8 +436,8 @@ def ablation_deltas(default: pd.DataFrame, ablation: pd.DataFrame, metrics=TABLE
 def write_ablations(default: pd.DataFrame, ablations: dict, path=None) -> Path:
     "Write every ablation's `ablation_deltas` to `path` (default: the book's `table1_ablations.csv`); the path."
     cols = "ablation model task method metric value_default value_ablation delta n_default n_ablation".split()
-    parts = [ablation_deltas(default, a).assign(ablation=name) for name, a in ablations.items()]
-    t = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
+    t = pd.concat([ablation_deltas(default, a).assign(ablation=name) for name, a in ablations.items()],
+                  ignore_index=True)[cols]
     t = t.sort_values(["ablation", "model", "method"], kind="stable",
                       key=lambda c: c.map(list(ABLATIONS).index) if c.name == "ablation" else c)
     t[cols[5:8]] = t[cols[5:8]].astype(float).round(6)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #98d724a6
 from __future__ import annotations
-import json, math, time
+import collections, json, math, time
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
@@ -19,8 +19,8 @@ from .common import (chunk_key, open_store, run_chunks, results_path, write_csv,
     register_experiment, Claims, plan_from, ScaleRun, scale_runs, record_costs)
 
 # %% auto #0
-__all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'RUN_OPTS', 'main',
-           'CLAIM_TABLE', 'generation_prompts', 'score_prompt', 'GenerationRun', 'GenerationPlan', 'run_generation',
+__all__ = ['EXPERIMENT', 'GEN_METHODS', 'DEFAULT_OPTIONS', 'KS', 'IG_TOL', 'SCALE_RUNS', 'FULL_COMMAND', 'GenerationRun',
+           'RUN_OPTS', 'main', 'CLAIM_TABLE', 'generation_prompts', 'score_prompt', 'GenerationPlan', 'run_generation',
            'load_results', 'summarise', 'ig_not_converged', 'wide_table', 'plot_summary', 'plot_by_entropy', 'leaders',
            'cost_per_prompt', 'work', 'reproduce', 'read_claims']
 
@@ -38,20 +38,18 @@ FULL_COMMAND = ("bash tools/generation.sh   # = normxlogit experiment generation
                 "--new-tokens 20 --threads 1 --cache results/generation/chunks")
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #78adb08e
-def generation_prompts(n: int, seed: int = 0, path=None) -> list:
+def generation_prompts(n: int, seed: int = 0) -> list:
     "The first `n` answerable SQuAD 2.0 questions (distinct, stripped), in a seeded order that does not depend on `n`."
     from normxlogit.evidence.datasets import load_squad
     if n < 1: raise ValueError(f"n must be at least 1, got {n}")
-    q = pd.Series(load_squad(path=path).question.str.strip().unique())
-    q = q[q.str.len() > 0].reset_index(drop=True)
+    q = [x for x in load_squad().question.str.strip().unique() if x]
     if n > len(q): raise ValueError(f"only {len(q)} questions, asked for {n}")
     return [q[i] for i in np.random.default_rng(seed).permutation(len(q))[:n]]
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #970f889e
-def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=None, ks=KS, new_tokens: int = 20,
+def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=DEFAULT_OPTIONS, ks=KS, new_tokens=20,
                  seed: int = 0, batch_size: int = 16) -> tuple[dict, dict]:
     "`(arrays, meta)` of one question: the generated tokens' probabilities with and without each method's deletions."
-    options = {**DEFAULT_OPTIONS, **(options or {})}
     gen = greedy_continuation(model, tokenizer, prompt_ids(model, tokenizer, question, chat=True)[0], new_tokens)
     exps, secs, gap = {}, [], np.full(len(gen), np.nan)
     for m in methods:
@@ -70,39 +68,22 @@ def score_prompt(model, tokenizer, question: str, methods=GEN_METHODS, options=N
     return arrays, dict(question=question, answer=g0.generated_text, n_prompt=g0.n_prompt, n_generated=len(gen))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #40a619e2
-@dataclass
-class GenerationRun:
-    "A faithfulness run: `steps` (one row per question, step, method and k), `prompts` (means over steps), `record`."
-    steps: pd.DataFrame
-    prompts: pd.DataFrame
-    record: dict
-
-def _steps_frame(chunks, methods, ks, model_name):
-    "One row per question, method, step and k (in that order) of the chunks."
-    def one(a, prompt):
-        mi, t, j = np.indices(a["p_deleted"].shape).reshape(3, -1)
-        pf, pdel = a["p_full"][t].astype(float), a["p_deleted"][mi, t, j].astype(float)
-        return pd.DataFrame(dict(model=model_name, prompt=prompt, step=t, method=np.array(methods)[mi],
-                                 k=np.array(ks)[j], k_used=a["k_used"][t, j], n_rankable=a["n_rankable"][t], p_full=pf,
-                                 p_deleted=pdel, p_drop=pf - pdel, entropy=a["entropy"][t].astype(float)))
-    return pd.concat([one(ch.arrays, ch.meta["index"]) for ch in chunks], ignore_index=True)
+# a faithfulness run: `steps` (one row per question, step, method and k), `prompts` (means over steps), `record`
+GenerationRun = collections.namedtuple("GenerationRun", "steps prompts record")
 
 @dataclass
 class GenerationPlan:
-    "The protocol of `run_generation`: questions, tokens, methods and their options, deletion sizes, seed, batching."
+    "The protocol of `run_generation`: questions, tokens, methods and their options, deletion sizes, seed, order."
     n_prompts: int = 50
     new_tokens: int = 20
     methods: tuple = GEN_METHODS
     options: dict | None = None
     ks: tuple = KS
     seed: int = 0
-    batch_size: int = 16
     reverse: bool = False
 
     def __post_init__(self):
         self.methods, self.ks = tuple(self.methods), tuple(int(k) for k in self.ks)
-        if bad := [m for m in self.methods if m not in GEN_METHODS]:
-            raise ValueError(f"unknown methods {bad}; choose from {GEN_METHODS}")
         if "random" not in self.methods:
             raise ValueError("the comparison needs the random ranking: keep 'random' in methods")
         if not self.ks or any(k < 1 for k in self.ks): raise ValueError(f"ks must be positive ints, got {self.ks}")
@@ -119,12 +100,18 @@ def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | Non
                     options=p.options, ks=list(p.ks), new_tokens=p.new_tokens, seed=p.seed, chat=True)
     store = open_store(cache, "generation", f"faithfulness-{model_name}", key)
     def compute(j):
-        a, meta = score_prompt(model, tokenizer, qs[j], p.methods, p.options, p.ks, p.new_tokens, j, p.batch_size)
+        a, meta = score_prompt(model, tokenizer, qs[j], p.methods, p.options, p.ks, p.new_tokens, j)
         return a, dict(meta, index=j)
     t0 = time.time()
     run = run_chunks(store, p.n_prompts, compute, desc=f"generation {model_name}", progress=progress,
                      order=range(p.n_prompts)[::-1] if p.reverse else None)
-    steps = _steps_frame(run.chunks, p.methods, p.ks, model_name)
+    def frame(a, prompt):      # one row per method, step and k of one question
+        mi, t, j = np.indices(a["p_deleted"].shape).reshape(3, -1)
+        pf, pdel = a["p_full"][t].astype(float), a["p_deleted"][mi, t, j].astype(float)
+        return pd.DataFrame(dict(model=model_name, prompt=prompt, step=t, method=np.array(p.methods)[mi],
+                                 k=np.array(p.ks)[j], k_used=a["k_used"][t, j], n_rankable=a["n_rankable"][t],
+                                 p_full=pf, p_deleted=pdel, p_drop=pf - pdel, entropy=a["entropy"][t].astype(float)))
+    steps = pd.concat([frame(ch.arrays, ch.meta["index"]) for ch in run.chunks], ignore_index=True)
     prompts = steps.groupby(["model", "prompt", "method", "k"], as_index=False).agg(
         n_steps=("step", "size"), **{c: (c, "mean") for c in ("p_full", "p_deleted", "p_drop")})
     each = lambda name: [ch.arrays[name] for ch in run.chunks]
@@ -153,10 +140,8 @@ def run_generation(model, tokenizer, model_name: str, plan: GenerationPlan | Non
 def load_results(results=True):
     "`dict(prompts, steps, record)` of a written run (None if there is none)."
     p = results_path(EXPERIMENT, "faithfulness.csv", results=results)
-    if not p.exists(): return None
-    steps = p.with_name("faithfulness_steps.csv.gz")
-    return dict(prompts=pd.read_csv(p), steps=pd.read_csv(steps) if steps.exists() else None,
-                record=json.loads(p.with_name("faithfulness.json").read_text()))
+    return dict(prompts=pd.read_csv(p), steps=pd.read_csv(p.with_name("faithfulness_steps.csv.gz")),
+                record=json.loads(p.with_name("faithfulness.json").read_text())) if p.exists() else None
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #08eaf262
 def summarise(prompts: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
@@ -224,11 +209,9 @@ def plot_by_entropy(steps: pd.DataFrame, k: int = 4,
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #b9773508
 def leaders(prompts: pd.DataFrame, record: dict) -> pd.DataFrame:
-    "`leading_group` on the per-question drop averaged over k, random and a non-converged IG left out (None: < 2 left)."
+    "`leading_group` on the per-question drop averaged over k, random and a non-converged IG left out."
     W = prompts.groupby(["prompt", "method"]).p_drop.mean().unstack()
-    drop = ["random"] + (["ig"] if ig_not_converged(record) else [])
-    W = W.drop(columns=[m for m in drop if m in W])
-    return leading_group(W) if W.shape[1] >= 2 else None
+    return leading_group(W.drop(columns=["random"] + ["ig"] * ig_not_converged(record), errors="ignore"))
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #681226bd
 def cost_per_prompt(record) -> pd.DataFrame:
@@ -242,10 +225,9 @@ def work(run: ScaleRun, results=True) -> list[dict]:
     "The steps of a `ScaleRun` for `estimate`: explanations and deletions per question x new token (tiny: a guess)."
     if run.model == "tiny-llama":
         return [dict(step=f"tiny Llama: {run.n} questions, all methods", units=run.n, cpu_s_per_unit=0.5)]
-    steps = {**{f"explain: {method_label(m)}": f"explain {m}" for m in run.methods or GEN_METHODS},
-             "deletions": "deletions"}
+    steps = [(f"explain: {method_label(m)}", f"explain {m}") for m in run.methods or GEN_METHODS]
     return [dict(step=label, units=run.n * run.get("new_tokens"), cost=(run.model, run.task, s))
-            for label, s in steps.items()]
+            for label, s in steps + [("deletions", "deletions")]]
 
 # %% ../../nbs/59_generation_faithfulness.ipynb #a19a2b4b
 @scratch_unless_book("generation")
@@ -260,30 +242,22 @@ def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True
 # %% ../../nbs/59_generation_faithfulness.ipynb #ca128eef
 def _run(a):
     model, tok = load_model(a.model, head="causal_lm", device=a.device)
-    opts = {"ig": dict(DEFAULT_OPTIONS["ig"], n_steps=a.ig_steps)}
-    plan = GenerationPlan(a.prompts, a.new_tokens, a.methods, opts, a.ks, a.seed, a.batch_size, a.reverse)
+    plan = GenerationPlan(a.prompts, a.new_tokens, a.methods, {"ig": dict(n_steps=a.ig_steps)}, a.ks, reverse=a.reverse)
     res = run_generation(model, tok, a.model, plan, cache=a.cache, results=a.results, write=not a.no_write)
     print(json.dumps({k: res.record[k] for k in ("model", "n_prompts", "n_steps", "chunks_computed", "cpu_s",
                                                  "cpu_s_per_prompt")}))
     if not a.no_write: print(wide_table(summarise(res.prompts)).to_string(index=False))
-
-def _summary(a):
-    if (R := load_results(a.results)) is None: raise ValueError("no results written yet")
-    S = summarise(R["prompts"])
-    print(wide_table(S).to_string(index=False)); print(wide_table(S, vs_random=True).to_string(index=False))
 
 RUN_OPTS = (Opt("model", "smollm2-135m", "a zoo name of a causal LM, or tiny-llama"), Opt("prompts", 50, "questions"),
             Opt("new_tokens", 20, "tokens generated per question"),
             Opt("methods", ",".join(GEN_METHODS), "comma-separated", kind=listed()),
             Opt("ks", ",".join(map(str, KS)), "numbers of top tokens deleted, comma-separated", kind=listed(int)),
             Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
-            Opt("batch_size", 16, "shortened contexts per forward pass"), Opt("seed", 0, "random seed"),
             Opt("reverse", False, "visit the chunks last first (a second process shares the work)"),
             Opt("no_write", False, "only compute and store chunks (the second process's role)"))
 main = command_line(EXPERIMENT, "Faithfulness of generation explanations (deletion of each step's top-k context "
                     "tokens), resumable.", {
-    "run": Command("run (or continue) the study", _run, RUN_OPTS, ("results", "cache", "device", "threads")),
-    "summary": Command("print the tables of a written run", _summary, (), ("results",))})
+    "run": Command("run (or continue) the study", _run, RUN_OPTS, ("results", "cache", "device", "threads"))})
 
 def read_claims(results=True):
     "Each method against random deletion (mean over k; IG out where it did not converge), from 50 questions on."

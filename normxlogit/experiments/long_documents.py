@@ -4,13 +4,14 @@
 
 # %% ../../nbs/61_long_documents.ipynb #06be2b78
 from __future__ import annotations
-import contextlib, functools, json, os, sys, time
+import functools, itertools, json, os, sys, tempfile, time
+from contextlib import nullcontext
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
 from ..core import model_name, explain, sentence_spans
-from ..cache import key_hash, ChunkStore
+from ..cache import ChunkStore
 from ..evidence.datasets import squad_articles, pack_paragraphs, answer_offset, article_document, delete_spans
 from ..generation import explain_generation, prompt_ids
 from ..metrics.stats import holm, paired_t
@@ -21,146 +22,130 @@ from ..paths import repo_root
 from ..profiling import peak_memory, watch_child, ratio_interval, goal_verdict
 from ..registry import method_label
 from .common import (results_path, write_csv, write_json, machine_info, run_record, merge_rows,
-                                           dashed, with_ci, verdict, chunk_key, run_chunks)
+    dashed, with_ci, verdict, chunk_key, run_chunks)
 
 # %% auto #0
-__all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_INSTRUCTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'MULTI_TOKENS',
-           'MULTI_N', 'MULTI_SEEDS', 'LENGTHS', 'RUNS', 'PEER_RUNS', 'COLUMNS', 'PROBE', 'REPEAT_TOKENS', 'REPEATS',
-           'ARENA_ENV', 'squad_document', 'document_prompt', 'answer_logprobs', 'document_example', 'document_paths',
-           'run_document_example', 'load_document_example', 'document_table', 'plot_sentence_scores', 'multi_documents',
-           'documents_paths', 'run_documents', 'load_documents', 'documents_table', 'document_ids', 'probe', 'csv_path',
-           'load_rows', 'measure', 'probe_row', 'peer_python', 'label', 'memory_table', 'goals', 'repeats_path',
-           'measure_repeats', 'repeat_reading', 'load_repeats', 'repeat_table']
+__all__ = ['DOC_ARTICLE', 'DOC_TOKENS', 'DOC_QUESTION', 'DOC_METHODS', 'DOC_KS', 'DOC_SEEDS', 'MULTI_TOKENS', 'MULTI_N',
+           'MULTI_SEEDS', 'LENGTHS', 'RUNS', 'REPEAT_TOKENS', 'REPEATS', 'REPEAT_RUNS', 'ARENA_ENV', 'squad_document',
+           'answer_logprobs', 'document_example', 'document_paths', 'load_documents', 'run_document_example',
+           'document_table', 'plot_sentence_scores', 'multi_documents', 'run_documents', 'documents_table', 'probe',
+           'load_rows', 'measure', 'memory_table', 'goals', 'repeat_reading', 'repeat_table']
 
 # %% ../../nbs/61_long_documents.ipynb #2ac8e4fc
 DOC_ARTICLE, DOC_TOKENS = "Normans", 2000       # the SQuAD 2.0 dev article, and the document's token budget
 DOC_QUESTION = "In what country is Normandy located?"
-DOC_INSTRUCTION = "Answer the question from the text above in a few words."
+_DOC_INSTRUCTION = "Answer the question from the text above in a few words."
 DOC_METHODS, DOC_KS, DOC_SEEDS = ("normxlogit", "gxi", "grad_l2"), (1, 2, 3), 10
 
-def squad_document(tokenizer, article: str = DOC_ARTICLE, max_tokens: int = DOC_TOKENS, question: str = DOC_QUESTION,
-                   data=None) -> dict:
-    "The first paragraphs of `article` within `max_tokens` (`text`), and where `question`'s gold answer starts in it."
-    a = next((x for x in squad_articles(data) if x["title"] == article), None)
-    if a is None: raise ValueError(f"no article {article!r} in the SQuAD 2.0 dev set")
-    paras = pack_paragraphs(tokenizer, a, max_tokens)
+def squad_document(tokenizer) -> dict:
+    "The first paragraphs of `DOC_ARTICLE` within `DOC_TOKENS` (`text`), and where `DOC_QUESTION`'s answer starts."
+    paras = pack_paragraphs(tokenizer, next(a for a in squad_articles() if a["title"] == DOC_ARTICLE), DOC_TOKENS)
     start = next((answer_offset(paras, j, q) for j, p in enumerate(paras) for q in p["qas"]
-                  if q["question"] == question and q["answers"]), -1)
+                  if q["question"] == DOC_QUESTION and q["answers"]), -1)
     return dict(text="\n\n".join(p["context"] for p in paras), answer_start=start, n_paragraphs=len(paras))
 
-def document_prompt(document, question) -> str: return f"{document}\n\n{DOC_INSTRUCTION}\nQuestion: {question}"
+def _document_prompt(document, question) -> str: return f"{document}\n\n{_DOC_INSTRUCTION}\nQuestion: {question}"
 
 # %% ../../nbs/61_long_documents.ipynb #290f9e96
 @torch.no_grad()
-def answer_logprobs(model, tokenizer, prompt: str, answer, chat: bool = True) -> np.ndarray:
-    "The log-probability of each token of `answer` (ids) after `prompt`, forced, in one forward pass."
-    ids, _ = prompt_ids(model, tokenizer, prompt, chat=chat)
-    m = get_adapter(model).m
-    dev = next(m.parameters()).device
-    x = torch.tensor([list(ids) + list(answer)[:-1]], device=dev)
-    lg = m(input_ids=x, logits_to_keep=len(answer)).logits[0].float().log_softmax(-1)
-    return lg.gather(-1, torch.tensor(list(answer), device=dev)[:, None])[:, 0].cpu().numpy()
+def answer_logprobs(model, tokenizer, prompt: str, answer) -> np.ndarray:
+    "The log-probability of each token of `answer` (ids) after `prompt` (chat template), forced, in one forward pass."
+    ids, _ = prompt_ids(model, tokenizer, prompt, chat=True)
+    m, a = get_adapter(model).m, list(answer)
+    x = torch.tensor([list(ids) + a[:-1]], device=next(m.parameters()).device)
+    return m(input_ids=x, logits_to_keep=len(a)).logits[0].float().log_softmax(-1)[range(len(a)), a].cpu().numpy()
 
 # %% ../../nbs/61_long_documents.ipynb #d86fa20d
-def document_example(model, tokenizer, document: str, question: str, methods=DOC_METHODS, ks=DOC_KS,
-                     seeds: int = DOC_SEEDS, max_new_tokens: int = 10, answer_start: int = -1, out=print) -> dict:
+def document_example(model, tokenizer, document: str, question: str, methods=DOC_METHODS, seeds: int = DOC_SEEDS,
+                     max_new_tokens: int = 10, answer_start: int = -1) -> dict:
     "The sentence deletion test of one document and question: `dict(rows, sentences, record)`."
     c00, t00, mi = time.process_time(), time.time(), machine_info("cpu", gmacs=False)
-    prompt, spans = document_prompt(document, question), sentence_spans(document)
-    exps, cpu = {}, {}
+    prompt, spans, exps, cpu = _document_prompt(document, question), sentence_spans(document), {}, {}
     for m in methods:
         c0 = time.process_time()
         exps[m] = explain_generation(model, tokenizer, prompt, method=m, max_new_tokens=max_new_tokens, chat=True)
         cpu[m] = round(time.process_time() - c0, 2)
-        out(f"{m}: {exps[m].generated_text!r}, {cpu[m]} CPU s")
     g0, stop = exps[methods[0]], set(tokenizer.all_special_ids)
     n_ans = next((t for t, i in enumerate(g0.targets) if i in stop), g0.n_generated)
     answer = g0.targets[:n_ans]
     if not answer: raise ValueError("the model answered with no token before its end-of-turn token")
     c0, sent, draws = time.process_time(), [], []
-    lp = lambda drop: float(answer_logprobs(model, tokenizer, document_prompt(delete_spans(document, spans, drop),
+    lp = lambda drop: float(answer_logprobs(model, tokenizer, _document_prompt(delete_spans(document, spans, drop),
                                                                               question), answer).mean())
     for m in methods:
         _, S = exps[m].sentence_scores(tokenizer, spans)
         sent += [dict(method=m, step=t, token=exps[m].target_texts[t], sentence=j, score=float(S[t, j]))
                  for t in range(n_ans) for j in range(len(spans))]
-        draws += [(m, k, -1, np.argsort(-S[:n_ans].sum(0), kind="stable")[:k]) for k in ks]
+        draws += [(m, k, -1, np.argsort(-S[:n_ans].sum(0), kind="stable")[:k]) for k in DOC_KS]
     draws += [("random", k, s, np.random.default_rng(1000 * k + s).permutation(len(spans))[:k])
-              for k in ks for s in range(seeds)]
+              for k in DOC_KS for s in range(seeds)]
     full = lp([])
     rows = pd.DataFrame([dict(method=m, k=k, seed=s, deleted=" ".join(map(str, sorted(d))), logp_full=full,
-                              logp_deleted=lp(d)) for m, k, s, d in draws])
-    rows["drop"] = rows.logp_full - rows.logp_deleted
-    in_answer = next((j for j, (a, b) in enumerate(spans) if a <= answer_start < b), None)
+                              logp_deleted=lp(d)) for m, k, s, d in draws]).eval("drop = logp_full - logp_deleted")
     rec = run_record("scale", cpu_s=time.process_time() - c00, wall_s=time.time() - t00, model=model_name(model),
                      question=question, answer=tokenizer.decode(answer), answer_tokens=len(answer),
                      prompt_tokens=g0.n_prompt, document_chars=len(document), n_sentences=len(spans),
-                     answer_sentence=in_answer, sentences=[document[a:b] for a, b in spans], methods=list(methods),
-                     ks=list(ks), seeds=seeds,
-                     metric="mean log-probability of the answer tokens (end-of-turn excluded)",
-                     cpu_s_explain=cpu, cpu_s_deletion=round(time.process_time() - c0, 2),
-                     load_avg_end=round(os.getloadavg()[0], 2),
+                     answer_sentence=next((j for j, (a, b) in enumerate(spans) if a <= answer_start < b), None),
+                     sentences=[document[a:b] for a, b in spans], methods=list(methods), ks=list(DOC_KS), seeds=seeds,
+                     metric="mean log-probability of the answer tokens (end-of-turn excluded)", cpu_s_explain=cpu,
+                     cpu_s_deletion=round(time.process_time() - c0, 2), load_avg_end=round(os.getloadavg()[0], 2),
                      started=time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t00)))
     rec["machine"]["load_avg_start"] = mi.get("load_avg")
     return dict(rows=rows, sentences=pd.DataFrame(sent), record=rec)
 
 # %% ../../nbs/61_long_documents.ipynb #e5d2289d
-def document_paths(results=True) -> dict:
-    "The files of the document example: the deletion rows, the sentence scores and the run record."
-    return {k: results_path("scale", f"document_example{s}", results=results)
-            for k, s in (("rows", ".csv"), ("sentences", ".sentences.csv"), ("record", ".json"))}
+def document_paths(run: str = "document_example", results=True) -> dict:
+    "The files of `run` (or 'documents'): the deletion rows, the record, the sentence scores (the example's) or chunks."
+    last = ("chunks", "_chunks") if run == "documents" else ("sentences", ".sentences.csv")
+    return {k: results_path("scale", run + e, results=results) for k, e in (("rows", ".csv"), ("record", ".json"),
+                                                                            last)}
 
-def run_document_example(model_name: str = "smollm2-135m", results=True, recompute: bool | None = None,
-                         out=print) -> dict:
-    "The document example's files, computed with `model_name` and written unless they exist (or `recompute`)."
-    p = document_paths(results)
-    if recompute is None: recompute = os.environ.get("NORMXLOGIT_RECOMPUTE") == "1"
-    if p["rows"].exists() and not recompute: return _load(p)
-    m, t = load_model(model_name, device="cpu")
-    doc = squad_document(t)
-    r = document_example(m, t, doc["text"], DOC_QUESTION, answer_start=doc["answer_start"], out=out)
-    r["record"].update(article=DOC_ARTICLE, n_paragraphs=doc["n_paragraphs"], token_budget=DOC_TOKENS, model=model_name)
-    write_csv(p["sentences"], r["sentences"].round(7)); write_json(p["record"], r["record"])
-    write_csv(p["rows"], r["rows"].round(6))
-    return _load(p)
-
-def _load(p: dict) -> dict | None:
-    "The files of `p` but its `chunks` (CSV as frames, JSON as dicts); None when there are no rows."
-    if not p["rows"].exists(): return None
+def load_documents(run: str = "documents", results=True) -> dict | None:
+    "The files of `run` but its chunks (CSV as frames, JSON as dicts); None before its rows are written."
+    p = document_paths(run, results)
     read = lambda f: pd.read_csv(f) if f.suffix == ".csv" else json.loads(f.read_text())
-    return {k: read(f) for k, f in p.items() if k != "chunks"}
+    return {k: read(f) for k, f in p.items() if k != "chunks"} if p["rows"].exists() else None
 
-def load_document_example(results=True) -> dict | None: return _load(document_paths(results))
+def run_document_example(model_name: str = "smollm2-135m", results=True) -> dict:
+    "The document example's files, computed with `model_name` and written unless they exist."
+    if not (p := document_paths(results=results))["rows"].exists():
+        m, t = load_model(model_name, device="cpu")
+        doc = squad_document(t)
+        r = document_example(m, t, doc["text"], DOC_QUESTION, answer_start=doc["answer_start"])
+        r["record"].update(article=DOC_ARTICLE, n_paragraphs=doc["n_paragraphs"], token_budget=DOC_TOKENS,
+                           model=model_name)
+        write_csv(p["sentences"], r["sentences"].round(7)); write_json(p["record"], r["record"])
+        write_csv(p["rows"], r["rows"].round(6))
+    return load_documents("document_example", results)
 
 # %% ../../nbs/61_long_documents.ipynb #2e2aed9b
 def document_table(D: dict) -> pd.DataFrame:
     "Per method and k: the drop when the top-k sentences are deleted, beside random's mean, sd and range."
     r = D["rows"]     # one row per method and k, and `seeds` random rows per k
     rnd = r[r.method == "random"].groupby("k").drop.agg(["mean", "std", "min", "max"])
-    t = r[r.method != "random"].join(rnd, on="k")
+    t = r[r.method != "random"].join(rnd, on="k").reset_index(drop=True)
+    f = lambda c: t[c].map("{:.3f}".format)
     return pd.DataFrame({"method": t.method.map(method_label), "k": t.k.astype(int), "sentences deleted": t.deleted,
-                         "drop": t["drop"].round(3), "random drop (mean ± sd)": [
-                             f"{a:.3f} ± {b:.3f}" for a, b in zip(t["mean"], t["std"])],
-                         "random range": [f"[{a:.3f}, {b:.3f}]" for a, b in zip(t["min"], t["max"])],
-                         "above every random draw": t["drop"] > t["max"]}).reset_index(drop=True)
+                         "drop": t["drop"].round(3), "random drop (mean ± sd)": f("mean") + " ± " + f("std"),
+                         "random range": "[" + f("min") + ", " + f("max") + "]",
+                         "above every random draw": t["drop"] > t["max"]})
 
-def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
-    "Heatmap of one answer token's sentence scores (default: its last word token) per method, scaled by its largest."
+def plot_sentence_scores(D: dict):
+    "Heatmap of the sentence scores of the answer's last word token per method, scaled by its largest |score|."
     import matplotlib.pyplot as plt
     import seaborn as sns
-    s = D["sentences"]
+    s, ans = D["sentences"], D["record"]["answer_sentence"]
     words = s.drop_duplicates("step").set_index("step").token
-    if token is None: token = int(words.index[words.astype(str).str.contains(r"\w")].max())   # its content word
+    token = int(words.index[words.astype(str).str.contains(r"\w")].max())   # its content word
     W = s[s.step == token].pivot_table(index="method", columns="sentence", values="score", sort=False)
     W = W.div(W.abs().max(1), axis=0)
-    ans = D["record"]["answer_sentence"]
-    cols = sorted(set(W.abs().max(0).sort_values(ascending=False).index[:top]) | ({ans} - {None}))
-    W = W[cols].rename(index=method_label)
+    cols = sorted(set(W.abs().max(0).sort_values(ascending=False).index[:12]) | ({ans} - {None}))
     fig, ax = plt.subplots(figsize=(min(1 + 0.55 * len(cols), 10), 1 + 0.5 * len(W)))
-    sns.heatmap(W, ax=ax, cmap="RdBu_r", center=0, vmin=-1, vmax=1, cbar_kws=dict(label="score / largest |score|"))
+    sns.heatmap(W[cols].rename(index=method_label), ax=ax, cmap="RdBu_r", center=0, vmin=-1, vmax=1,
+                cbar_kws=dict(label="score / largest |score|"))
     ax.set_xticklabels([f"{c}*" if c == ans else str(c) for c in cols])
-    ax.set_title(f"Sentence scores of the answer token {words[token]!r} (sentences by number, * "
-                 "the gold answer's)", fontsize=9)
+    ax.set_title(f"Sentence scores of the answer token {words[token]!r} (sentences by number, * the gold answer's)",
+                 fontsize=9)
     ax.set(xlabel="sentence of the document", ylabel="")
     ax.tick_params(axis="y", rotation=0)
     return ax
@@ -168,56 +153,44 @@ def plot_sentence_scores(D: dict, token: int | None = None, top: int = 12):
 # %% ../../nbs/61_long_documents.ipynb #d015884e
 MULTI_TOKENS, MULTI_N, MULTI_SEEDS = 4000, 12, 5   # each document's token budget, documents planned, random draws per k
 
-def multi_documents(tokenizer, n: int = MULTI_N, max_tokens: int = MULTI_TOKENS, data=None) -> list:
+def multi_documents(tokenizer, n: int = MULTI_N, max_tokens: int = MULTI_TOKENS) -> list:
     "`n` documents of `max_tokens` tokens from the first SQuAD 2.0 dev articles long enough (`article_document`)."
-    docs = []
-    for i, a in enumerate(squad_articles(data)):
-        if (d := article_document(tokenizer, a, max_tokens, seed=i)) is not None: docs.append(d)
-        if len(docs) == n: return docs
-    raise ValueError(f"only {len(docs)} SQuAD 2.0 dev articles hold {max_tokens} tokens; asked for {n}")
+    docs = (article_document(tokenizer, a, max_tokens, seed=i) for i, a in enumerate(squad_articles()))
+    if len(docs := list(itertools.islice(filter(None, docs), n))) < n:
+        raise ValueError(f"only {len(docs)} SQuAD 2.0 dev articles hold {max_tokens} tokens; asked for {n}")
+    return docs
 
 # %% ../../nbs/61_long_documents.ipynb #aa03caaa
-def documents_paths(results=True) -> dict:
-    "The files of the many-documents run: the deletion rows of every document, and one record per document."
-    return {k: results_path("scale", f, results=results)
-            for k, f in (("rows", "documents.csv"), ("record", "documents.json"), ("chunks", "documents_chunks"))}
-
-def _document_chunk(model, tokenizer, doc: dict, seeds: int) -> tuple:
-    "One document's deletion test as a chunk: the sentence scores as an array, the rows and the record as meta."
-    r = document_example(model, tokenizer, doc["text"], doc["question"], seeds=seeds, answer_start=doc["answer_start"],
-                         out=lambda *a: None)
-    s = r["sentences"]
-    S = np.stack([d.pivot(index="step", columns="sentence", values="score").to_numpy() for _, d in
-                  s.groupby("method", sort=False)])
-    rec = dict(r["record"], article=doc["article"], gold=doc["gold"], n_paragraphs=doc["n_paragraphs"])
-    g = rec["answer_sentence"]
-    rec["gold_rank"] = {m: None if g is None else int((v > v[g]).sum()) + 1
-                        for m, v in zip(s.method.unique(), (x.sum(0) for x in S))}
-    return dict(scores=S), dict(rows=r["rows"].to_dict("list"), record=rec)
-
 def run_documents(model_name: str = "smollm2-135m", n: int = MULTI_N, tokens: int = MULTI_TOKENS, results=True,
                   loaded=None, progress: bool = True) -> pd.DataFrame:
     "`document_example` on the first `n` documents of `multi_documents`, one chunk each: the rows (column `doc`)."
     from tqdm.auto import tqdm
-    p = documents_paths(results)
-    key = chunk_key("scale", model=model_name, tokens=tokens, methods=list(DOC_METHODS), ks=list(DOC_KS),
-                    seeds=MULTI_SEEDS, max_new_tokens=10)
-    store = ChunkStore(p["chunks"], f"documents-{model_name}", key)
+    p = document_paths("documents", results)
+    store = ChunkStore(p["chunks"], f"documents-{model_name}", chunk_key(
+        "scale", model=model_name, tokens=tokens, methods=list(DOC_METHODS), ks=list(DOC_KS), seeds=MULTI_SEEDS,
+        max_new_tokens=10))
     mt = functools.cache(lambda: loaded or load_model(model_name, device="cpu"))     # at the first chunk computed
-    compute = lambda j: _document_chunk(*mt(), multi_documents(mt()[1], n, tokens)[j], MULTI_SEEDS)
+    def compute(j):     # one document's test: the sentence scores as an array, the rows and the record as meta
+        (model, tok), doc = mt(), multi_documents(mt()[1], n, tokens)[j]
+        r = document_example(model, tok, doc["text"], doc["question"], seeds=MULTI_SEEDS,
+                             answer_start=doc["answer_start"])
+        s, g = r["sentences"], r["record"]["answer_sentence"]
+        S = np.stack([d.pivot(index="step", columns="sentence", values="score").to_numpy() for _, d in
+                      s.groupby("method", sort=False)])
+        rec = dict(r["record"], article=doc["article"], gold=doc["gold"], n_paragraphs=doc["n_paragraphs"],
+                   gold_rank={m: None if g is None else int((v > v[g]).sum()) + 1
+                              for m, v in zip(s.method.unique(), (x.sum(0) for x in S))})
+        return dict(scores=S), dict(rows=r["rows"].to_dict("list"), record=rec)
     for upto in tqdm(range(1, n + 1), desc="documents", disable=not progress, leave=False):
         run = run_chunks(store, upto, compute, progress=False)
         if run.computed or not p["rows"].exists():
-            ch = list(enumerate(run.chunks))
             write_json(p["record"], dict(model=model_name, tokens=tokens, seeds=MULTI_SEEDS, documents=[
-                dict(c.meta["record"], doc=j, cpu_s=c.cpu_s, model=model_name) for j, c in ch]))
-            write_csv(p["rows"], pd.concat([pd.DataFrame(c.meta["rows"]).assign(doc=j) for j, c in ch],
-                                           ignore_index=True).round(6))
-    return pd.read_csv(p["rows"]).query("doc < @n").reset_index(drop=True) if n else pd.DataFrame()
+                dict(c.meta["record"], doc=j, cpu_s=c.cpu_s, model=model_name) for j, c in enumerate(run.chunks)]))
+            write_csv(p["rows"], pd.concat([pd.DataFrame(c.meta["rows"]).assign(doc=j) for j, c in
+                                            enumerate(run.chunks)], ignore_index=True).round(6))
+    return pd.read_csv(p["rows"]).query("doc < @n").reset_index(drop=True)
 
 # %% ../../nbs/61_long_documents.ipynb #d2a500a9
-def load_documents(results=True) -> dict | None: return _load(documents_paths(results))
-
 def documents_table(M: dict) -> pd.DataFrame:
     "Per method and k: the mean drop minus random's in the same document, paired t interval, Holm's p, verdict."
     r = M["rows"]
@@ -237,23 +210,17 @@ def documents_table(M: dict) -> pd.DataFrame:
 LENGTHS = (1024, 2048, 4096, 8192)
 RUNS = (("forward_all", False), ("forward_last", False), ("normxlogit", False), ("gxi", False), ("gxi", True),
         ("attnlrp", True), ("grad_l2", True))
-PEER_RUNS = (("inseq:input_x_gradient", False),)    # inseq 0.7.1 on the same documents (its own venv: `peer_python`)
-COLUMNS = ["model", "method", "checkpointed", "tokens", "peak_gib", "base_gib", "wall_s", "cpu_s", "load_avg",
+_PEER_RUNS = (("inseq:input_x_gradient", False),)    # inseq 0.7.1 on the same documents (its own venv: `_probe_row`)
+_COLUMNS = ["model", "method", "checkpointed", "tokens", "peak_gib", "base_gib", "wall_s", "cpu_s", "load_avg",
            "cpu_model", "stopped", "started"]
-
-def document_ids(tokenizer, n: int, data=None) -> list:
-    "The first `n` token ids of the SQuAD 2.0 dev contexts joined into one document (real text, no special tokens)."
-    text = " ".join(p["context"] for a in squad_articles(data) for p in a["paragraphs"])
-    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
-    if len(ids) < n: raise ValueError(f"the SQuAD contexts have {len(ids)} tokens, fewer than {n}")
-    return ids[:n]
 
 # %% ../../nbs/61_long_documents.ipynb #41803204
 def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
     "In this fresh process: the peak resident memory (GiB) and seconds of `method` on an `n`-token document."
     from normxlogit.attribution import gradients, lrp, logit_attribution  # noqa: F401 (importing them registers the methods)
     m, t = load_model(model_name, device="cpu")
-    ids = document_ids(t, n); text = t.decode(ids)
+    text = " ".join(p["context"] for a in squad_articles() for p in a["paragraphs"])    # the SQuAD 2.0 dev contexts
+    ids = t(text, add_special_tokens=False)["input_ids"][:n]; text = t.decode(ids)       # their first n tokens
     fwd, peer = method.startswith("forward"), method.startswith("inseq:")
     if peer:                                 # inseq's method, attributing the new tokens' logits to the input
         import inseq
@@ -266,67 +233,61 @@ def probe(model_name: str, method: str, n: int, checkpoint: bool) -> dict:
         elif fwd:
             with torch.no_grad(): m(torch.tensor([ids]), **({"logits_to_keep": 1} if method == "forward_last" else {}))
         else:
-            with checkpointed(m) if checkpoint else contextlib.nullcontext(): explain(m, t, text, method=method)
+            with checkpointed(m) if checkpoint else nullcontext(): explain(m, t, text, method=method)
     r = peak_memory(run)
     return dict(tokens=len(ids), base_gib=round(r["rss_before_gib"], 3), peak_gib=round(r["peak_rss_gib"], 3),
                 wall_s=round(r["seconds"], 2), cpu_s=round(r["cpu_s"], 2))
 
-PROBE = ("import sys, json; from normxlogit.experiments.long_documents import probe; print('READY {}'); "
+_PROBE = ("import sys, json; from normxlogit.experiments.long_documents import probe; print('READY {}'); "
          "print(json.dumps(probe(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == '1')))")
 
 # %% ../../nbs/61_long_documents.ipynb #4b49218e
-def csv_path(results=True) -> Path: return results_path("scale", "long_documents.csv", results=results)
+def _rows_path(results=True, repeats: bool = False, arena: bool = False) -> Path:
+    "The single runs' file; with `repeats` the repeated rounds' (with `arena`, those of the ablation with `ARENA_ENV`)."
+    return results_path("scale", "long_documents" + "_repeats" * repeats + "_arena1" * arena + ".csv", results=results)
 
-def load_rows(results=True) -> pd.DataFrame:
-    p = csv_path(results)
-    return pd.read_csv(p) if p.exists() else pd.DataFrame(columns=COLUMNS)
+def load_rows(results=True, repeats: bool = False, arena: bool = False) -> pd.DataFrame | None:
+    "The rows of `_rows_path`, None before the first."
+    return pd.read_csv(p) if (p := _rows_path(results, repeats, arena)).exists() else None
 
-def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, results=True, budget_gib: float = 20.0,
-            time_limit: float = 1800, python=None, out=print) -> pd.DataFrame:
-    "Every (method, checkpointed, length) of `runs` x `lengths` not yet in the results, each written when measured."
-    rows = load_rows(results)
-    done = {(r.method, bool(r.checkpointed), int(r.tokens)) for r in rows.itertuples()}
-    for n, (method, ck) in ((n, r) for n in lengths for r in runs if (*r, n) not in done):
-        row = probe_row(model_name, method, n, ck, budget_gib, time_limit, python)
-        rows = merge_rows(csv_path(results), [row], columns=COLUMNS)     # appended under the folder lock
-        out(f"{label(method, ck)} at {n} tokens: {row['peak_gib']} GiB, {row.get('wall_s')} s {row['stopped']}")
-    return rows
+def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, results=True, repeats: int = 0,
+            arena: bool = False) -> pd.DataFrame:
+    "Each (method, checkpointed) of `runs` at each of `lengths` not yet measured (`repeats`: in as many rounds)."
+    old, cols = load_rows(results, repeats > 0, arena), ["round"] * (repeats > 0) + _COLUMNS
+    key = lambda r: (getattr(r, "round", 0), r.method, bool(r.checkpointed), int(r.tokens))
+    done = set() if old is None else set(map(key, old.itertuples()))
+    for k, n, (m, ck) in itertools.product(range(repeats or 1), lengths, runs):
+        if (k, m, ck, n) in done: continue
+        row = ({"round": k} if repeats else {}) | _probe_row(model_name, m, n, ck, ARENA_ENV if arena else None)
+        merge_rows(_rows_path(results, repeats > 0, arena), [row], columns=cols)     # appended under the folder lock
+        print(f"{k}: {_label(m, ck)} at {n} tokens: {row['peak_gib']} GiB, {row.get('wall_s')} s {row['stopped']}")
+    return load_rows(results, repeats > 0, arena)
 
-def probe_row(model_name: str, method: str, n: int, ck: bool, budget_gib: float = 20.0,
-              time_limit: float = 1800, python=None, env=None) -> dict:
-    "One measurement in a fresh process (`probe` under `watch_child`), as a row of `COLUMNS`."
-    mi = machine_info("cpu", gmacs=False)
-    python = python or (peer_python() if method.startswith("inseq:") else None)      # a peer runs in its own venv
-    if python and repo_root() is None: raise RuntimeError("the peer imports normxlogit from a repository checkout")
-    env = {"TOKENIZERS_PARALLELISM": "false", **(env or {})} | ({"PYTHONPATH": str(repo_root())} if python else {})
-    w = watch_child([str(python or sys.executable), "-c", PROBE, model_name, method, str(n), "1" if ck else "0"],
-                    budget_gib=budget_gib, time_limit=time_limit, env=env)
+def _probe_row(model_name: str, method: str, n: int, ck: bool, env=None) -> dict:
+    "One measurement in a fresh process (`probe` under `watch_child`: 20 GiB, 30 min), as a row of `_COLUMNS`."
+    mi, peer = machine_info("cpu", gmacs=False), method.startswith("inseq:")
+    # a peer runs in inseq's venv: `$INSEQ_ENV`, default `inseqenv` in the temp folder (`tools/inseq_env.sh build`)
+    py = Path(os.environ.get("INSEQ_ENV") or Path(tempfile.gettempdir()) / "inseqenv") / "bin" / "python"
+    if peer and not py.exists(): raise FileNotFoundError(f"no inseq venv at {py.parents[1]}: tools/inseq_env.sh build")
+    env = {"TOKENIZERS_PARALLELISM": "false", **(env or {})} | ({"PYTHONPATH": str(repo_root())} if peer else {})
+    w = watch_child([str(py if peer else sys.executable), "-c", _PROBE, model_name, method, str(n), "1" if ck else "0"],
+                    budget_gib=20.0, time_limit=1800, env=env)
     r = w["result"] or dict(tokens=n, peak_gib=round(w["peak_seen_gib"], 3))
     return dict(model=model_name, method=method, checkpointed=ck, **r, load_avg=mi.get("load_avg"),
                 cpu_model=mi.get("cpu_model"), stopped=w["stopped"], started=time.strftime("%Y-%m-%dT%H:%M:%S"))
 
-def peer_python() -> Path:
-    "The interpreter of the inseq venv (`$INSEQ_ENV`, default `inseqenv` in the temp folder; `tools/inseq_env.sh`)."
-    import tempfile
-    py = Path(os.environ.get("INSEQ_ENV") or Path(tempfile.gettempdir()) / "inseqenv") / "bin" / "python"
-    if not py.exists():
-        raise FileNotFoundError(f"no inseq venv at {py.parent.parent}: run `bash tools/inseq_env.sh build`")
-    return py
-
 # %% ../../nbs/61_long_documents.ipynb #c37a0f67
-def label(method: str, ck) -> str:
+def _label(method: str, ck) -> str:
     "A run's name in the tables: its method's (inseq's for the peer), then ', checkpointed' when `ck`."
-    peer = method[6:].replace("_", " ") if method.startswith("inseq:") else ""
     name = {"forward_all": "forward (all logits)", "forward_last": "forward (last logits)"}.get(method)
-    return (name or (f"inseq {peer}" if peer else method_label(method))) + (", checkpointed" if ck else "")
+    name = name or (f"inseq {method[6:].replace('_', ' ')}" if method.startswith("inseq:") else method_label(method))
+    return name + (", checkpointed" if ck else "")
 
 def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
     "One row per method (checkpointed or not), one column per length: the peak memory in GiB ('–' where not measured)."
-    if rows.empty: return pd.DataFrame()
-    t = rows.assign(run=[label(m, c) for m, c in zip(rows.method, rows.checkpointed)])
-    w = t.pivot_table(index="run", columns="tokens", values=value, aggfunc="last").rename(columns="{:,} tokens".format)
-    order = [label(m, c) for m, c in RUNS + PEER_RUNS if label(m, c) in w.index]
-    return dashed(w.loc[order], 2)
+    w = rows.assign(run=[_label(m, c) for m, c in zip(rows.method, rows.checkpointed)]).pivot_table(
+        index="run", columns="tokens", values=value, aggfunc="last").rename(columns="{:,} tokens".format)
+    return dashed(w.reindex([_label(m, c) for m, c in RUNS + _PEER_RUNS]).dropna(how="all"), 2)
 
 def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=None) -> pd.DataFrame:
     "Per length: NormXLogit's peak over the forward pass's (<= `ratio`), each checkpointed method's peak (<= budget)."
@@ -340,31 +301,15 @@ def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=N
         elif len(nx_) and len(fw):
             r = float(nx_.iloc[-1] / fw.min())
             out.append(dict(goal=name, tokens=n, value=round(r, 3), verdict="met" if r <= ratio else "not met"))
-        out += [dict(goal=f"{label(m, True)} peak <= {budget_gib} GiB", tokens=n, value=float(v.iloc[-1]),
+        out += [dict(goal=f"{_label(m, True)} peak <= {budget_gib} GiB", tokens=n, value=float(v.iloc[-1]),
                      verdict="met" if v.iloc[-1] <= budget_gib else "not met")
                 for m, ck in RUNS if ck and len(v := get(m, True, n))]
     return pd.DataFrame(out, columns=["goal", "tokens", "value", "verdict"])
 
 # %% ../../nbs/61_long_documents.ipynb #8a5b84a4
 REPEAT_TOKENS, REPEATS = 8192, 25      # the length where one run each left NormXLogit's memory goal unmet, and rounds
+REPEAT_RUNS = (("forward_last", False), ("normxlogit", False))
 ARENA_ENV = {"MALLOC_ARENA_MAX": "1"}   # the ablation: glibc's malloc with one arena instead of one per thread
-
-def repeats_path(results=True, env=None) -> Path:
-    "The repeated rounds' file; the ablation with `ARENA_ENV` has its own."
-    name = "long_documents_repeats" + ("_arena1" if env == ARENA_ENV else "" if not env else "_" + key_hash(env, 8))
-    return results_path("scale", name + ".csv", results=results)
-
-def measure_repeats(model_name: str = "smollm2-135m", n: int = REPEAT_TOKENS, methods=("forward_last", "normxlogit"),
-                    repeats: int = REPEATS, results=True, env=None, out=print) -> pd.DataFrame:
-    "`repeats` rounds at `n` tokens of `methods` in turn by `probe_row` (with `env`), resumable, each row written."
-    p = repeats_path(results, env)
-    old = pd.read_csv(p) if p.exists() else pd.DataFrame(columns=["round", "method"])
-    done = set(zip(old["round"], old.method))
-    for k, m in ((k, m) for k in range(repeats) for m in methods if (k, m) not in done):
-        row = dict(round=k, **probe_row(model_name, m, n, False, env=env))
-        merge_rows(p, [row], columns=["round", *COLUMNS])
-        out(f"round {k}: {m} at {row['tokens']} tokens: {row['peak_gib']} GiB {row['stopped']}")
-    return pd.read_csv(p)
 
 def repeat_reading(rep: pd.DataFrame, ratio: float = 1.1) -> dict:
     "NormXLogit's peak over the last-logits forward pass's per round: median ratio, interval, verdict, peaks, `over`."
@@ -374,10 +319,6 @@ def repeat_reading(rep: pd.DataFrame, ratio: float = 1.1) -> dict:
     return dict(rounds=len(w), ratio=med, lo=lo, hi=hi, coverage=cover, verdict=goal_verdict(lo, hi, ratio),
                 over=int((q > ratio).sum()),
                 peaks={m: (w[m].median(), w[m].min(), w[m].max()) for m in ("forward_last", "normxlogit")})
-
-def load_repeats(results=True, env=None) -> pd.DataFrame | None:
-    p = repeats_path(results, env)
-    return pd.read_csv(p) if p.exists() else None
 
 def repeat_table(reps: dict) -> pd.DataFrame:
     "One row per set of rounds (`{name: rounds}`): the peaks (median, range), the ratio with its interval, the verdict."

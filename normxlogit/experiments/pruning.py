@@ -24,10 +24,9 @@ from .agreement import agreement_items
 
 # %% auto #0
 __all__ = ['PRUNING_METHODS', 'COLUMNS', 'ITEM_COLUMNS', 'POOLING_NAMES', 'LINE_STYLES', 'FINDINGS', 'BOOK_MODEL', 'SCALE_RUNS',
-           'RUN_OPTS', 'main', 'CLAIM_TABLE', 'EXPERIMENT', 'pruning_items', 'item_relevances', 'PruningRun',
-           'PruningPlan', 'run_pruning', 'cost_rows', 'random_runs', 'fold_chunks', 'pruning_label', 'pruning_summary',
-           'plot_pruning', 'save_figure', 'item_area_table', 'finding_pairs', 'pruning_findings', 'comparison_name',
-           'findings_summary', 'work', 'reproduce', 'read_claims']
+           'main', 'EXPERIMENT', 'pruning_items', 'PruningRun', 'PruningPlan', 'run_pruning', 'cost_rows',
+           'random_runs', 'fold_chunks', 'pruning_label', 'pruning_summary', 'plot_pruning', 'item_area_table',
+           'pruning_findings', 'comparison_name', 'findings_summary', 'work', 'reproduce']
 
 # %% ../../nbs/54_head_pruning.ipynb #2ef11064
 PRUNING_METHODS = ["attnlrp", "lrp", "gxi", "grad", "grad_l1", "grad_l2", "alti_logit"]
@@ -37,7 +36,6 @@ ITEM_COLUMNS = ["model", "task", "id", "method", "pooling", "seed", "area"]
 _CURVE_COLUMNS = ["model", "task", "method", "pooling", "seed", "heads_pruned", "accuracy"]
 _RANDOM_FILE, _RANDOM_COLUMNS = "pruning_random.csv.gz", ["model", "task", "method", "seed", "heads_pruned", "accuracy"]
 
-# %% ../../nbs/54_head_pruning.ipynb #634b9850
 def pruning_items(model, tokenizer, task, n, n_pool=None, cache=None, coref="auto") -> tuple[pd.DataFrame, dict]:
     "The first `n` correctly predicted items of `task` (all for `n=None`), shortest first, and the selection's counts."
     items, counts = agreement_items(model, tokenizer, task, n=n, n_pool=n_pool, coref=coref, cache=cache)
@@ -49,22 +47,13 @@ def pruning_items(model, tokenizer, task, n, n_pool=None, cache=None, coref="aut
     out.attrs["selection_cost"] = items.attrs.get("selection_cost", {})
     return out, counts
 
-def item_relevances(model, tokenizer, items, method, contrastive=True, batch_size=8) -> dict:
-    "Head relevances `{pooling: (n, L, H)}` of `method` for `items` (target - foil if `contrastive` and foils exist)."
-    fl = items.foil_id.astype(int).tolist()
-    if contrastive and min(fl) < 0 <= max(fl): raise ValueError("items mix foils and no foils")
-    return head_relevance(model, tokenizer, items.input.tolist(), method, target=items.target_id.astype(int).tolist(),
-                          foil=fl if contrastive and min(fl) >= 0 else None, per_text=True, pooling=list(POOLINGS),
-                          batch_size=batch_size)
-
 # %% ../../nbs/54_head_pruning.ipynb #cd530b8d
 @dataclass
 class PruningRun:
-    "One model and task's pruning run: its tables, mean head relevances, items, counts, tally (`info`) and record."
+    "One model and task's pruning run: its tables, items, counts, tally (`info`) and record."
     frame: pd.DataFrame
     curves: pd.DataFrame
     per_item: pd.DataFrame
-    relevance: dict
     items: pd.DataFrame
     counts: dict
     info: dict
@@ -89,7 +78,6 @@ class PruningPlan:
 
     def __post_init__(self):
         self.methods = list(PRUNING_METHODS if self.methods is None else self.methods)
-        self.poolings = list(self.poolings)
         for name, got, known in (("methods", self.methods, HEAD_METHODS), ("poolings", self.poolings, POOLINGS)):
             if bad := [x for x in got if x not in known]: raise ValueError(f"unknown {name} {bad}; choose from {known}")
 
@@ -99,7 +87,6 @@ class PruningPlan:
 
 # %% ../../nbs/54_head_pruning.ipynb #pr01c7d3
 class _Pruning:
-    "One run's shared state: the items, the grid, the chunk keys' base and the tally of what was computed and reused."
     def __init__(self, model, tokenizer, name, task, n, plan, root, verbose):
         self.model, self.tokenizer, self.name, self.task, self.n = model, tokenizer, name, task, n
         self.plan, self.root, self.verbose, self.ad = plan, root, verbose, get_adapter(model)   # resolved once
@@ -111,58 +98,57 @@ class _Pruning:
         self.grid = pruning_grid(self.L * self.H, plan.step, plan.max_pruned)
         self.base = dict(model=name, fingerprint=self.fp, task=task, chunk_size=plan.chunk_size, items=[
             [r.id, r.input, int(r.target_id), int(r.foil_id), int(r.score_foil_id)] for r in self.items.itertuples()])
-        self.starts = list(range(0, len(self.items), plan.chunk_size))
+        self.starts = range(0, len(self.items), plan.chunk_size)
         self.info = dict(model=name, task=task, grid=self.grid, computed=[], reused=0, seconds={}, item_configs=0,
                          cpu_seconds=dict(relevance=0.0, curves=0.0), cpu_now=0.0, stores=[])
 
     def visit(self, xs): return list(xs)[::-1] if self.plan.reverse else list(xs)      # the order of work
     def sub(self, j): return self.items.iloc[self.starts[j]:self.starts[j] + self.plan.chunk_size]
     def prefix(self, order): return tuple(int(i) for i in order[:self.grid[-1]])    # what a curve depends on
-    def say(self, text, t0):
-        if self.verbose: print(f"  {self.name} {self.task} {text} {time.time() - t0:7.1f}s", flush=True)
 
 # %% ../../nbs/54_head_pruning.ipynb #pr02c7d3
-def _chunks(self: _Pruning, name, key, compute, what, units=None):
-    "Every chunk of one computation (`common.run_chunks`), tallied into `info`: what was computed, reused and its cost."
-    info, order = self.info, self.visit(range(len(self.starts)))
+def _chunks(self: _Pruning, name, key, compute, what, label):
+    info, order, curve, t0 = self.info, self.visit(range(len(self.starts))), what[0] == "curve", time.time()
     key = chunk_key("pruning", **self.base, **key)
     store = open_store(self.root, "pruning", f"{self.name}-{self.task}-{name}", key)
     if store is not None: info["stores"].append(store.dir.name)
     run = run_chunks(store, len(self.starts), compute, progress=False, order=order)
     info["computed"] += [(what, j) for j in order if run.chunks[j].computed]
     info["reused"], info["cpu_now"] = info["reused"] + len(run.chunks) - run.computed, info["cpu_now"] + run.cpu_s
-    info["cpu_seconds"]["curves" if units else "relevance"] += run.cpu_s_stored   # whichever run computed a chunk
-    if units: info["item_configs"] += sum(units(j) for j, c in enumerate(run.chunks) if c.cpu_s is not None)
+    info["cpu_seconds"]["curves" if curve else "relevance"] += run.cpu_s_stored   # whichever run computed a chunk
+    info["item_configs"] += curve * len(self.grid) * sum(len(self.sub(j)) for j, c in enumerate(run.chunks)
+                                                         if c.cpu_s is not None)
+    if not curve: info["seconds"][f"relevance {what[1]}"] = round(time.time() - t0, 1)
+    if self.verbose: print(f"  {self.name} {self.task} {label} {time.time() - t0:7.1f}s", flush=True)
     return [c.arrays for c in run.chunks]
 
 def _relevances(self: _Pruning) -> dict:
-    "Each method's mean head relevance per pooling: `{(method, pooling): (L, H)}`."
     relevance, p = {}, self.plan
     for meth in self.visit(p.methods):
-        t0, key = time.time(), dict(method=meth, contrastive=p.contrastive, batch_size=p.relevance_batch_size)
-        compute = lambda j, meth=meth: (item_relevances(self.model, self.tokenizer, self.sub(j), meth, p.contrastive,
-                                                        p.relevance_batch_size), {})
-        parts = _chunks(self, f"relevance-{meth}", key, compute, ("relevance", meth))
+        key = dict(method=meth, contrastive=p.contrastive, batch_size=p.relevance_batch_size)
+        def compute(j, meth=meth):
+            s = self.sub(j)
+            return head_relevance(self.model, self.tokenizer, s.input.tolist(), meth, target=s.target_id.tolist(),
+                                  foil=s.foil_id.tolist() if p.contrastive else None, per_text=True,
+                                  pooling=list(POOLINGS), batch_size=p.relevance_batch_size), {}
+        parts = _chunks(self, f"relevance-{meth}", key, compute, ("relevance", meth), f"relevance {meth:10s}")
         relevance |= {(meth, pool): np.concatenate([c[pool] for c in parts]).mean(0) for pool in p.poolings}
-        self.info["seconds"][f"relevance {meth}"] = round(time.time() - t0, 1)
-        self.say(f"relevance {meth:10s}", t0)
     return relevance
 
 # %% ../../nbs/54_head_pruning.ipynb #pr03c7d3
-def _curves(self: _Pruning, curves):
-    "The accuracy rows (random: mean of its runs), every curve and each item's area; each distinct order computed once."
+def _curves(self: _Pruning, relevance):
     done, p, rows, per, ids = {}, self.plan, [], [], dict(model=self.name, task=self.task)
+    curves = [(meth, pool, None, head_order(relevance[meth, pool])) for meth in p.methods for pool in p.poolings]
+    curves += [("random", "-", p.seed + r, random_order(self.L, self.H, p.seed + r)) for r in range(p.n_random)]
     for meth, pool, sd, order in self.visit(curves):
-        key, t0 = self.prefix(order), time.time()
-        if key in done: continue
+        if (key := self.prefix(order)) in done: continue
         def margins(j, order=order):
             s = self.sub(j)
             return dict(margins=pruning_margins(self.model, self.tokenizer, s.input.tolist(), s.target_id.to_numpy(),
                         s.score_foil_id.to_numpy(), order, self.grid, p.batch_size, adapter=self.ad)), {}
         parts = _chunks(self, "curve", dict(order=list(key), grid=self.grid, batch_size=p.batch_size), margins,
-                        ("curve", meth, pool, sd), units=lambda j: len(self.sub(j)) * len(self.grid))
+                        ("curve", meth, pool, sd), f"curve {meth:10s} {pool:10s} {'' if sd is None else sd}")
         done[key] = np.concatenate([c["margins"] for c in parts], 1)
-        self.say(f"curve {meth:10s} {pool:10s} {'' if sd is None else sd}", t0)
     self.info["unique_curves"] = len(done)
     for meth, pool, sd, order in curves:                                     # rows in the canonical order
         m = done[self.prefix(order)]
@@ -185,10 +171,7 @@ def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None 
     run = _Pruning(model, tokenizer, model_name, task, n, plan, cache_root(cache, "pruning"), verbose)
     write = results is not None and results is not False
     if write and (done := _recorded(run, results)) is not None: return done    # a finished run: nothing computed
-    relevance = _relevances(run)
-    curves = [(meth, p, None, head_order(relevance[meth, p])) for meth in plan.methods for p in plan.poolings]
-    curves += [("random", "-", plan.seed + r, random_order(run.L, run.H, plan.seed + r)) for r in range(plan.n_random)]
-    frame, curves_df, per_item = _curves(run, curves)
+    frame, curves_df, per_item = _curves(run, _relevances(run))
     info, cpu, configs = run.info, run.info["cpu_seconds"], run.info["item_configs"]
     info["seconds"]["total"] = round(time.time() - t_start, 1)
     record = run_record("pruning", cpu_s=info["cpu_now"], wall_s=time.time() - t_start, counts=run.counts,
@@ -207,9 +190,8 @@ def run_pruning(model, tokenizer, model_name, task, n, plan: PruningPlan | None 
                                      (_RANDOM_FILE, curves_df[curves_df.method == "random"], _RANDOM_COLUMNS)):
                 merge_rows(out / name, rows, ["model", "task", "method"], cols, lock=False, float_format="%.6g")
             write_record(out / f"pruning_{model_name}_{task}.json", record, info["computed"])
-        info["written"] = out / "pruning.csv"
         if info["computed"]: record_costs("pruning", cost_rows(record), results=results, folder="agreement")
-    return PruningRun(frame, curves_df, per_item, relevance, run.items, run.counts, info, record)
+    return PruningRun(frame, curves_df, per_item, run.items, run.counts, info, record)
 
 def cost_rows(record) -> list[dict]:
     "The cost record's rows of a run record: CPU seconds per item and method (relevances), per item config (curves)."
@@ -227,29 +209,27 @@ def random_runs(model: str, task: str, results=True) -> pd.DataFrame:
     return d[(d.model == model) & (d.task == task)].assign(pooling="-")[_CURVE_COLUMNS].reset_index(drop=True)
 
 def _recorded(self: _Pruning, results) -> PruningRun | None:
-    "This model, task, protocol, weights and items' finished run, read back from its result files; else None."
     out, rnd = results_path("agreement", results=results), random_runs(self.name, self.task, results)
     f = out / f"pruning_{self.name}_{self.task}.json"
     rec = json.loads(f.read_text()) if f.exists() else {}
     want = dict(settings=json.loads(json.dumps(self.plan.settings(self.n))), items=key_hash(self.base["items"]),
                 fingerprint=self.fp)
     if any(rec.get(k) != v for k, v in want.items()) or rnd.seed.nunique() != self.plan.n_random: return None
-    ours = lambda d: d[(d.model == self.name) & (d.task == self.task)].reset_index(drop=True)
-    frame, per_item = (ours(pd.read_csv(out / n)) for n in ("pruning.csv", "pruning_items.csv.gz"))
-    frame = frame[frame.method.isin([*self.plan.methods, "random"])].reset_index(drop=True)
+    ours = lambda d: d[(d.model == self.name) & (d.task == self.task) & d.method.isin([*self.plan.methods, "random"])]
+    frame, per_item = (ours(pd.read_csv(out / name)).reset_index(drop=True)
+                       for name in ("pruning.csv", "pruning_items.csv.gz"))
     curves = pd.concat([frame[frame.method != "random"].assign(seed=np.nan), rnd], ignore_index=True)[_CURVE_COLUMNS]
     info = dict(self.info, finished=True, unique_curves=rec.get("unique_curves"))
-    return PruningRun(frame, curves, per_item.astype({"seed": "Int64"}), {}, self.items, self.counts, info, rec)
+    return PruningRun(frame, curves, per_item.astype({"seed": "Int64"}), self.items, self.counts, info, rec)
 
 def fold_chunks(results=True, cache=None) -> pd.DataFrame:
     "Drop the chunk folders of finished runs (`cache`, default `results/pruning/chunks`); one row per dropped folder."
-    out = results_path("agreement", results=results)
     def finished(k):
-        f = out / f"pruning_{k.get('model')}_{k.get('task')}.json"
+        f = results_path("agreement", f"pruning_{k.get('model')}_{k.get('task')}.json", results=results)
         if k.get("experiment") != "pruning" or not f.exists(): return False
         r = json.loads(f.read_text())
-        return (r.get("fingerprint") == k["fingerprint"] and r.get("items") == key_hash(k["items"])
-                and r["settings"]["chunk_size"] == k["chunk_size"] and len(random_runs(k["model"], k["task"], results)))
+        return (r["fingerprint"], r["items"], r["settings"]["chunk_size"]) == (k["fingerprint"], key_hash(k["items"]),
+                k["chunk_size"]) and len(random_runs(k["model"], k["task"], results)) > 0
     return fold_stores(results_dir("pruning") / "chunks" if cache is None else Path(cache), "", finished)
 
 # %% ../../nbs/54_head_pruning.ipynb #6f63aad5
@@ -260,7 +240,6 @@ def pruning_label(method: str) -> str:
     "How figures and tables name a pruning order (the registry's label; 'Gradient' for the signed gradient)."
     return _OTHER_METHODS[method][0] if method in _OTHER_METHODS else method_label(method)
 
-# %% ../../nbs/54_head_pruning.ipynb #41233d2c
 def pruning_summary(frame) -> pd.DataFrame:
     "Each accuracy curve's area over its x-range, a column per pooling (random in each); tasks and methods in order."
     f = frame.sort_values("heads_pruned", kind="stable")
@@ -280,10 +259,10 @@ LINE_STYLES = {"lrp": "--", "grad_l2": "--", "grad": "-."}   # the lighter of tw
 def plot_pruning(frame, model, task, curves=None):
     "Accuracy against heads pruned: a panel per pooling, a line per method, random's mean and the band of its runs."
     import matplotlib.pyplot as plt
-    d = frame[(frame.model == model) & (frame.task == task)]
-    if d.empty: raise ValueError(f"no rows for model {model!r}, task {task!r}")
+    if (d := frame[(frame.model == model) & (frame.task == task)]).empty:
+        raise ValueError(f"no rows for model {model!r}, task {task!r}")
     pools, rnd = [p for p in POOLINGS if p in set(d.pooling)], d[d.method == "random"]
-    c = None if curves is None else curves[(curves.model == model) & (curves.task == task) & (curves.pooling == "-")]
+    c = [] if curves is None else curves[(curves.model == model) & (curves.task == task) & (curves.pooling == "-")]
     fig, axes = plt.subplots(1, len(pools), figsize=(9 if len(pools) > 1 else 6.5, 3.9), sharey=True, squeeze=False)
     for ax, p in zip(axes[0], pools):
         for me in [m for m in PRUNING_METHODS if m in set(d.method)]:
@@ -291,7 +270,7 @@ def plot_pruning(frame, model, task, curves=None):
             ax.plot(e.heads_pruned, e.accuracy, ls=LINE_STYLES.get(me, "-"), zorder=3, label=pruning_label(me),
                     color=_OTHER_METHODS[me][1] if me in _OTHER_METHODS else method_colour(me))
         if len(rnd): ax.plot(rnd.heads_pruned, rnd.accuracy, "k--", lw=1.3, label="Random (mean of its runs)")
-        if c is not None and len(c):
+        if len(c):
             b = c.groupby("heads_pruned").accuracy.agg(["min", "max"])
             ax.fill_between(b.index, b["min"], b["max"], lw=0, color="0.55", alpha=0.28, zorder=1,
                             label=f"Random: range of its {c.seed.nunique()} runs")
@@ -304,10 +283,9 @@ def plot_pruning(frame, model, task, curves=None):
                ncol=5 if len(pools) > 1 else 3, fontsize=9)
     return fig
 
-def save_figure(frame, model, task, folder, curves=None) -> Path:
-    "Save `plot_pruning` of one model and task as `folder/pruning_<model>_<task>.png`; returns the path."
+def _save_figure(r: PruningRun, model, task, folder) -> Path:
     import matplotlib.pyplot as plt
-    fig = plot_pruning(frame, model, task, curves)
+    fig = plot_pruning(r.frame, model, task, r.curves)
     fig.savefig(out := Path(folder) / f"pruning_{model}_{task}.png", dpi=120, bbox_inches="tight"); plt.close(fig)
     return out
 
@@ -327,24 +305,17 @@ def item_area_table(per_item, model, task) -> dict:
     if (d.method == "random").any(): A["random", "-"] = d[d.method == "random"].groupby("id", sort=False).area.mean()
     return A
 
-def finding_pairs(A, task) -> list:
-    "The comparisons `(finding, a, b)` (claimed: area(a) > area(b)) of the findings that the curves in `A` allow."
-    pools = {p for _, p in A if p != "-"}
-    pool = next((p for p in ("relu_token", *POOLINGS) if p in pools), None)
-    out = [("pooling", (m, "relu_token"), (m, p)) for m in PRUNING_METHODS for p in POOLINGS if p != "relu_token"
-           and task in ("sva", "ra") and m not in _NONNEGATIVE and all((m, q) in A for q in POOLINGS)]
-    out += [("methods", (a, pool), (b, pool)) for a in _BEST_PRUNERS for b in _WORSE_PRUNERS
-            if (a, pool) in A and (b, pool) in A]
-    out += [("random", (m, pool), ("random", "-")) for m in PRUNING_METHODS if (m, pool) in A and ("random", "-") in A]
-    return out
-
-# %% ../../nbs/54_head_pruning.ipynb #df1d00f2
 def pruning_findings(per_item) -> pd.DataFrame:
     "The paper's head-pruning findings tested item by item: per comparison, the paired difference of areas and verdict."
     rows = []
     for (mo, ta), _ in per_item.groupby(["model", "task"], sort=False):
         A = item_area_table(per_item, mo, ta)
-        for f, a, b in finding_pairs(A, ta):
+        pool = next((p for p in ("relu_token", *POOLINGS) if p in {q for _, q in A}), None)
+        pairs = [("pooling", (m, "relu_token"), (m, p)) for m in PRUNING_METHODS for p in POOLINGS if p != "relu_token"
+                 and ta in ("sva", "ra") and m not in _NONNEGATIVE and all((m, q) in A for q in POOLINGS)]
+        pairs += [("methods", (a, pool), (b, pool)) for a in _BEST_PRUNERS for b in _WORSE_PRUNERS]
+        for f, a, b in pairs + [("random", (m, pool), ("random", "-")) for m in PRUNING_METHODS]:
+            if a not in A or b not in A: continue
             x, y = A[a].align(A[b], join="inner")
             rows.append(dict(finding=FINDINGS[f][0], model=mo, task=ta, method_a=a[0], pooling_a=a[1], method_b=b[0],
                              pooling_b=b[1], area_a=float(x.mean()), area_b=float(y.mean()),
@@ -380,15 +351,11 @@ SCALE_RUNS = {        # methods None: `PRUNING_METHODS`; options: run_pruning's
     "book": [*(ScaleRun(BOOK_MODEL, t, 300, options=dict(step=5, **_DEP)) for t in ("sva", "ra")),
              ScaleRun(BOOK_MODEL, "qa", 100, ["attnlrp", "lrp", "gxi"],
                       dict(n_pool=1200, step=15, poolings=["relu_token"], **_DEP))],
-    "paper": [ScaleRun(BOOK_MODEL, "sva", 1000, options=dict(step=1)),
-              ScaleRun(BOOK_MODEL, "ra", None, options=dict(n_pool=None, step=1)),
-              ScaleRun(BOOK_MODEL, "qa", 200, options=dict(n_pool=None, step=1))]}
-_ALL_ITEMS = {"ra": 1000}   # the ra data set, all of which the paper uses (an upper bound: only correct items are kept)
+    "paper": [ScaleRun(BOOK_MODEL, t, n, options=dict(step=1)) for t, n in (("sva", 1000), ("ra", None), ("qa", 200))]}
 
-# %% ../../nbs/54_head_pruning.ipynb #bf12404c
 def work(run: ScaleRun, results=True) -> list[dict]:
     "The steps of one `ScaleRun` for `common.estimate`: head relevances and accuracy curves, at the book model's rates."
-    n, p = _ALL_ITEMS[run.task] if run.n is None else run.n, PruningPlan(methods=run.methods, **run.options)
+    n, p = 1000 if run.n is None else run.n, PruningPlan(methods=run.methods, **run.options)   # None: ra's 1,000 items
     from transformers import AutoConfig
     c = TINY_ARCHS["llama"] if run.model == "tiny-llama" else vars(
         AutoConfig.from_pretrained(offline_path(run.model)).get_text_config())
@@ -401,61 +368,52 @@ def work(run: ScaleRun, results=True) -> list[dict]:
 # %% ../../nbs/54_head_pruning.ipynb #1b172805
 @scratch_unless_book("pruning")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
-    "Every task of `scale` (`SCALE_RUNS`), resumably, with figures (but at 'tiny') and the findings; chunks computed."
+    "Every task of `scale` (`SCALE_RUNS`), resumably, with each run's figure and the findings; the chunks computed."
     root = results_dir("pruning") / "chunks" if cache is True and scale == "book" else cache
-    done, loaded, out = {}, {}, None if results is False else results_path("agreement", results=results)
+    computed, loaded, out = 0, {}, results_path("agreement", results=results)
     for run in scale_runs(SCALE_RUNS, scale):
         if run.model not in loaded: loaded = {run.model: load_model(run.model, device=device)}     # knows 'tiny-llama'
         r = run_pruning(*loaded[run.model], run.model, run.task, cache=root, results=results, verbose=False,
                         **run.arguments())
-        done[run.task] = dict(computed=len(r.info["computed"]), reused=r.info["reused"], items=len(r.items))
-        if out is not None and scale != "tiny": save_figure(r.frame, run.model, run.task, out, r.curves)
-    if out is not None:                                # the findings over every task in the results folder
-        write_csv(out / "pruning_findings.csv", pruning_findings(pd.read_csv(out / "pruning_items.csv.gz")),
-                  float_format="%.6g")
-    return dict(computed=sum(d["computed"] for d in done.values()), tasks=done)
+        computed += len(r.info["computed"])
+        if not r.info.get("finished"): _save_figure(r, run.model, run.task, out)     # a finished run writes nothing
+    write_csv(out / "pruning_findings.csv", pruning_findings(pd.read_csv(out / "pruning_items.csv.gz")),   # all tasks
+              float_format="%.6g")
+    return dict(computed=computed)
 
 # %% ../../nbs/54_head_pruning.ipynb #f2f16c9b
-RUN_OPTS = (Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"),
-            Opt("task", "sva", "the task", ("sva", "ra", "qa")), Opt("n", 300, "correctly predicted items"),
-            Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
-            Opt("methods", ",".join(PRUNING_METHODS), "comma-separated", kind=listed()),
-            Opt("poolings", ",".join(POOLINGS), "comma-separated", kind=listed()),
-            Opt("n_random", 10, "random pruning orders"), Opt("step", 5, "measure accuracy every `step`-th head"),
-            Opt("max_pruned", None, "heads pruned at most", kind=int), Opt("chunk_size", 50, "items per stored chunk"),
-            Opt("batch_size", 16, "items per forward pass"), Opt("no_cache", False, "store no chunks"),
-            Opt("coref", "auto", "ra's antecedents", ("auto", "fastcoref", "dependency")),
-            Opt("reverse", False, "work last first (a second process on the same cache shares the work)"),
-            Opt("no_write", False, "store the chunks only: no result files or figure (the second process's role)"),
-            Opt("figure", False, "also save pruning_<model>_<task>.png next to the csv"))
-
 def _run(a):
-    "One model and task, resumably; prints the run's record and the summary."
     plan = {k: v for k, v in vars(a).items() if k in PruningPlan.__dataclass_fields__}   # the options of the protocol
-    run = run_pruning(*load_model(a.model, device=a.device), a.model, a.task, a.n,
-                      cache=False if a.no_cache else a.cache, results=False if a.no_write else a.results, **plan)
+    run = run_pruning(*load_model(a.model, device=a.device), a.model, a.task, a.n, cache=a.cache,
+                      results=False if a.no_write else a.results, **plan)
     keys = "counts unique_curves chunks_computed chunks_reused cpu_seconds item_configs cpu_per_item_config".split()
     print(json.dumps({k: run.record[k] for k in keys}, default=str))
     print(pruning_summary(run.frame).round(3).to_string())
-    if a.figure and run.info.get("written"):
-        print("figure:", save_figure(run.frame, a.model, a.task, run.info["written"].parent, run.curves).name)
+    if a.figure and not a.no_write:
+        print("figure:", _save_figure(run, a.model, a.task, results_path("agreement", results=a.results)).name)
 
 main = command_line("pruning", "Head pruning (the decomposition-attributions paper, Sec. 5.3 / App. D), resumable. "
-                    "`normxlogit reproduce pruning --scale book` runs every task.", {
-    "run": Command("one model and task: `run --model smollm2-135m --task sva --n 300 --step 5`", _run, RUN_OPTS,
-                   ("results", "cache", "device", "threads"))})
+                    "`normxlogit reproduce pruning --scale book` runs every task.", {"run": Command(
+    "one model and task: `run --model smollm2-135m --task sva --n 300 --step 5`", _run, (
+        Opt("model", BOOK_MODEL, "a name of normxlogit.model.zoo.load_model"),
+        Opt("task", "sva", "the task", ("sva", "ra", "qa")), Opt("n", 300, "correctly predicted items"),
+        Opt("n_pool", None, "items examined (default 1.5 n + 20)", kind=int),
+        Opt("methods", ",".join(PRUNING_METHODS), "comma-separated", kind=listed()),
+        Opt("poolings", ",".join(POOLINGS), "comma-separated", kind=listed()),
+        Opt("n_random", 10, "random pruning orders"), Opt("step", 5, "measure accuracy every `step`-th head"),
+        Opt("max_pruned", None, "heads pruned at most", kind=int),
+        Opt("coref", "auto", "ra's antecedents", ("auto", "fastcoref", "dependency")),
+        Opt("reverse", False, "work last first (a second process on the same cache shares the work)"),
+        Opt("no_write", False, "store the chunks only: no result files or figure (the second process's role)"),
+        Opt("figure", False, "also save pruning_<model>_<task>.png next to the csv")),
+    ("results", "cache", "device", "threads"))})
 
-# %% ../../nbs/54_head_pruning.ipynb #079f7b91
-def read_claims(results=True):
-    "`pruning_findings.csv` as `Claims` reads it: a finding the paper states is the paper's, the others this project's."
+def _read_claims(results=True):
     f = results_path("agreement", "pruning_findings.csv", results=results)
-    if not f.exists(): return None
-    p = pd.read_csv(f)
-    return p.assign(source=np.where(p.paper_states, "paper", "project"))
+    return (p := pd.read_csv(f)).assign(source=np.where(p.paper_states, "paper", "project")) if f.exists() else None
 
-CLAIM_TABLE = Claims("Head pruning: method and pooling comparisons", "the decomposition paper", "54_head_pruning.ipynb",
-                "agreement/pruning_findings.csv", read_claims)
 EXPERIMENT = register_experiment("pruning", "Head pruning (decomposition-attributions paper, Sec. 5.3): "
                                  "SmolLM2's heads pruned least relevant first",
-                    chapters=["54_head_pruning"], cli=main, reproduce=reproduce, work=work,
-                    costs="agreement", claims=(CLAIM_TABLE,), scales=SCALE_RUNS)
+                    chapters=["54_head_pruning"], cli=main, reproduce=reproduce, work=work, costs="agreement",
+                    scales=SCALE_RUNS, claims=[Claims("Head pruning: method and pooling comparisons",
+        "the decomposition paper", "54_head_pruning.ipynb", "agreement/pruning_findings.csv", _read_claims)])

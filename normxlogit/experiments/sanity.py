@@ -10,33 +10,29 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from .._version import __version__
-from ..model.heads import get_adapter, stage_names, randomise  # noqa: F401 (randomise: re-exported)
+from ..model.heads import get_adapter, stage_names
 from ..core import model_name as _model_name
 from ..model.batch import predict
 from ..registry import METHODS, get_method
 from ..cache import ChunkStore, find_stores
 from ..paths import models_dir, model_slug
 from ..model.zoo import load_model, model_fingerprint
-from ..metrics.sanity import (TESTS, DEFAULT_OPTIONS, ITEM_COLUMNS, SanityInputs, _positive,
-                                       similarity_summary, select_stages, default_targets, model_variants,
-                                       sanity_options, items_hash, explain_batch, explain_variants, compare_variants,
-                                       item_similarities)
-from ..metrics.sanity import METRICS, randomisation_test, random_target_test  # noqa: F401 (re-exported)
-from .common import (scratch_unless_book, dashed, cache_root,
-                                           results_path, write_csv, write_json, cost_table, register_experiment,
-                                           verdict, command_line, Command, Opt, merge_rows, plan_from, fold_stores,
-                                           ScaleRun, scale_runs, listed, record_costs)
+from ..metrics.sanity import (TESTS, DEFAULT_OPTIONS, ITEM_COLUMNS, SanityInputs, similarity_summary,
+                                       select_stages, default_targets, model_variants, sanity_options, items_hash,
+                                       explain_batch, explain_variants, compare_variants, item_similarities)
+from .common import (scratch_unless_book, dashed, cache_root, results_path, write_csv,
+                                           write_json, cost_table, register_experiment, verdict, command_line,
+                                           Command, Opt, merge_rows, plan_from, fold_stores, ScaleRun, scale_runs,
+                                           listed, record_costs)
 
 # %% auto #0
-__all__ = ['DECISIVE', 'OUTCOMES', 'MAX_NOT_CONVERGED', 'CSV_COLUMNS', 'RECORDED', 'DIAGNOSTICS', 'ONE_MODEL', 'main',
-           'SCALE_RUNS', 'EXPERIMENT', 'decisive_verdict', 'random_target_outcome', 'verdicts', 'SanityResult',
-           'SanityPlan', 'sanity_run', 'run_sanity', 'write_sanity', 'cost_rows', 'load_runs', 'load_sanity',
-           'load_diagnostics', 'recorded_run', 'fold_chunks', 'chunk_diagnostics', 'diagnostics', 'estimate_cost',
-           'sanity_items', 'n_variants', 'expected_record', 'reproduce', 'work']
+__all__ = ['DECISIVE', 'MAX_NOT_CONVERGED', 'CSV_COLUMNS', 'DIAGNOSTICS', 'RECORDED', 'main', 'SCALE_RUNS', 'EXPERIMENT',
+           'decisive_verdict', 'random_target_outcome', 'verdicts', 'SanityResult', 'SanityPlan', 'sanity_run',
+           'run_sanity', 'write_sanity', 'cost_rows', 'load_runs', 'load_sanity', 'recorded_run', 'fold_chunks',
+           'chunk_diagnostics', 'estimate_cost', 'sanity_items', 'n_variants', 'expected_record', 'reproduce', 'work']
 
 # %% ../../nbs/55a_sanity_run.ipynb #25da1206
 DECISIVE = (("cascade", "spearman_abs"), ("random_target", "spearman_signed"), ("data", "spearman_abs"))
-OUTCOMES = ("pass", "mirror", "fail", "inconclusive", "not evaluable")
 MAX_NOT_CONVERGED = 0.5   # the project's choice: above it, most explanations compared are not complete IG attributions
 _WORD = {"holds": "pass", "does not hold": "fail", "inconclusive": "inconclusive"}
 _COMPARED = {"cascade": "cascade:{}", "random_target": "random_target", "data": "permuted"}   # compared with `trained`
@@ -57,30 +53,27 @@ def verdicts(summary: pd.DataFrame, threshold: float = 0.5, convergence: pd.Data
                                            .set_index(["model", "method", "variant"]).not_converged_share.to_dict())
     rows = []
     for (mod, meth), d in summary.groupby(["model", "method"], sort=False):
-        r, outcome, pick = dict(model=mod, method=meth), {}, lambda t, met: d[(d.test == t) & (d.metric == met)]
+        r, outcome, pick = dict(model=mod, method=meth), {}, lambda t, met: (d.test == t) & (d.metric == met)
         for t, met in DECISIVE:
-            x = pick(t, met)
-            if t == "cascade": x = x[x.randomised.str.startswith("layer_")]
-            if x.empty: continue
-            x = x.iloc[np.argmin([int(s.split("_")[1]) for s in x.randomised])] if t == "cascade" else x.iloc[0]
-            extra = [("random_target_abs", pick(t, "spearman_abs").iloc[0])] if t == "random_target" else []
-            for k, y in [(t, x), *extra]:
+            if (x := d[pick(t, met) & ((t != "cascade") | d.randomised.str.startswith("layer_"))]).empty: continue
+            x, rt = x.iloc[x.randomised.str[6:].astype(int).argmin() if t == "cascade" else 0], t == "random_target"
+            for k, y in [(t, x), *[("random_target_abs", d[pick(t, "spearman_abs")].iloc[0])] * rt]:
                 r.update({k: y.value, f"{k}_lo": y.ci_low, f"{k}_hi": y.ci_high,
                           f"{k}_verdict": decisive_verdict(y.ci_low, y.ci_high, threshold)})
-            o = random_target_outcome(r[f"{t}_verdict"], r[f"{t}_abs_verdict"]) if extra else r[f"{t}_verdict"]
+            o = random_target_outcome(r[f"{t}_verdict"], r[f"{t}_abs_verdict"]) if rt else r[f"{t}_verdict"]
             r[f"{t}_variant"] = v = _COMPARED[t].format(x.randomised)
             shares = [conv[k] for k in ((mod, meth, "trained"), (mod, meth, v)) if k in conv]
             if shares: r[f"{t}_not_converged"] = max(shares)
             r[f"{t}_outcome"] = outcome[t] = "not evaluable" if shares and max(shares) > max_not_converged else o
-        r["verdict"] = "; ".join(f"{k}: " + ", ".join(t for t, o in outcome.items() if o == k)
-                                 for k in OUTCOMES[1:] if k in outcome.values()) or "pass"
+        by = {k: [t for t, o in outcome.items() if o == k] for k in ("mirror", "fail", "inconclusive", "not evaluable")}
+        r["verdict"] = "; ".join(f"{k}: {', '.join(ts)}" for k, ts in by.items() if ts) or "pass"
         rows.append(r)
     return pd.DataFrame(rows)
 
-# %% ../../nbs/55a_sanity_run.ipynb #4434f69c
-CSV_COLUMNS = ["model", "method", "test", "randomised", "metric", "value", "n"]
-
 # %% ../../nbs/55a_sanity_run.ipynb #e09bc8e8
+CSV_COLUMNS = ["model", "method", "test", "randomised", "metric", "value", "n"]
+DIAGNOSTICS = ["model", "method", "variant", "n", "not_converged", "rho_position"]
+
 @dataclass
 class SanityResult:
     "One run: per-item similarities and their means, NormXLogit against its factors, skipped methods, its facts."
@@ -97,56 +90,27 @@ class SanityResult:
 
 # %% ../../nbs/55a_sanity_run.ipynb #3bd22238
 class _ItemChunks(ChunkStore):
-    "A `ChunkStore` whose chunk j counts only if it holds `items[j]` (so a longer run reuses the chunks it shares)."
     def __init__(self, root, name, key, items): super().__init__(root, name, key); self.items = items
     def get(self, i: int):
         got = super().get(i)
         return got if got is not None and got[1].get("items") == self.items[i] else None
 
-# %% ../../nbs/55a_sanity_run.ipynb #b63038a7
-def _checked(texts, tests, methods, permuted, chunk_size) -> tuple:
-    "`run_sanity`'s `(texts, tests, methods)`, checked and as lists (the 'data' test added when `permuted` is given)."
-    if texts is None or isinstance(texts, str) or not len(texts): raise ValueError("texts must be a non-empty list")
-    tests = [tests] if isinstance(tests, str) else list(tests)
-    tests = tuple(dict.fromkeys(tests + (["data"] if permuted is not None else [])))
+def _checked(tests, methods, permuted) -> tuple:
+    "`(tests, methods)` of a run, checked (the 'data' test added when `permuted` is given; None: every method)."
+    tests = tuple(dict.fromkeys([*tests, *["data"] * (permuted is not None)]))
     if bad := [t for t in tests if t not in TESTS]: raise ValueError(f"unknown tests {bad}; choose from {TESTS}")
     if "data" in tests and permuted is None:
         raise ValueError("the 'data' test needs permuted= (a model trained on permuted labels)")
-    _positive("chunk_size", chunk_size)
-    methods = list(METHODS) if methods is None else [methods] if isinstance(methods, str) else list(methods)
-    if not methods: raise ValueError("no methods given")
-    for m in methods: get_method(m)
-    return list(texts), tests, methods
+    return tests, [methods] if isinstance(methods, str) else list(METHODS if methods is None else methods)
 
-def _targets(ad, tokenizer, texts, tests, items: dict) -> tuple:
-    "`(targets, other_targets)`: as given in `items` (lengths checked) or `default_targets` where missing and needed."
-    for k in ("targets", "other_targets", "labels"):
-        if items.get(k) is not None and len(items[k]) != len(texts):
-            raise ValueError(f"{k} has {len(items[k])} entries for {len(texts)} texts")
-    tg, ot = items.get("targets"), items.get("other_targets")
-    if tg is None or (ot is None and "random_target" in tests):
-        t0, o0 = default_targets(ad, tokenizer, texts)
-        tg, ot = t0 if tg is None else list(tg), o0 if ot is None else list(ot)
-    return tg, ot
-
-def _permuted(permuted, ad, info) -> tuple:
-    "`(model, tokenizer)` of the permuted-label model (a name or a pair; `(None, None)` without one), noted in `info`."
-    if permuted is None: return None, None
-    own = isinstance(permuted, str)
-    pmodel, ptok = load_model(permuted, device=next(ad.m.parameters()).device) if own else permuted
-    info["permuted"] = permuted if own else _model_name(pmodel)
-    if stage_names(pmodel) != stage_names(ad):
-        raise ValueError("the permuted-label model must have the architecture of the model")
-    return pmodel, ptok
-
-# %% ../../nbs/55a_sanity_run.ipynb #e81ae9eb
-def _comparisons(vec, variants, comps, active, mname) -> tuple:
-    "`(items, factors)`: `compare_variants` of original and variant; NormXLogit against its factors per variant."
-    frows = [r for test, rnd, c in [("original", "none", comps[0]), *variants] for o in ("l2norm", "logat", "random")
-             if "normxlogit" in active and o in active
-             for r in item_similarities(vec[c, "normxlogit"], vec[c, o], model=mname, method=o, test=test,
-                                        randomised=rnd)]
-    return compare_variants(vec, variants, comps, active, mname), pd.DataFrame(frows, columns=ITEM_COLUMNS)
+def _data_info(model, pmodel, tok, texts, labels) -> dict:
+    "Accuracy (on the items, and on the whole dev set when recorded) of the trained and the permuted-label model."
+    a, b = (predict(m, tok, texts, truncation=False).argmax(-1).numpy() for m in (model, pmodel))
+    d = dict(agreement=float((a == b).mean()), permuted_positive_rate=float(b.mean()))
+    if labels is not None: d.update({f"accuracy_{w}": float((x == np.asarray(labels)).mean()) for w, x in
+                                     (("trained", a), ("permuted", b))})
+    return d | {f"dev_{w}": dev for w, m in (("trained", model), ("permuted", pmodel))
+                if (dev := (getattr(m, "finetuned_info", None) or {}).get("dev_score"))}
 
 # %% ../../nbs/55a_sanity_run.ipynb #e93a5385
 @dataclass
@@ -159,6 +123,7 @@ class SanityPlan:
     ig_steps: int = DEFAULT_OPTIONS["ig"]["n_steps"]
     chunk_size: int = 8
     seed: int = 0
+    head: str = "auto"
 
 def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPlan | None = None, results=True,
                cache=True, device=None, **fields) -> SanityResult:
@@ -166,8 +131,8 @@ def sanity_run(model: str, task: str | None = None, n: int = 200, plan: SanityPl
     p = plan_from(SanityPlan, plan, fields)
     mdl, tok, task, it, permuted, expected = _prepare(model, task, n, p, device)
     folder = results_path("sanity", results=results)
-    done = recorded_run(folder, expected)
-    if done is not None: return done                                    # a finished run: nothing to compute or write
+    if (done := recorded_run(folder, expected)) is not None:
+        return done                                                     # a finished run: nothing to compute or write
     chunks = folder / "chunks" if cache is True else cache
     res = run_sanity(mdl, tok, it, replace(p, permuted=permuted), model_name=model, cache=chunks)
     res.info["task"] = task
@@ -181,52 +146,55 @@ def run_sanity(model, tokenizer, items=None, plan: SanityPlan | None = None, *, 
     "The sanity checks of every method of the protocol `plan` on `items`, resumable in chunks under `cache`."
     p = plan_from(SanityPlan, plan, fields)
     it = dict(items) if isinstance(items, dict) else dict(texts=items)
-    texts, tests, methods = _checked(it.get("texts"), p.tests, p.methods, p.permuted, p.chunk_size)
+    texts, (tests, methods) = it["texts"], _checked(p.tests, p.methods, p.permuted)
+    if texts is None or isinstance(texts, str) or not len(texts): raise ValueError("texts must be a non-empty list")
     n, opts, ad = len(texts), sanity_options(methods, method_options, p.ig_steps), get_adapter(model)
+    fields = {k: len(v) for k in ("targets", "other_targets", "labels") if (v := it.get(k)) is not None}
+    if bad := {k: v for k, v in fields.items() if v != n}:
+        raise ValueError(f"entries per field {bad}, for {n} texts")
     mname, full = model_name or _model_name(model), stage_names(ad)
     stages = select_stages(ad, p.layer_step) if stages is None else list(stages)
     if bad := [s for s in stages if s not in full]: raise ValueError(f"unknown stages {bad}; choose from {full}")
-    targets, other_targets = _targets(ad, tokenizer, texts, tests, it)
+    targets, other = it.get("targets"), it.get("other_targets")
+    if targets is None or (other is None and "random_target" in tests):
+        t0, o0 = default_targets(ad, tokenizer, texts)
+        targets, other = t0 if targets is None else targets, o0 if other is None else other
     info = dict(model=mname, kind=ad.kind, n=n, tests=list(tests), stages=stages, seed=p.seed, chunk_size=p.chunk_size,
                 options=opts, library=__version__)
-    if "random_target" in tests and other_targets is None:
-        info["random_target"] = "skipped: a regressor has a single output"
-    pmodel, ptok = _permuted(p.permuted, ad, info)
-    variants, comps = model_variants(ad, stages, tests, other_targets is not None)
-    inp = SanityInputs(model, tokenizer, texts, targets, other_targets, opts, mname, p.seed, p.chunk_size,
-                       None if pmodel is None else (pmodel, ptok))
+    if "random_target" in tests and other is None: info["random_target"] = "skipped: a regressor has a single output"
+    named = isinstance(p.permuted, str)          # `permuted`: a name for `load_model`, or `(model, tokenizer)`
+    pm = load_model(p.permuted, device=next(ad.m.parameters()).device) if named else p.permuted
+    if pm is not None: info["permuted"] = p.permuted if named else _model_name(pm[0])
+    if pm is not None and (type(pm[0]) is not type(model) or stage_names(pm[0]) != full):
+        raise ValueError("the permuted-label model must have the architecture of the model")
+    variants, comps = model_variants(ad, stages, tests, other is not None)
+    inp = SanityInputs(model, tokenizer, texts, targets, other, opts, mname, p.seed, p.chunk_size, pm)
     info.update(weights=inp.weights, items=items_hash(texts, targets))
     root = cache_root(cache, "sanity")
     store = None if root is None else lambda m, key, iks: _ItemChunks(root, f"sanity-{model_slug(mname)}-{m}", key, iks)
     vec, active, skipped, cpu, unconv, computed = explain_variants(inp, comps, methods, store, progress)
     info.update(methods=active, computations=len(comps), not_converged=unconv,
                 cpu_s_per_item_pass={m: round(cpu[m] / (n * len(comps)), 4) for m in active})
-    items_df, factors_items = _comparisons(vec, variants, comps, active, mname)
-    if pmodel is not None: info["data"] = _data_info(ad.model, pmodel, tokenizer, texts, it.get("labels"))
+    items_df = compare_variants(vec, variants, comps, active, mname)
+    factors_items = pd.DataFrame([r for test, rnd, c in [("original", "none", comps[0]), *variants]   # NormXLogit
+                                  for o in ("l2norm", "logat", "random") if "normxlogit" in active and o in active
+                                  for r in item_similarities(vec[c, "normxlogit"], vec[c, o], model=mname, method=o,
+                                                             test=test, randomised=rnd)], columns=ITEM_COLUMNS)
+    if pm is not None: info["data"] = _data_info(ad.model, pm[0], tokenizer, texts, it.get("labels"))
     skipped_df = pd.DataFrame([(mname, m, why) for m, why in skipped.items()], columns=["model", "method", "reason"])
     return SanityResult(items_df, similarity_summary(items_df, mname, n_boot), factors_items,
                         similarity_summary(factors_items, mname, n_boot), skipped_df, info, computed)
 
-def _data_info(model, pmodel, tok, texts, labels) -> dict:
-    "Accuracy (on the items, and on the whole dev set when recorded) of the trained and the permuted-label model."
-    a, b = (predict(m, tok, texts, truncation=False).argmax(-1).numpy() for m in (model, pmodel))
-    d = dict(agreement=float((a == b).mean()), permuted_positive_rate=float(b.mean()))
-    if labels is not None: d.update(accuracy_trained=float((a == np.asarray(labels)).mean()),
-                                    accuracy_permuted=float((b == np.asarray(labels)).mean()))
-    for who, m in (("trained", model), ("permuted", pmodel)):
-        if dev := (getattr(m, "finetuned_info", None) or {}).get("dev_score"): d[f"dev_{who}"] = dev
-    return d
-
 # %% ../../nbs/55a_sanity_run.ipynb #f93fb9ce
-def write_sanity(result: SanityResult, out=None, chunks=None) -> Path:
+def write_sanity(result: SanityResult, out=True, chunks=None) -> Path:
     "Write a run's tables, record, costs and per-item files to `out` (default `results/sanity`)."
-    out = results_path("sanity", results=True if out is None else out)
-    m = result.info["model"]
-    merge_rows(out / "randomisation.csv", result.table(), key={"model": m})
-    merge_rows(out / "factors.csv", result.factors.reindex(columns=CSV_COLUMNS), key={"model": m})
-    merge_rows(out / "skipped.csv", result.skipped, key={"model": m})
-    if chunks is not None:
-        merge_rows(out / "diagnostics.csv", diagnostics([m], chunks), key={"model": m}, float_format="%.4g")
+    out, m = results_path("sanity", results=out), result.info["model"]
+    for name, df in (("randomisation", result.table()), ("factors", result.factors.reindex(columns=CSV_COLUMNS)),
+                     ("skipped", result.skipped)): merge_rows(out / f"{name}.csv", df, key={"model": m})
+    if chunks is not None:                          # IG's completeness and rollout's position bias, read from chunks
+        dg = chunk_diagnostics(m, cache=chunks).query("n > 0")
+        merge_rows(out / "diagnostics.csv", dg.assign(not_converged_share=dg.not_converged / dg.n), key={"model": m},
+                   float_format="%.4g")
     write_csv(out / "items" / f"{model_slug(m)}.csv.gz", result.items, compression="gzip")
     write_csv(out / "items" / f"{model_slug(m)}_factors.csv.gz", result.factors_items, compression="gzip")
     write_json(out / "runs.json", {**load_runs(out), m: result.info})
@@ -241,64 +209,51 @@ def cost_rows(info: dict) -> list:
             for m, v in info["cpu_s_per_item_pass"].items()]
 
 # %% ../../nbs/55a_sanity_run.ipynb #fada9036
-def _path(folder, *name): return results_path("sanity", *name, results=True if folder is None else folder)
-
-def load_runs(folder=None) -> dict:
+def load_runs(folder=True) -> dict:
     "`runs.json` of a results folder (default `results/sanity`): `{model: its run's facts}` ({} when there is none)."
-    return json.loads(p.read_text()) if (p := _path(folder, "runs.json")).exists() else {}
+    return json.loads(p.read_text()) if (p := results_path("sanity", "runs.json", results=folder)).exists() else {}
 
-def _csv(folder, name: str, columns) -> pd.DataFrame:
-    return pd.read_csv(p) if (p := _path(folder, name)).exists() else pd.DataFrame(columns=columns)
+_EMPTY = {"skipped.csv": ["model", "method", "reason"], "diagnostics.csv": [*DIAGNOSTICS, "not_converged_share"]}
 
-def load_sanity(folder=None, n_boot: int = 1000) -> dict | None:
+def _csv(folder, name: str) -> pd.DataFrame:
+    p = results_path("sanity", name, results=folder)
+    return pd.read_csv(p) if p.exists() else pd.DataFrame(columns=_EMPTY[name])
+
+def load_sanity(folder=True, n_boot: int = 1000) -> dict | None:
     "The results `write_sanity` wrote, CIs recomputed from the per-item files; None without `randomisation.csv`."
-    d = _path(folder)
+    d = results_path("sanity", results=folder)
     if not (d / "randomisation.csv").exists(): return None
     files = sorted((d / "items").glob("*.csv.gz"))
     (items, summary), (fitems, factors) = (_read([p for p in files if p.name.endswith("_factors.csv.gz") == f], n_boot)
                                            for f in (False, True))
     return dict(table=pd.read_csv(d / "randomisation.csv"), summary=summary, factors=factors, items=items,
-                factors_items=fitems, skipped=_csv(d, "skipped.csv", ["model", "method", "reason"]), runs=load_runs(d),
-                diagnostics=load_diagnostics(d))
+                factors_items=fitems, skipped=_csv(d, "skipped.csv"), runs=load_runs(d),
+                diagnostics=_csv(d, "diagnostics.csv"))
 
 def _read(files, n_boot: int) -> tuple:
-    "`(items, summary)`: the per-item files read back, and `similarity_summary` per model."
     items = pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
     return items, pd.concat([similarity_summary(g, m, n_boot) for m, g in items.groupby("model", sort=False)]
                             or [similarity_summary(items)], ignore_index=True)
 
 # %% ../../nbs/55a_sanity_run.ipynb #464aba1e
-def _fingerprints(model, pmodel=None) -> dict:
-    "`model_fingerprint` of the trained and of the permuted-label model (or None)."
-    return dict(trained=model_fingerprint(model), permuted=model_fingerprint(pmodel) if pmodel is not None else None)
-
 RECORDED = ("n", "seed", "chunk_size", "stages", "tests", "options", "task", "permuted", "weights", "items")
-
-def load_diagnostics(folder=None) -> pd.DataFrame:
-    "`diagnostics.csv` of a results folder (default `results/sanity`), empty with its columns when there is none."
-    return _csv(folder, "diagnostics.csv", [*DIAGNOSTICS, "not_converged_share"])
 
 def recorded_run(folder, expected: dict, n_boot: int = 1000) -> SanityResult | None:
     "The run recorded in `folder` read back (`computed` 0) when it agrees with `expected` on `RECORDED`, else None."
-    d, name = _path(folder), expected["model"]
+    d, name = results_path("sanity", results=folder), expected["model"]
     info, files = load_runs(d).get(name), [d / "items" / f"{model_slug(name)}{s}.csv.gz" for s in ("", "_factors")]
     if info is None or any(info.get(k) != expected.get(k) for k in RECORDED) or not all(f.exists() for f in files):
         return None
-    skipped = _csv(d, "skipped.csv", ["model", "method", "reason"])
     return SanityResult(*_read(files[:1], n_boot), *_read(files[1:], n_boot),
-                        skipped[skipped.model == name].reset_index(drop=True), info, 0)
+                        _csv(d, "skipped.csv").query("model == @name").reset_index(drop=True), info, 0)
 
-# %% ../../nbs/55a_sanity_run.ipynb #1f18effe
 def fold_chunks(results=True, cache=None) -> pd.DataFrame:
     "Drop the chunk folders of the recorded runs (same weights, seed and chunk size, per-item file written)."
-    d = results_path("sanity", results=results)
-    runs = load_runs(d)
-    def finished(k):
-        info = runs.get(k.get("model"))
-        if info is None or k.get("weights") not in (info.get("weights") or {}).values(): return False
-        same = k.get("seed") == info["seed"] and k.get("chunk_size") == info["chunk_size"]
-        return same and (d / "items" / f"{model_slug(k['model'])}.csv.gz").exists()
-    return fold_stores(Path(cache) if cache is not None else d / "chunks", "sanity-", finished)
+    runs = load_runs(d := results_path("sanity", results=results))
+    done = lambda k, i: (k.get("weights") in (i.get("weights") or {}).values() and k.get("seed") == i["seed"]
+                         and k.get("chunk_size") == i["chunk_size"]
+                         and (d / "items" / f"{model_slug(k['model'])}.csv.gz").exists())
+    return fold_stores(cache or d / "chunks", "sanity-", lambda k: done(k, runs.get(k.get("model")) or {}))
 
 # %% ../../nbs/55a_sanity_run.ipynb #d1a9c0e5
 def _variant(key, trained_fp) -> str:
@@ -308,41 +263,32 @@ def _variant(key, trained_fp) -> str:
     if not st: return "trained" if key.get("weights") == trained_fp else "permuted"
     return "head" if st == ["head"] else f"independent:{st[0]}" if len(st) == 1 else f"cascade:{st[-1]}"
 
-DIAGNOSTICS = ["model", "method", "variant", "n", "not_converged", "rho_position"]
-
 def chunk_diagnostics(model_name: str, methods=("ig", "rollout"), cache=None) -> pd.DataFrame:
     "Per method and model variant of a stored run's chunks: `n`, IG's `not_converged` and `rho_position`."
     from scipy.stats import spearmanr
-    root, rows = Path(cache) if cache is not None else results_path("sanity", "chunks"), []
+    rows = []
     for m in methods:
-        stores = find_stores(root, f"sanity-{model_slug(model_name)}-{m}-")
+        stores = find_stores(cache or results_path("sanity", "chunks"), f"sanity-{model_slug(model_name)}-{m}-")
         # the trained weights: those of the random-target variant
         trained_fp = next((s.key["weights"] for s in stores if s.key.get("target") == "other"), None)
         for st in stores:
-            n, bad, rho = 0, 0, []
-            for _, arrays, meta in st.chunks():
-                bad += int(meta.get("not_converged") or 0)
-                for i in range(sum(a.startswith("v") for a in arrays)):
-                    v, sp = np.abs(np.asarray(arrays[f"v{i}"], float)), np.asarray(arrays[f"s{i}"], bool)
-                    v, n = v[~sp] if sp.shape == v.shape else v, n + 1
-                    if len(v) > 2 and np.ptp(v) > 0: rho.append(spearmanr(v, -np.arange(len(v)))[0])
-            rows.append(dict(model=model_name, method=m, variant=_variant(st.key, trained_fp), n=n, not_converged=bad,
+            chunks = list(st.chunks())
+            vs = [(np.abs(np.asarray(a[f"v{i}"], float)), np.asarray(a[f"s{i}"], bool))
+                  for _, a, _ in chunks for i in range(sum(k.startswith("v") for k in a))]
+            vs = [v[~sp] if sp.shape == v.shape else v for v, sp in vs]       # special tokens left out
+            rho = [spearmanr(v, -np.arange(len(v)))[0] for v in vs if len(v) > 2 and np.ptp(v) > 0]
+            rows.append(dict(model=model_name, method=m, variant=_variant(st.key, trained_fp), n=len(vs),
+                             not_converged=sum(int(meta.get("not_converged") or 0) for *_, meta in chunks),
                              rho_position=float(np.mean(rho)) if rho else np.nan))
     return pd.DataFrame(rows, columns=DIAGNOSTICS).sort_values(["method", "variant"], ignore_index=True)
-
-def diagnostics(models, cache=None) -> pd.DataFrame:
-    "`chunk_diagnostics` of IG and rollout per model, with `not_converged_share` (`results/sanity/diagnostics.csv`)."
-    DG = pd.concat([chunk_diagnostics(mod, ["ig", "rollout"], cache) for mod in models], ignore_index=True)
-    return DG[DG.n > 0].assign(not_converged_share=lambda d: d.not_converged / d.n).reset_index(drop=True)
 
 # %% ../../nbs/55a_sanity_run.ipynb #bf22a5eb
 def estimate_cost(model, tokenizer, texts, methods=None, n_full: int = 200, n_passes: int = 18,
                   method_options=None) -> pd.DataFrame:
     "A `cost_table` of a full run (`n_full` items x `n_passes` variants) from one timed pass per method on `texts`."
-    ad, rows = get_adapter(model), []
-    tg = default_targets(ad, tokenizer, texts)[0]
+    kind, rows, tg = get_adapter(model).kind, [], default_targets(model, tokenizer, texts)[0]
     for m, o in sanity_options(list(METHODS) if methods is None else methods, method_options).items():
-        if ad.kind not in get_method(m).kinds: continue
+        if kind not in get_method(m).kinds: continue
         t0 = time.process_time()
         try: explain_batch(model, tokenizer, texts, tg, m, o, 0)
         except (NotImplementedError, ValueError, TypeError): continue
@@ -359,12 +305,10 @@ def sanity_items(model, tokenizer, task: str, n: int, seed: int = 0) -> dict:
         df, ids = load_sva(), lambda w: tokenizer.encode(" " + w, add_special_tokens=False)
         rows = [(r.prefix, ids(r.correct), ids(r.wrong)) for r in df.iloc[rng.permutation(len(df))].itertuples()]
         rows = [(p, c[0], w[0]) for p, c, w in rows if len(c) == len(w) == 1 and p.strip()][:n]
-        return dict(texts=[r[0] for r in rows], labels=None, targets=[r[1] for r in rows],
-                    other_targets=[r[2] for r in rows])
+        return dict(zip(("texts", "targets", "other_targets"), map(list, zip(*rows))), labels=None)
     from normxlogit.evidence.datasets import task_data
     from normxlogit.metrics.faithfulness_run import infer_columns, _texts
-    df = task_data(task).dev
-    sel = df.iloc[rng.permutation(len(df))[:n]]
+    sel = (df := task_data(task).dev).iloc[rng.permutation(len(df))[:n]]
     cols, lab = infer_columns(sel)
     return dict(texts=_texts(sel, cols), labels=None if lab is None else sel[lab].tolist(), targets=None,
                 other_targets=None)
@@ -377,19 +321,19 @@ def n_variants(n_layers: int, layer_step: int = 1, data: bool = False, random_ta
 # %% ../../nbs/55a_sanity_run.ipynb #23f55f58
 def _prepare(model: str, task, n: int, p, device=None, out=print):
     "The model, tokenizer, task, items, permuted-label model's name (None unless trained here) and the expected record."
-    mdl, tok = load_model(model, device=device)
+    mdl, tok = load_model(model, head=p.head, device=device)
     task, permuted = task or (getattr(mdl, "finetuned_info", None) or {}).get("task") or "sva", p.permuted
     if permuted is not None and not (models_dir() / permuted / "result.json").exists():
         out(f"data test skipped: no artifact models/{permuted} (train it with `python tools/finetune.py {permuted}`)")
         permuted = None
     it = sanity_items(mdl, tok, task, n, p.seed)
     pmodel = load_model(permuted, device=next(mdl.parameters()).device)[0] if permuted else None
-    texts, tests, methods = _checked(it["texts"], p.tests, p.methods, pmodel, p.chunk_size)
-    tg = it["targets"] or default_targets(mdl, tok, texts)[0]
+    (tests, methods), texts = _checked(p.tests, p.methods, pmodel), it["texts"]
     return mdl, tok, task, it, permuted, dict(
         model=model, n=len(texts), seed=p.seed, chunk_size=p.chunk_size, stages=select_stages(mdl, p.layer_step),
         tests=list(tests), options=sanity_options(methods, None, p.ig_steps), task=task, permuted=permuted,
-        weights=_fingerprints(mdl, pmodel), items=items_hash(texts, tg))
+        weights=dict(trained=model_fingerprint(mdl), permuted=None if pmodel is None else model_fingerprint(pmodel)),
+        items=items_hash(texts, it["targets"] or default_targets(mdl, tok, texts)[0]))
 
 def expected_record(model: str, task: str | None = None, n: int = 200, plan: SanityPlan | None = None, device=None,
                     **fields) -> dict:
@@ -412,30 +356,31 @@ def _run(a):
     res = sanity_run(a.model, a.task, a.n, _plan_of(a), results=a.results, cache=a.cache, device=a.device)
     print(f"{a.model}: {len(res.table())} rows written; {res.computed} chunks computed now; skipped: "
           f"{dict(zip(res.skipped.method, res.skipped.reason))}")
-    print(verdicts(res.summary, convergence=load_diagnostics(a.results)).to_string(index=False), flush=True)
+    print(verdicts(res.summary, convergence=_csv(a.results, "diagnostics.csv")).to_string(index=False), flush=True)
     if res.info["not_converged"]:
         print(f"explanations above IG's completeness tolerance: {res.info['not_converged']}; a test is not evaluable "
               f"(†) when more than {MAX_NOT_CONVERGED} of either side's explanations are")
 
-ONE_MODEL = (Opt("model", None, "zoo name or fine-tuned artifact (models/<name>)", kind=str, required=True),
-             Opt("task", None, "GLUE task of task_data, or 'sva' (default: the fine-tuned model's task)", kind=str),
-             Opt("n", 200, "items (seeded sample of the dev split)"),
-             Opt("methods", None, "comma-separated (default: every registered method)", kind=listed()),
-             Opt("tests", "cascade,independent,random_target", "comma-separated", kind=listed()),
-             Opt("permuted", None, "permuted-label model for the data test (skipped with a note if absent)", kind=str),
-             Opt("layer_step", 1, "visit every k-th layer (the cascade still randomises all)"),
-             Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
-             Opt("chunk_size", 8, "items per stored chunk"), Opt("seed", 0, "random seed"))
+_ONE_MODEL = (Opt("model", None, "zoo name or fine-tuned artifact (models/<name>)", kind=str, required=True),
+              Opt("task", None, "GLUE task of task_data, or 'sva' (default: the fine-tuned model's task)", kind=str),
+              Opt("n", 200, "items (seeded sample of the dev split)"),
+              Opt("methods", None, "comma-separated (default: every registered method)", kind=listed()),
+              Opt("tests", "cascade,independent,random_target", "comma-separated", kind=listed()),
+              Opt("permuted", None, "permuted-label model for the data test (skipped with a note if absent)", kind=str),
+              Opt("layer_step", 1, "visit every k-th layer (the cascade still randomises all)"),
+              Opt("ig_steps", DEFAULT_OPTIONS["ig"]["n_steps"], "IG quadrature nodes"),
+              Opt("chunk_size", 8, "items per stored chunk"), Opt("seed", 0, "random seed"))
 main = command_line("sanity", "Sanity checks (model-parameter, random-target and data randomisation) of every "
                     "registered method, resumable.", {
-    "run": Command("a resumable sanity run of one model (used by tools/sanity.sh)", _run, ONE_MODEL,
+    "run": Command("a resumable sanity run of one model (used by tools/sanity.sh)", _run, _ONE_MODEL,
                    ("results", "cache", "device")),
     "time": Command("time one pass over --n items and print the projected CPU time for --n-full items; writes nothing",
-                    _estimate, (*ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
+                    _estimate, (*_ONE_MODEL, Opt("n_full", 1000, "items of the full run")), ("device",))})
 
 # %% ../../nbs/55a_sanity_run.ipynb #64682ce6
-SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tiny BERT on the sample texts, seconds)
-    "tiny": [ScaleRun("tiny-bert", None, 6, ("l2norm", "random", "normxlogit", "logat"), dict(chunk_size=4))],
+SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tiny BERT classifier on SST-2, seconds)
+    "tiny": [ScaleRun("tiny-bert", "sst2", 6, ("l2norm", "random", "normxlogit", "logat"),
+                      dict(chunk_size=4, head="classification"))],
     "book": [ScaleRun("minilm-sst2", "sst2", 200, options=dict(layer_step=1, permuted="minilm-sst2-permuted")),
              ScaleRun("smollm2-sst2", "sst2", 100, options=dict(layer_step=5))],
     "paper": [ScaleRun("minilm-sst2", "sst2", 200,
@@ -445,24 +390,16 @@ SCALE_RUNS = {   # the runs behind each scale of `reproduce` (tiny: a random tin
 @scratch_unless_book("sanity")
 def reproduce(scale: str = "book", device: str = "cpu", results=True, cache=True) -> dict:
     "The sanity checks of `scale` from scratch, resumably: `{'computed': total, 'models': {model: n}}`."
-    runs = scale_runs(SCALE_RUNS, scale)
-    if scale == "tiny":
-        from normxlogit.testing import SAMPLE_TEXTS
-        (r,), (m, t) = runs, load_model(runs[0].model, head="classification", device=device)
-        res = run_sanity(m, t, (SAMPLE_TEXTS * r.n)[:r.n], methods=list(r.methods), model_name=r.model,
-                         cache=cache, progress=False, n_boot=100, **r.options)
-        write_sanity(res, results)
-        done = {r.model: res.computed}
-    else: done = {r.model: sanity_run(r.model, r.task, **r.arguments(), results=results, cache=cache,
-                                      device=device).computed for r in runs}
+    done = {r.model: sanity_run(r.model, r.task, **r.arguments(), results=results, cache=cache, device=device).computed
+            for r in scale_runs(SCALE_RUNS, scale)}
     return dict(computed=sum(done.values()), models=done)
 
-# %% ../../nbs/55a_sanity_run.ipynb #ea9d00e4
 def work(run: ScaleRun, results=True) -> list:
     "What `run` explains (`common.estimate`): each recorded method on `n` items x `n_variants` model variants."
-    if not run.task or not (info := load_runs(results).get(run.model)):
-        return [dict(step=f"{run.model} (no recorded run)", units=run.n, cpu_s_per_unit=np.nan) if run.task
-                else dict(step="tiny BERT: 4 methods x 10 model variants", units=run.n * 10, cpu_s_per_unit=0.02)]
+    if run.model == "tiny-bert": return [dict(step="tiny BERT: 4 methods x 10 model variants", units=run.n * 10,
+                                              cpu_s_per_unit=0.02)]
+    if not (info := load_runs(results).get(run.model)):
+        return [dict(step=f"{run.model} (no recorded run)", units=run.n, cpu_s_per_unit=np.nan)]
     L, ig = max(int(s[6:]) for s in info["stages"] if s[:6] == "layer_"), run.get("ig_steps", SanityPlan.ig_steps)
     nv = n_variants(L, run.get("layer_step"), run.get("permuted") is not None)
     return [dict(step=f"{run.model}: {len(info['methods'])} methods x {nv} model variants", units=run.n * nv,

@@ -7,17 +7,15 @@ from __future__ import annotations
 import pandas as pd
 from ..registry import method_colour, method_label
 from ..metrics.sanity import METRICS
-from .sanity import DECISIVE, verdicts
+from .sanity import DECISIVE, verdicts, _WORD
 from .common import verdict_mark, dashed, with_ci
 
 # %% auto #0
-__all__ = ['MARK', 'TEST_LABEL', 'METRIC_LABELS', 'LINE_STYLES', 'MARKERS', 'short_verdict', 'verdict_table', 'threshold_table',
-           'stage_label', 'plot_cascades', 'plot_independent', 'plot_factors', 'ci_table', 'factor_table']
+__all__ = ['short_verdict', 'verdict_table', 'threshold_table', 'stage_label', 'plot_cascades', 'plot_independent',
+           'plot_factors', 'ci_table', 'factor_table']
 
 # %% ../../nbs/55_sanity.ipynb #c87f7da3
-MARK = {"pass": verdict_mark("holds"), "fail": verdict_mark("does not hold"),   # a pass is a claim that holds
-        "inconclusive": verdict_mark("inconclusive")}
-TEST_LABEL = {"cascade": "cascade", "random_target": "random target", "data": "data"}
+_MARK = {v: verdict_mark(k) for k, v in _WORD.items()}       # a pass is a claim that holds
 _COLUMNS = (("cascade", "cascade", "cascade |ρ|"), ("random_target", "random_target", "random target ρ"),
             ("random_target_abs", "random_target", "random target |ρ|"), ("data", "data", "data |ρ|"))
 
@@ -25,12 +23,11 @@ def short_verdict(r) -> str:
     "One method's overall verdict (a row of `verdicts`) in a word, with the tests not evaluable (†)."
     outs = {t: r.get(f"{t}_outcome") for t, _ in DECISIVE}
     ev = [o for o in outs.values() if isinstance(o, str) and o != "not evaluable"]
-    ne = [TEST_LABEL[t] for t, o in outs.items() if o == "not evaluable"]
+    ne = [t.replace("_", " ") for t, o in outs.items() if o == "not evaluable"]
     if not ev: return "not evaluable †"
     word = next((k for k in ("fail", "inconclusive", "mirror") if k in ev), "pass")
     return word + (f" († {', '.join(ne)})" if ne else "")
 
-# %% ../../nbs/55_sanity.ipynb #de5136a4
 def _shorts(V: pd.DataFrame) -> pd.Series:
     idx = pd.MultiIndex.from_frame(V[["model", "method"]].assign(method=V.method.map(method_label)))
     return pd.Series([short_verdict(r) for _, r in V.iterrows()], index=idx)
@@ -39,7 +36,7 @@ def verdict_table(V: pd.DataFrame) -> pd.DataFrame:
     "The verdicts for the page: per test and statistic its mark and decisive ρ with CI, then the overall verdict."
     def cell(r, col, test):
         if not isinstance(r.get(f"{col}_verdict"), str): return "–"
-        mark = "†" if r.get(f"{test}_outcome") == "not evaluable" else MARK[r[f"{col}_verdict"]]
+        mark = "†" if r.get(f"{test}_outcome") == "not evaluable" else _MARK[r[f"{col}_verdict"]]
         return f"{mark} {with_ci(r[col], r[f'{col}_lo'], r[f'{col}_hi'], 2)}"
     sv = _shorts(V)
     return pd.DataFrame({name: [cell(r, col, test) for _, r in V.iterrows()] for col, test, name in _COLUMNS
@@ -51,32 +48,30 @@ def threshold_table(summary: pd.DataFrame, thresholds=(0.3, 0.5, 0.7),
     return pd.DataFrame({f"threshold {th:g}": _shorts(verdicts(summary, th, convergence)) for th in thresholds})
 
 # %% ../../nbs/55_sanity.ipynb #c1131b42
-METRIC_LABELS = {"spearman_abs": "Spearman ρ of |scores|", "spearman_signed": "Spearman ρ of signed scores",
-                 "topk_intersection": "top-20% intersection (share)"}   # how figures and tables name the metrics
-LINE_STYLES = {"grad_l2": "--", "grad_l2sq": ":", "lrp": "--", "globenc": ":", "attention": "--", "decompx": "--",
-               "alti": "--", "value_zeroing": "-.", "random": ":"}      # close registry colours told apart by the line
-MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad_l2sq", "gxi", "random", "ig",
-                    "attention", "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx",
-                    "alti_logit"), "^o<sDvP.*Xph>xdH81"))
+_METRIC_LABELS = {"spearman_abs": "Spearman ρ of |scores|", "spearman_signed": "Spearman ρ of signed scores",
+                  "topk_intersection": "top-20% intersection (share)"}   # how figures and tables name the metrics
+_LINE_STYLES = {"grad_l2": "--", "grad_l2sq": ":", "lrp": "--", "globenc": ":", "attention": "--", "decompx": "--",
+                "alti": "--", "value_zeroing": "-.", "random": ":"}      # close registry colours told apart by the line
+_MARKERS = dict(zip(("logat", "normxlogit", "l2norm", "grad_l1", "grad_l2", "grad_l2sq", "gxi", "random", "ig",
+                     "attention", "rollout", "lrp", "attnlrp", "alti", "globenc", "value_zeroing", "decompx",
+                     "alti_logit"), "^o<sDvP.*Xph>xdH81"))
 
 def stage_label(stage: str) -> str:
     "A randomisation stage as a reader names it: 'layer_6' -> 'layer 6', 'none' -> 'none (trained)', '+' -> ' + '."
     return "none (trained)" if stage == "none" else stage.replace("_", " ").replace("+", " + ")
 
-# %% ../../nbs/55_sanity.ipynb #fafad4aa
 def _curves(ax, d, metric: str, xlabel: str, label, alpha: float, **style):
-    "A curve per method of `d` (`label(method)`) over its stages in their order, with its CI band, on the axis `ax`."
     order = list(dict.fromkeys(d.randomised))
     for m, g in d.groupby("method", sort=False):
         g = g.set_index("randomised").reindex(order)
         ax.plot(range(len(order)), g.value, label=label(m), **{**dict(
-            color=method_colour(m), ls=LINE_STYLES.get(m, "-"), marker=MARKERS.get(m, "o"), ms=4,
+            color=method_colour(m), ls=_LINE_STYLES.get(m, "-"), marker=_MARKERS.get(m, "o"), ms=4,
             lw=2.4 if m == "normxlogit" else 1.3, zorder=5 if m == "normxlogit" else 2), **style})
         ax.fill_between(range(len(order)), g.ci_low, g.ci_high, alpha=alpha, color=method_colour(m), lw=0)
     ax.set_xticks(range(len(order)), [stage_label(s) for s in order], rotation=45, ha="right", fontsize=9)
     ax.set_xlabel(xlabel, fontsize=9.5)
     ax.tick_params(axis="y", labelsize=9); ax.grid(alpha=0.25, lw=0.5)
-    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(METRIC_LABELS.get(metric, metric), fontsize=9.5)
+    ax.axhline(0, color="grey", lw=0.6); ax.set_ylabel(_METRIC_LABELS.get(metric, metric), fontsize=9.5)
 
 # %% ../../nbs/55_sanity.ipynb #9f29b570
 def plot_cascades(summary: pd.DataFrame, model: str):
@@ -102,7 +97,7 @@ def plot_independent(summary: pd.DataFrame, model: str, metric: str = "spearman_
     p = d.pivot(index="method", columns="randomised", values="value")
     p = p.loc[d.method.unique(), d.randomised.unique()].rename(index=method_label, columns=stage_label)
     _, ax = plt.subplots(figsize=(min(9, 0.8 * p.shape[1] + 3.2), 0.36 * p.shape[0] + 1.9))
-    label = METRIC_LABELS.get(metric, metric)
+    label = _METRIC_LABELS.get(metric, metric)
     sns.heatmap(p, vmin=-1, vmax=1, cmap="RdBu_r", annot=True, fmt=".2f", annot_kws=dict(fontsize=8.5), ax=ax,
                 cbar_kws=dict(label=label, fraction=0.04, pad=0.02))
     ax.set(xlabel="the one stage randomised", ylabel="")
@@ -132,7 +127,7 @@ def ci_table(S: pd.DataFrame, test: str,
     if d.empty: return None
     d = d.assign(cell=[with_ci(*x, 2) for x in zip(d.value, d.ci_low, d.ci_high)], method=d.method.map(method_label))
     t = d.pivot_table(index=["model", "method"], columns="metric", values="cell", aggfunc="first", sort=False)
-    return dashed(t[list(metrics)].rename(columns=lambda m: METRIC_LABELS.get(m, m)).rename_axis(columns=None))
+    return dashed(t[list(metrics)].rename(columns=lambda m: _METRIC_LABELS.get(m, m)).rename_axis(columns=None))
 
 def factor_table(F: pd.DataFrame) -> pd.DataFrame:
     "Spearman of |NormXLogit| with each factor on the trained model and along the cascade ('–': no such stage)."

@@ -4,8 +4,7 @@
 
 # %% ../../nbs/60_scale_benchmark.ipynb #94d997b9
 from __future__ import annotations
-import inspect, json, os, time
-from types import SimpleNamespace
+import contextlib, cProfile, inspect, json, os, pstats, time
 import numpy as np
 import pandas as pd
 import torch
@@ -19,22 +18,16 @@ from .common import results_path, write_csv, write_json, run_record
 from ..metrics.stats import bootstrap_ci, paired_t, interval_verdict
 
 # %% auto #0
-__all__ = ['COLUMNS', 'ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'PROFILE_FILE', 'plain_inference',
-           'forward_backward', 'sst2_texts', 'squad_contexts', 'squad_sequences', 'measure_texts',
-           'measure_generations', 'scale_files', 'measure_scale', 'measure_squad', 'read_scale', 'phases',
-           'phase_seconds', 'profile_sst2', 'round_ratios', 'goal_verdict']
+__all__ = ['ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'PROFILE_FILE', 'plain_inference',
+           'forward_backward', 'sst2_texts', 'squad_contexts', 'scale_files', 'measure_scale', 'measure_squad',
+           'read_scale', 'phases', 'phase_seconds', 'profile_sst2', 'round_ratios', 'goal_verdict']
 
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
-COLUMNS = ["part", "model", "method", "round", "first", "seconds", "cpu_seconds", "load1", "n_items", "n_batches",
-           "real_tokens", "padded_tokens"]
 ROUNDS = 10                        # interleaved rounds of each part (part (c)'s committed run: 5)
 PROMPTS, PROMPT_TOKENS = 16, 64    # part (b): prompts of 64 tokens, each explained with its next 64 tokens
 SQUAD_CONTEXTS = 24                # part (c): SQuAD contexts on SmolLM2 (about 4,000 tokens)
 
-def _load1() -> float: return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else float("nan")
-
 def _encode(tokenizer, texts, idx, last: bool):
-    "One batch as the baselines tokenise it, and the model's extra arguments (`last`: a causal LM's next token)."
     enc = tokenizer([texts[i] for i in idx], padding=True, padding_side="left" if last else "right",
                     return_tensors="pt")
     return enc, dict(position_ids=(enc["attention_mask"].cumsum(-1) - 1).clamp_min(0), logits_to_keep=1) if last else {}
@@ -46,10 +39,9 @@ def plain_inference(model, tokenizer, texts, batches, last: bool = False):
 
 def forward_backward(model, tokenizer, texts, batches, last: bool = False):
     "Per batch, the gradient of the predicted classes' (`last`: next tokens') logits w.r.t. the word embeddings."
-    def grad(enc, kw):
+    def grad(enc, kw):                                      # `flatten`: a causal LM's one position (logits_to_keep=1)
         x = model.get_input_embeddings()(enc.pop("input_ids")).detach().requires_grad_(True)
-        logits = model(inputs_embeds=x, **enc, **kw).logits
-        return torch.autograd.grad((logits[:, -1] if last else logits).max(-1).values.sum(), x)[0]
+        return torch.autograd.grad(model(inputs_embeds=x, **enc, **kw).logits.flatten(1).max(-1).values.sum(), x)[0]
     with torch.enable_grad(): return [grad(*_encode(tokenizer, texts, idx, last)) for idx in batches]
 
 def sst2_texts(n: int | None = None) -> list:
@@ -60,116 +52,94 @@ def squad_contexts(n: int | None = SQUAD_CONTEXTS) -> list:
     "The first `n` distinct contexts of the local SQuAD 2.0 dev set."
     return list(dict.fromkeys(load_squad().context))[:n]
 
-def squad_sequences(tokenizer, n: int = PROMPTS, F: int = PROMPT_TOKENS) -> tuple[list, list]:
-    "`(prompts, continuations)`: the first `n` SQuAD passages that split into a prompt of `F` tokens and the next `F`."
-    prompts, conts = [], []
-    for c in squad_contexts(None):
-        ids = tokenizer(c, add_special_tokens=False)["input_ids"]
-        if len(ids) < 2 * F: continue
-        try: text = prefix_text(tokenizer, ids[:F])
-        except ValueError: continue
-        if tokenizer(text)["input_ids"] != ids[:F]: continue
-        prompts.append(text); conts.append(ids[F:2 * F])
-        if len(prompts) == n: return prompts, conts
-    raise RuntimeError(f"only {len(prompts)} SQuAD passages of {2 * F} tokens")
-
 # %% ../../nbs/60_scale_benchmark.ipynb #m60meas1
-def _rounds(rounds, groups, base, plan_of, log) -> list:
-    "Each group's calls once per round, back to back in an order rotating from round to round; one row per call."
+def _load1() -> float: return round(os.getloadavg()[0], 2)
+
+def _rounds(rounds: int, groups: list, plan, part: str, model: str, n_items: int) -> list:
     rows = []
     for r in range(rounds):
         for group in groups:
             for k, name in enumerate(list(group)[r % len(group):] + list(group)[:r % len(group)]):
                 l1, t0, c0 = _load1(), time.perf_counter(), time.process_time()
                 res = group[name]()
-                sec, cpu, p = time.perf_counter() - t0, time.process_time() - c0, plan_of(name, res)
-                rows.append(dict(base, method=name, round=r, first=k == 0, seconds=sec, cpu_seconds=cpu, load1=l1,
-                                 n_batches=len(p.batches), real_tokens=p.real_tokens, padded_tokens=p.padded_tokens))
-        log(f"{base['part']} round {r}: " + ", ".join(f"{x['method']} {x['seconds']:.2f}s"
-                                                      for x in rows[-sum(map(len, groups)):]))
+                sec, cpu, p = time.perf_counter() - t0, time.process_time() - c0, getattr(res, "plan", None) or plan
+                rows.append(dict(part=part, model=model, method=name, round=r, first=k == 0, seconds=sec,
+                                 cpu_seconds=cpu, load1=l1, n_items=n_items, n_batches=len(p.batches),
+                                 real_tokens=p.real_tokens, padded_tokens=p.padded_tokens))   # explain: its own plan
+        print(f"{part} round {r}:", ", ".join(f"{x['method']} {x['seconds']:.2f}s"
+                                               for x in rows[-sum(map(len, groups)):]))
     return rows
 
-def measure_texts(part: str, model_name: str, texts: list, rounds: int = ROUNDS, log=print,
-                  old: bool = True) -> tuple[list, pd.DataFrame]:
-    "NormXLogit against plain inference and G×I against forward + backward on `texts`, round by round; rows, batches."
+def _measure_texts(part: str, model_name: str, texts: list, rounds: int) -> tuple[list, pd.DataFrame]:
     model, tok = load_model(model_name)
     last = get_adapter(model).kind == "causal_lm"
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
-    def plan_of(name, res):                                          # the baselines ran `plan`; explain its own
-        p = getattr(res, "plan", plan)
-        assert p == plan or name == "normxlogit_old", "explain ran other batches than the baselines"
-        return p
     nx = lambda method, **kw: lambda: explain(model, tok, texts, method=method, **kw)
     first = {"inference": lambda: plain_inference(model, tok, texts, plan.batches, last),
              "normxlogit": nx("normxlogit")}
-    if old: first["normxlogit_old"] = nx("normxlogit", batch_size=8, sort=False)
+    if part == "sst2": first["normxlogit_old"] = nx("normxlogit", batch_size=8, sort=False)      # the old default
     second = {"forward_backward": lambda: forward_backward(model, tok, texts, plan.batches, last), "gxi": nx("gxi")}
     few = plan.batches[-1]                                           # warm-up (not recorded): the shortest batch
     plain_inference(model, tok, texts, [few], last); forward_backward(model, tok, texts, [few], last)
     for method in ("normxlogit", "gxi"): explain(model, tok, [texts[i] for i in few], method=method)
-    base = dict(part=part, model=model_name, n_items=len(texts))
-    return _rounds(rounds, [first, second], base, plan_of, log), plan.to_frame()
+    return _rounds(rounds, [first, second], plan, part, model_name, len(texts)), plan.to_frame()
 
-def measure_generations(rounds: int = ROUNDS, log=print) -> list:
-    "NormXLogit on `PROMPTS` forced generations of `PROMPT_TOKENS` tokens against one forward pass, round by round."
-    model, tok = load_model("smollm2-135m")
-    prompts, conts = squad_sequences(tok)
+def _measure_generations(rounds: int) -> list:
+    (model, tok), F, prompts, conts = load_model("smollm2-135m"), PROMPT_TOKENS, [], []
+    for c in squad_contexts(None):       # the first passages of 2F tokens whose first F are a text of exactly those
+        ids = tok(c, add_special_tokens=False)["input_ids"]
+        if len(ids) < 2 * F: continue
+        try: text = prefix_text(tok, ids[:F])
+        except ValueError: continue
+        if tok(text)["input_ids"] == ids[:F]: prompts.append(text); conts.append(ids[F:2 * F])
+        if len(prompts) == PROMPTS: break
     x = torch.tensor([tok(p)["input_ids"] + c for p, c in zip(prompts, conts)])
-    whole = SimpleNamespace(batches=[x], real_tokens=int(x.numel()), padded_tokens=int(x.numel()))   # the forward's
+    whole = plan_batches([x.shape[1]] * len(x))                                    # the forward's one batch
     group = {"forward": torch.no_grad()(lambda: model(input_ids=x, attention_mask=torch.ones_like(x)).logits),
              "normxlogit": lambda: explain_generation(model, tok, prompts, continuation=conts, method="normxlogit")}
     with torch.no_grad(): model(input_ids=x[:2, :16])                  # warm-up (not recorded), small
     explain_generation(model, tok, prompts[:2], continuation=[c[:4] for c in conts[:2]], method="normxlogit")
-    return _rounds(rounds, [group], dict(part="generation", model="smollm2-135m", n_items=len(prompts)),
-                   lambda name, res: getattr(res, "plan", None) or whole, log)
+    return _rounds(rounds, [group], whole, "generation", "smollm2-135m", len(prompts))
 
-PART_FILES = {"sst2": ("explain_at_scale.csv", "sst2_batches.csv", "explain_at_scale.json"),     # parts (a) and (b)
-              "squad": ("squad_at_scale.csv", "squad_batches.csv", "squad_at_scale.json")}       # part (c)
+PART_FILES = {"sst2": dict(calls="explain_at_scale.csv", batches="sst2_batches.csv", record="explain_at_scale.json"),
+              "squad": dict(calls="squad_at_scale.csv", batches="squad_batches.csv", record="squad_at_scale.json")}
 
 def scale_files(part: str = "sst2", results=True) -> dict:
-    "The files of a part's run (`PART_FILES`): its timed `calls`, its `batches` and its run `record`."
+    "The files of a part's run (`PART_FILES`: parts (a) and (b), or (c)): its timed `calls`, `batches`, run `record`."
     if part not in PART_FILES: raise ValueError(f"part must be one of {sorted(PART_FILES)}, not {part!r}")
-    return {k: results_path("scale", f, results=results)
-            for k, f in zip(("calls", "batches", "record"), PART_FILES[part])}
+    return {k: results_path("scale", f, results=results) for k, f in PART_FILES[part].items()}
 
-def _with_threads(threads: int, rec: dict, fn):
-    "`fn()` with `threads` torch threads; the CPU and wall time of the call and the load at its end go to `rec`."
-    old, t0, c0 = torch.get_num_threads(), time.perf_counter(), time.process_time()
-    torch.set_num_threads(threads)
-    try: return fn()
-    finally:
-        torch.set_num_threads(old)
-        rec.update(cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.perf_counter() - t0, 1),
-                   load_end=_load1())
+@contextlib.contextmanager
+def _one_thread():
+    old = torch.get_num_threads(); torch.set_num_threads(1)
+    try: yield
+    finally: torch.set_num_threads(old)
 
-def _measure(part: str, results, threads: int, rec: dict, fn) -> dict:
-    "Run `fn() -> (rows, batches)` with `threads` torch threads and write them and `rec` to the part's files."
-    rows, batches = _with_threads(threads, rec, fn)
+def _measure(part: str, results, rec: dict, fn) -> dict:
+    t0, c0 = time.perf_counter(), time.process_time()
+    with _one_thread(): rows, batches = fn()
+    rec.update(cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.perf_counter() - t0, 1), load_end=_load1())
     f = scale_files(part, results)
-    write_csv(f["calls"], pd.DataFrame(rows, columns=COLUMNS)); write_csv(f["batches"], batches)
-    write_json(f["record"], rec)
+    write_csv(f["calls"], pd.DataFrame(rows)); write_csv(f["batches"], batches); write_json(f["record"], rec)
     return f
 
-def measure_scale(results=True, rounds: int = ROUNDS, n: int | None = None, threads: int = 1, log=print) -> dict:
+def measure_scale(results=True, rounds: int = ROUNDS) -> dict:
     "Parts (a) (SST-2, with the old default) and (b) (generations) in one run; writes and returns the part's files."
-    rec = run_record("scale", rounds=rounds, n_sst2=n or 872, prompts=PROMPTS, prompt_tokens=PROMPT_TOKENS,
-                     max_tokens=MAX_TOKENS)
     def both():
-        rows, batches = measure_texts("sst2", "minilm-sst2", sst2_texts(n), rounds, log)
-        return rows + measure_generations(rounds, log), batches
-    return _measure("sst2", results, threads, rec, both)
+        rows, batches = _measure_texts("sst2", "minilm-sst2", sst2_texts(), rounds)
+        return rows + _measure_generations(rounds), batches
+    return _measure("sst2", results, run_record("scale", rounds=rounds, n_sst2=872, prompts=PROMPTS,
+                                                 prompt_tokens=PROMPT_TOKENS, max_tokens=MAX_TOKENS), both)
 
-def measure_squad(results=True, rounds: int = ROUNDS, n: int = SQUAD_CONTEXTS, threads: int = 1, log=print) -> dict:
-    "Part (c): SmolLM2 on the first `n` SQuAD contexts (next-token explanations); writes and returns its files."
-    rec = run_record("scale-squad", rounds=rounds, n_contexts=n, max_tokens=MAX_TOKENS)
-    return _measure("squad", results, threads, rec,
-                    lambda: measure_texts("squad", "smollm2-135m", squad_contexts(n), rounds, log, old=False))
+def measure_squad(results=True, rounds: int = ROUNDS) -> dict:
+    "Part (c): SmolLM2 on the first `SQUAD_CONTEXTS` SQuAD contexts (next-token explanations); writes its files."
+    rec = run_record("scale-squad", rounds=rounds, n_contexts=SQUAD_CONTEXTS, max_tokens=MAX_TOKENS)
+    return _measure("squad", results, rec, lambda: _measure_texts("squad", "smollm2-135m", squad_contexts(), rounds))
 
 def read_scale(part: str = "sst2", results=True) -> tuple[pd.DataFrame, pd.DataFrame, dict] | None:
     "A part's timed calls, batches and run record (`scale_files`), as its run wrote them; None before it has run."
-    f = scale_files(part, results)
-    if not f["calls"].exists(): return None
-    return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
+    if (f := scale_files(part, results))["calls"].exists():
+        return pd.read_csv(f["calls"]), pd.read_csv(f["batches"]), json.loads(f["record"].read_text())
 
 # %% ../../nbs/60_scale_benchmark.ipynb #p60prof1
 PROFILE_FILE = "sst2_profile.csv"
@@ -190,29 +160,25 @@ def phase_seconds(stats: dict, phases: dict) -> dict:
     return {phase: float(stats[k][3]) for phase, k in keys.items()}
 
 def _phases(name: str, fn) -> dict:
-    "One call of `fn` under `cProfile`, in `phases(name)`, the forward pass without the batch's tokenising."
-    import cProfile, pstats
-    pr = cProfile.Profile(); t0 = time.perf_counter(); pr.enable()
-    try: fn()
-    finally: pr.disable()
+    pr, t0 = cProfile.Profile(), time.perf_counter()
+    pr.runcall(fn)
     total, p = time.perf_counter() - t0, phase_seconds(pstats.Stats(pr).stats, phases(name))
     if name == "inference": return {**p, "model forward": total - p["tokenise each batch"]}
     p["model forward"] -= p["tokenise each batch"]                                    # run_model encodes first
     return {**p, "other": total - sum(p.values())}
 
-def profile_sst2(results=True, n: int | None = None, threads: int = 1, repeats: int = 5) -> pd.DataFrame:
+def profile_sst2(results=True, n: int | None = None, repeats: int = 5) -> pd.DataFrame:
     "Per phase the median seconds of `repeats` profiled calls of each and their share; written to `PROFILE_FILE`."
     model, tok = load_model("minilm-sst2"); texts = sst2_texts(n)
     plan = plan_batches(input_lengths(model, tok, texts)[0], MAX_TOKENS)
     calls = {"inference": lambda: plain_inference(model, tok, texts, plan.batches),
              "normxlogit": lambda: explain(model, tok, texts, method="normxlogit")}
-    def profile():
+    with _one_thread():
         for fn in calls.values(): fn()                                         # warm-up, not profiled
-        return [{name: _phases(name, fn) for name, fn in calls.items()} for _ in range(repeats)]   # interleaved
-    runs = _with_threads(threads, {}, profile)
-    meds = {name: pd.DataFrame([r[name] for r in runs]).median() for name in calls}
+        runs = [{name: _phases(name, fn) for name, fn in calls.items()} for _ in range(repeats)]   # interleaved
     out = pd.DataFrame([dict(call=name, phase=k, seconds=round(v, 4), share=round(v / med.sum(), 4), calls=repeats)
-                        for name, med in meds.items() for k, v in med.items()])
+                        for name in calls for med in [pd.DataFrame([r[name] for r in runs]).median()]
+                        for k, v in med.items()])
     write_csv(results_path("scale", PROFILE_FILE, results=results), out)
     return out
 
@@ -225,9 +191,8 @@ def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str,
 
 def goal_verdict(ratios, goal: float, at_least: bool = True) -> dict:
     "The mean of the per-round `ratios`, its t and bootstrap intervals, and the verdict on the goal."
-    r = np.asarray(ratios, float)
-    t = paired_t(r - goal) if at_least else paired_t(goal - r)
-    mean, blo, bhi = bootstrap_ci(r)
-    lo, hi = (goal + t["lo"], goal + t["hi"]) if at_least else (goal - t["hi"], goal - t["lo"])
-    v = {"holds": "met", "does not hold": "not met", "inconclusive": "inconclusive"}[interval_verdict(t["lo"], t["hi"])]
-    return dict(mean=mean, lo=lo, hi=hi, boot_lo=blo, boot_hi=bhi, n=len(r), verdict=v)
+    r, s = np.asarray(ratios, float), 1 if at_least else -1
+    (mean, blo, bhi), t = bootstrap_ci(r), paired_t(r - goal)             # at most the goal: the interval turned round
+    v = interval_verdict(*sorted((s * t["lo"], s * t["hi"])))
+    return dict(mean=mean, lo=goal + t["lo"], hi=goal + t["hi"], boot_lo=blo, boot_hi=bhi, n=len(r),
+                verdict={"holds": "met", "does not hold": "not met"}.get(v, v))

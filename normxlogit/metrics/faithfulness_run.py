@@ -31,12 +31,11 @@ def infer_columns(df: pd.DataFrame, text_columns=None, label_column=None):
         text_columns = next((c for c in _TEXT_COLUMNS if set(c) <= set(df.columns)), None)
         if text_columns is None:
             raise ValueError(f"cannot tell the text columns of {list(df.columns)}; pass text_columns=")
-    text_columns = (text_columns,) if isinstance(text_columns, str) else tuple(text_columns)
-    for c in text_columns:
-        if c not in df.columns: raise ValueError(f"text column {c!r} not in {list(df.columns)}")
     if label_column is None:
         label_column = next((c for c in _LABEL_COLUMNS if c in df and pd.api.types.is_numeric_dtype(df[c])), None)
-    elif label_column not in df.columns: raise ValueError(f"label column {label_column!r} not in {list(df.columns)}")
+    text_columns = (text_columns,) if isinstance(text_columns, str) else tuple(text_columns)
+    if bad := [c for c in (*text_columns, label_column) if c is not None and c not in df.columns]:
+        raise ValueError(f"columns {bad} not in {list(df.columns)}")
     return text_columns, label_column
 
 def _texts(df, cols):
@@ -54,15 +53,13 @@ class FaithfulnessResult:
     samples: pd.DataFrame
     summary: pd.DataFrame
     info: dict
-    accuracy: pd.DataFrame | None = None
 
-    def plot(self, ax=None, metric=None):
+    def plot(self):
         "Mean score per ratio and method (95% bootstrap CIs over samples), one panel per metric."
         import seaborn as sns, matplotlib.pyplot as plt
-        d = self.samples if metric is None else self.samples[self.samples.metric == metric]
-        mets = list(dict.fromkeys(d.metric))
-        ax = plt.subplots(1, len(mets), figsize=(4.2 * len(mets), 3.2), squeeze=False)[1][0] if ax is None else ax
-        for a, m in zip(ax := np.atleast_1d(ax), mets):
+        d, mets = self.samples, list(dict.fromkeys(self.samples.metric))
+        ax = plt.subplots(1, len(mets), figsize=(4.2 * len(mets), 3.2), squeeze=False)[1][0]
+        for a, m in zip(ax, mets):
             sns.lineplot(d[d.metric == m], x="ratio", y="score", hue="method", marker="o", errorbar=("ci", 95),
                          n_boot=200, seed=0, ax=a)
             a.set_title(f"AOPC {m} ({'higher' if m == 'comprehensiveness' else 'lower'} is better)", fontsize=9)
@@ -75,15 +72,14 @@ def distributed() -> tuple[int, int]:
     return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
 
 def _checked(methods, p, rank, world_size, cache):
-    "`(methods, plan, rank, world_size)` checked before any work: the plan's ratios checked, rank/world size filled in."
     methods = [methods] if isinstance(methods, str) else list(methods)
     if not methods: raise ValueError("no methods given")
     for m in methods: get_method(m)                        # unknown names fail before any work
-    ratios, n, bs = check_ratios(p.ratios), p.n, p.batch_size
+    ratios, n = check_ratios(p.ratios), p.n
     if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
         raise ValueError(f"n must be a positive int or None, got {n!r}")
-    if not isinstance(bs, int) or bs < 1: raise ValueError(f"batch_size must be a positive int, got {bs!r}")
-    if p.label not in (None, "gold"): raise ValueError(f"label must be None or 'gold', got {p.label!r}")
+    if not isinstance(p.batch_size, int) or p.batch_size < 1:
+        raise ValueError(f"batch_size must be a positive int, got {p.batch_size!r}")
     rank, world_size = (d if g is None else g for g, d in zip((rank, world_size), distributed()))
     if not 0 <= rank < world_size: raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
     if world_size > 1 and cache is False:
@@ -92,80 +88,58 @@ def _checked(methods, p, rank, world_size, cache):
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr03a5e1
 def _sample(ad, tokenizer, df, cols, lab, n, seed, correct_only, info) -> pd.DataFrame:
-    "The scored rows: the first `n` of a seeded shuffle of `df` (of its correct predictions if `correct_only`)."
     pool = df.iloc[np.random.default_rng(seed).permutation(len(df))]
     if correct_only:
         ok = predict(ad, tokenizer, _texts(pool, cols), batch_size=64).argmax(-1).numpy() == pool[lab].to_numpy()
         info.update(n_predicted=int(len(pool)), n_correct=int(ok.sum()), dataset_accuracy=float(ok.mean()))
         pool = pool[ok]
-    sel = pool.iloc[:n]                                    # all of them for n=None
-    if n is not None and len(sel) < n: info["warning"] = f"only {len(sel)} samples available (asked for {n})"
-    info["n_used"] = len(sel)
-    return sel
+    return pool.iloc[:n]                                   # all of them for n=None
 
 def _stores(cache, model, methods, p, name, rows) -> dict:
-    "One chunk store per method (None each without a cache), keyed by everything that changes a chunk's result."
     if cache is False or cache is None: return {m: None for m in methods}
     root = Path(cache) if not isinstance(cache, bool) else cache_dir() / "faithfulness"
     key = dict(library=__version__, model=name, fingerprint=model_fingerprint(model), dataset=p.dataset_name,
-               rows=[str(i) for i in rows], label=p.label, metrics=list(p.metrics), ratios=list(p.ratios),
+               rows=[str(i) for i in rows], label=None, metrics=list(p.metrics), ratios=list(p.ratios),
                protocol=p.protocol, faithfulness=p.faithfulness, batch_size=p.batch_size)
     return {m: ChunkStore(root, f"faith-{m}", dict(key, method=m, options=(p.method_options or {}).get(m, {})))
             for m in methods}
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr04a5e1
-@dataclass
-class _Chunks:
-    "What every chunk of a run shares: the model, the sample (texts, gold labels), the plan and the stores."
-    ad: object
-    tokenizer: object
-    texts: list
-    gold: list | None
-    p: FaithfulnessPlan
-    stores: dict
+def _chunk(ad, tokenizer, texts, gold, p, m, s):
+    sl = slice(s, s + p.batch_size)
+    with record_completeness() as log:                     # methods with a completeness check (IG) report it here
+        exps = list(explain(ad.model, tokenizer, texts[sl], method=m, batch_size=p.batch_size,
+                            **(p.method_options or {}).get(m, {})))
+    df = faithfulness(ad.model, tokenizer, exps, gold=None if gold is None else gold[sl], batch_size=2 * p.batch_size,
+                      ratios=p.ratios, metrics=p.metrics, protocol=p.protocol, **p.faithfulness)
+    if len(log):                                          # each sample's worst relative completeness gap, with its rows
+        log.attach(exps)
+        df = df.join(log.frame().groupby("example").agg(completeness_gap=("rel_gap", "max"),
+                                                        converged=("converged", "all")), on="sample")
+    df["sample"] += s
+    df["method"] = m
+    rows = json.loads(json.dumps(df.to_dict("records"), default=lambda o: o.item()))  # as cached: fresh == reread
+    return ({f"scores_{i}": x.scores for i, x in enumerate(exps)},
+            dict(explanations=[x.to_dict(scores=False) for x in exps], rows=rows))
 
-    def get(self, m, j):
-        "Chunk `j` of method `m` (scores in `arrays`, explanations and rows in `meta`), read or computed and stored."
-        s, bs = j * self.p.batch_size, self.p.batch_size
-        return timed_chunk(self.stores[m], j, lambda: self._compute(m, s, min(s + bs, len(self.texts))))
-
-    def _compute(self, m, s, e):
-        p, gold = self.p, None if self.gold is None else self.gold[s:e]
-        tg = gold if p.label == "gold" else None
-        with record_completeness() as log:                 # methods with a completeness check (IG) report it here
-            exps = list(explain(self.ad.model, self.tokenizer, self.texts[s:e], method=m, batch_size=p.batch_size,
-                                target=tg, per_text=tg is not None, **(p.method_options or {}).get(m, {})))
-        df = faithfulness(self.ad.model, self.tokenizer, exps, gold=gold, label=p.label, batch_size=2 * p.batch_size,
-                          ratios=p.ratios, metrics=p.metrics, protocol=p.protocol, **p.faithfulness)
-        if len(log):                                      # each sample's worst relative completeness gap, with its rows
-            log.attach(exps)
-            df = df.join(log.frame().groupby("example").agg(completeness_gap=("rel_gap", "max"),
-                                                            converged=("converged", "all")), on="sample")
-        df["sample"] += s
-        df["method"] = m
-        rows = json.loads(json.dumps(df.to_dict("records"), default=lambda o: o.item()))  # as cached: fresh == reread
-        return ({f"scores_{i}": x.scores for i, x in enumerate(exps)},
-                dict(explanations=[x.to_dict(scores=False) for x in exps], rows=rows))
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr05a5e1
-def _work(chunks, jobs, rank, world_size, progress, wait_timeout) -> tuple:
-    "`(done, found, reused)`: this process's chunks (`jobs[rank::world_size]`) computed or read, then all the others."
+def _work(get, stores, jobs, rank, world_size, progress, wait_timeout) -> tuple:
     from tqdm.auto import tqdm
     mine = jobs[rank::world_size]                          # process r has the jobs q with q % world_size == r
-    found = sum(chunks.stores[m] is not None and chunks.stores[m].has(j) for m, j in mine)
+    found = sum(stores[m] is not None and stores[m].has(j) for m, j in mine)
     bar = tqdm(mine, desc=f"explain + score ({found} of {len(mine)} chunks found done)", unit="chunk",
                disable=not progress)
-    done = {jb: chunks.get(*jb) for jb in bar}
+    done = {jb: get(*jb) for jb in bar}
     deadline = time.time() + wait_timeout
-    while world_size > 1 and not all(chunks.stores[m].has(j) for m, j in jobs):
+    while world_size > 1 and not all(stores[m].has(j) for m, j in jobs):
         if time.time() > deadline:
             raise TimeoutError(f"other processes did not finish their chunks within {wait_timeout} s")
         time.sleep(0.5)
-    done.update({jb: chunks.get(*jb) for jb in jobs if jb not in done})
+    done.update({jb: get(*jb) for jb in jobs if jb not in done})
     return done, found, sum(not done[jb].computed for jb in mine)
 
 def _save(done, methods, n_chunks, folder):
-    "Each method's explanations, from the chunks, as `<folder>/<method>.json`."
     for m in methods:
         Explanations(Explanation.from_dict(d, scores=done[m, j].arrays[f"scores_{i}"]) for j in range(n_chunks)
                      for i, d in enumerate(done[m, j].meta["explanations"])).save(Path(folder) / f"{m}.json")
@@ -185,45 +159,33 @@ class FaithfulnessPlan:
     method_options: dict | None = None
     seed: int = 0
     batch_size: int = 16
-    label: str | None = None
     protocol: str = "paper"
     wait_timeout: float = 24 * 3600
     faithfulness: dict = field(default_factory=dict)
-
-def _plan(plan, fields) -> FaithfulnessPlan:
-    "The run's `FaithfulnessPlan`: `plan`, or one from the keywords (those it does not name go to `faithfulness`)."
-    own = {f.name for f in dataclasses.fields(FaithfulnessPlan)} - {"faithfulness"}
-    split = fields and {**{k: v for k, v in fields.items() if k in own},
-                        "faithfulness": {k: v for k, v in fields.items() if k not in own}}
-    return plan_from(FaithfulnessPlan, plan, split)
 
 # %% ../../nbs/46_faithfulness_run.ipynb #fr06a5e1
 def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: FaithfulnessPlan | None = None, *,
                      cache=True, progress: bool = True, rank: int | None = None, world_size: int | None = None,
                      save_explanations=None, **fields) -> FaithfulnessResult:
     "Explain `n` samples of `dataset_df` with each method and score the explanations' faithfulness, resumably."
-    methods, p, rank, world_size = _checked(methods, _plan(plan, fields), rank, world_size, cache)
+    methods, p, rank, world_size = _checked(methods, plan_from(FaithfulnessPlan, plan, fields), rank, world_size, cache)
     cols, lab = infer_columns(dataset_df, p.text_columns, p.label_column)
     ad = get_adapter(model)
-    reg = ad.kind == "regression"
-    if p.correct_only and (reg or lab is None):
+    if p.correct_only and (ad.kind == "regression" or lab is None):
         raise ValueError("correct_only needs a classification model and a label column")
-    if p.label == "gold" and lab is None: raise ValueError("label='gold' needs a label column")
-    t0 = time.time()
     info = dict(dataset=p.dataset_name, dataset_rows=len(dataset_df), n_requested=p.n, correct_only=p.correct_only,
                 seed=p.seed)
     sel = _sample(ad, tokenizer, dataset_df, cols, lab, p.n, p.seed, p.correct_only, info)
     gold = sel[lab].tolist() if lab is not None else None
     mname = p.model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config,
             "_name_or_path", type(ad.m).__name__))
-    chunks = _Chunks(ad, tokenizer, _texts(sel, cols), gold, p, _stores(cache, model, methods, p, mname, sel.index))
-    jobs = [(m, j) for m in methods for j in range(-(-len(sel) // p.batch_size))]
-    done, found, reused = _work(chunks, jobs, rank, world_size, progress, p.wait_timeout)
+    stores, texts, bs = _stores(cache, model, methods, p, mname, sel.index), _texts(sel, cols), p.batch_size
+    get = lambda m, j: timed_chunk(stores[m], j, lambda: _chunk(ad, tokenizer, texts, gold, p, m, j * bs))
+    jobs = [(m, j) for m in methods for j in range(-(-len(sel) // bs))]
+    done, found, reused = _work(get, stores, jobs, rank, world_size, progress, p.wait_timeout)
     if save_explanations is not None and rank == 0: _save(done, methods, len(jobs) // len(methods), save_explanations)
-    info.update(chunks=len(jobs), chunks_found_done=found, chunks_reused=reused, explain_s=round(time.time() - t0, 1))
+    info.update(n_used=len(sel), chunks=len(jobs), chunks_found_done=found, chunks_reused=reused)
     df = pd.DataFrame([r for jb in jobs for r in done[jb].meta["rows"]])
     df.insert(1, "row", [sel.index[i] for i in df["sample"]])
     df.insert(0, "dataset", p.dataset_name); df.insert(1, "model", mname)
-    info["total_s"] = round(time.time() - t0, 1)
-    acc = perturbed_accuracy(df) if gold is not None else None
-    return FaithfulnessResult(df, acc if reg else aopc(df), info, acc)
+    return FaithfulnessResult(df, perturbed_accuracy(df) if ad.kind == "regression" else aopc(df), info)
