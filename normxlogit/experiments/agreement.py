@@ -407,7 +407,7 @@ def cost_rows(record) -> list:
     c, info = record["counts"], record["info"]
     per_item = sum(t["cpu_s"] / t["items"] for t in info.get("timing", []))
     return [dict(model=c["model"], task=c["task"], step=s, unit=u, units=n, cpu_s=round(x, 2)) for s, u, n, x in (
-        ("explain", "item", c["used"] * bool(per_item), c["used"] * per_item),
+        ("explain", "item", c["used"] if per_item else 0, c["used"] * per_item),
         ("score the pool", "pool item", c["examined"], info.get("selection_cpu_s", 0.0)))]
 
 # %% ../../nbs/53a_agreement_run.ipynb #89d8c3e5

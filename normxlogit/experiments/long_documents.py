@@ -253,7 +253,7 @@ def load_rows(results=True, repeats: bool = False, arena: bool = False) -> pd.Da
 def measure(model_name: str = "smollm2-135m", lengths=LENGTHS, runs=RUNS, results=True, repeats: int = 0,
             arena: bool = False) -> pd.DataFrame:
     "Each (method, checkpointed) of `runs` at each of `lengths` not yet measured (`repeats`: in as many rounds)."
-    old, cols = load_rows(results, repeats > 0, arena), ["round"] * (repeats > 0) + _COLUMNS
+    old, cols = load_rows(results, repeats > 0, arena), (["round"] if repeats > 0 else []) + _COLUMNS
     key = lambda r: (getattr(r, "round", 0), r.method, bool(r.checkpointed), int(r.tokens))
     done = set() if old is None else set(map(key, old.itertuples()))
     for k, n, (m, ck) in itertools.product(range(repeats or 1), lengths, runs):

@@ -57,7 +57,8 @@ def verdicts(summary: pd.DataFrame, threshold: float = 0.5, convergence: pd.Data
         for t, met in DECISIVE:
             if (x := d[pick(t, met) & ((t != "cascade") | d.randomised.str.startswith("layer_"))]).empty: continue
             x, rt = x.iloc[x.randomised.str[6:].astype(int).argmin() if t == "cascade" else 0], t == "random_target"
-            for k, y in [(t, x), *[("random_target_abs", d[pick(t, "spearman_abs")].iloc[0])] * rt]:
+            extra = [("random_target_abs", d[pick(t, "spearman_abs")].iloc[0])] if rt else []
+            for k, y in [(t, x), *extra]:
                 r.update({k: y.value, f"{k}_lo": y.ci_low, f"{k}_hi": y.ci_high,
                           f"{k}_verdict": decisive_verdict(y.ci_low, y.ci_high, threshold)})
             o = random_target_outcome(r[f"{t}_verdict"], r[f"{t}_abs_verdict"]) if rt else r[f"{t}_verdict"]
@@ -97,7 +98,7 @@ class _ItemChunks(ChunkStore):
 
 def _checked(tests, methods, permuted) -> tuple:
     "`(tests, methods)` of a run, checked (the 'data' test added when `permuted` is given; None: every method)."
-    tests = tuple(dict.fromkeys([*tests, *["data"] * (permuted is not None)]))
+    tests = tuple(dict.fromkeys([*tests, *([] if permuted is None else ["data"])]))
     if bad := [t for t in tests if t not in TESTS]: raise ValueError(f"unknown tests {bad}; choose from {TESTS}")
     if "data" in tests and permuted is None:
         raise ValueError("the 'data' test needs permuted= (a model trained on permuted labels)")
