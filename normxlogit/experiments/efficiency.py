@@ -16,7 +16,7 @@ from ..testing import fixed_length_text, fixed_length_texts
 from ..profiling import (machine_info, rss_gib, watch_child, time_rounds, peak_memory, ratio_interval,
                                   goal_verdict, fits_budget, largest_batch)
 from .common import (scratch_unless_book, results_path, record_costs, register_experiment,
-                                           others_load, wait_until_quiet, command_line, Command, Opt,
+                                           others_load, quiet, wait_until_quiet, command_line, Command, Opt,
                                            merge_rows, dashed, ScaleRun, scale_runs, listed)
 
 # %% auto #0
@@ -154,8 +154,9 @@ def run_time(model, tokenizer, model_name: str, lengths=(40, 120, 360, 512), met
 QUIET_LOAD_PER_CORE = 0.25   # the project's quiet-machine rule; the reading chapter ("The runs") gives the reason
 
 def run_quiet(load_avg, n_cpus) -> bool:
-    "Whether a 1-minute load is at most `QUIET_LOAD_PER_CORE` per core; an unrecorded one is not."
-    return bool(pd.notna(load_avg) and load_avg <= QUIET_LOAD_PER_CORE * (1 if pd.isna(n_cpus) else int(n_cpus)))
+    "Whether a 1-minute load is at most `QUIET_LOAD_PER_CORE` per core (`common.quiet`); an unrecorded one is not."
+    n = 1 if pd.isna(n_cpus) else int(n_cpus)
+    return bool(pd.notna(load_avg) and quiet(dict(load_avg=float(load_avg), n_cpus=n), per_core=QUIET_LOAD_PER_CORE))
 
 def round_ratios(time_rows: pd.DataFrame, model_name: str, method: str, baseline: str, run_id: str) -> np.ndarray:
     "The per-round ratios time(`method`) / time(`baseline`) of one run (empty when either is not in it)."
