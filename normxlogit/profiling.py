@@ -13,8 +13,9 @@ from .metrics.stats import interval_verdict
 from ._version import __version__
 
 # %% auto #0
-__all__ = ['sync', 'cpu_model', 'matmul_gmacs', 'machine_info', 'rss_gib', 'peak_rss_gib', 'reset_peak_rss', 'watch_child',
-           'time_rounds', 'ratio_interval', 'goal_verdict', 'peak_memory', 'fits_budget', 'largest_batch']
+__all__ = ['GOAL_WORDS', 'sync', 'cpu_model', 'matmul_gmacs', 'machine_info', 'rss_gib', 'peak_rss_gib', 'reset_peak_rss',
+           'watch_child', 'time_rounds', 'ratio_interval', 'goal_verdict', 'peak_memory', 'fits_budget',
+           'largest_batch']
 
 # %% ../nbs/01a_profiling.ipynb #1a0b1a60
 def sync(device):
@@ -154,9 +155,11 @@ def ratio_interval(ratios, level: float = 0.95) -> tuple:
     k = max([k for k in range(1, n // 2 + 1) if cover(k) >= level] or [1])
     return (float(np.median(r)), float(r[k - 1]), float(r[n - k]), float(cover(k)))
 
-def goal_verdict(lo: float, hi: float, goal: float) -> str:
-    "'met' / 'not met' / 'inconclusive' for the goal 'ratio at most `goal`' given an interval [lo, hi] of the ratio."
-    return {"holds": "met", "does not hold": "not met"}.get(interval_verdict(goal - hi, goal - lo), "inconclusive")
+GOAL_WORDS = {"holds": "met", "does not hold": "not met", "inconclusive": "inconclusive"}
+
+def goal_verdict(lo: float, hi: float, goal: float, at_least: bool = False) -> str:
+    "'met' / 'not met' / 'inconclusive' for the goal 'ratio at most (`at_least`: at least) `goal`' given [lo, hi]."
+    return GOAL_WORDS[interval_verdict(lo - goal, hi - goal) if at_least else interval_verdict(goal - hi, goal - lo)]
 
 # %% ../nbs/01a_profiling.ipynb #6d37f3b2
 def peak_memory(run, device="cpu", ready=None) -> dict:

@@ -61,3 +61,17 @@ def test_doc_links_go_to_the_page_that_defines_the_name():
     assert relink(link, "53_agreement_benchmark") == relink(link) == "[`cost_rows`](53a_agreement_run.html#cost-rows)"
     core = f"[`explain`]({bb.HOST}core.html#explain)"
     assert relink(core, "56a_efficiency_run") == "[`explain`](04_core.html#explain)"             # one owner: as before
+
+def test_source_links_carry_their_line():
+    """`show_doc(module.f)` (how a chapter documents a name that several experiments define) gets from nbdev a source
+    link without its line (`#LNone`); the build puts in the line where `f` is defined, as Python's inspect finds it."""
+    import inspect
+    import normxlogit.experiments.pruning as pruning
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_book as bb
+    gh = "https://github.com/normxlogit/normxlogit/blob/main/normxlogit/experiments/pruning.py"
+    md = f"[source]({gh}#LNone)\n\n### findings_summary\n\n```python\ndef findings_summary(fnd)\n```"
+    line = inspect.getsourcelines(pruning.findings_summary)[1]
+    assert bb.source_line(md) == md.replace("#LNone", f"#L{line}")
+    assert bb.source_line(md.replace("findings_summary", "no_such_name")).count("#L") == 0      # unknown: no anchor
+    assert bb.source_line(f"[source]({gh}#L12)\n\n### work") == f"[source]({gh}#L12)\n\n### work"   # left alone

@@ -6,7 +6,7 @@ Quarto (nbdev's own renderer) cannot be installed everywhere, so the book is bui
 3. MathJax is served locally (npm package `mathjax@3`) so formulas render without a CDN;
 4. `jupyter-book build` renders _proc/ into _build/html, executing notebooks when asked (`--execute cache|force`).
 """
-import argparse, json, os, re, shutil, subprocess, sys
+import argparse, ast, json, os, re, shutil, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,9 +76,18 @@ def adapt():
                 if md is not None:
                     md = md if isinstance(md, str) else "".join(md)
                     md = "\n".join(l for l in md.split("\n") if l.strip() != "---")
-                    o["data"]["text/markdown"] = relink(md, p.stem)
+                    o["data"]["text/markdown"] = relink(source_line(md), p.stem)
         nbformat.validator.normalize(nb)
         nbformat.write(nb, p)
+
+def source_line(md):
+    """nbdev gives `show_doc(module.f)` (the module named, so that a name several experiments define is documented from
+    its own module) a source link without its line, `...py#LNone`: put in the line of `def f` in that file."""
+    m = re.search(r"blob/main/(normxlogit/[\w/]+\.py)#LNone", md)
+    name = re.search(r"^#+ (\w+)", md[m.end():], re.M) if m else None
+    if name is None: return md
+    defs = {n.name: n.lineno for n in ast.parse((ROOT / m.group(1)).read_text()).body if hasattr(n, "name")}
+    return md.replace("#LNone", f"#L{defs[name.group(1)]}" if name.group(1) in defs else "", 1)
 
 HOST = "https://normxlogit.github.io/normxlogit/"
 LINK = re.compile(r"\[([^\]]*)\]\((?:" + re.escape(HOST) + r"|nbs/)?([\w.-]+?)\.(html|ipynb)(#[^)\s]*)?\)")

@@ -15,12 +15,13 @@ from ..model.zoo import load_model
 from ..model.heads import get_adapter
 from ..evidence.datasets import load_sst2, load_squad
 from .common import results_path, write_csv, write_json, run_record
-from ..metrics.stats import bootstrap_ci, paired_t, interval_verdict
+from ..metrics.stats import bootstrap_ci, paired_t
+from ..profiling import goal_verdict
 
 # %% auto #0
 __all__ = ['ROUNDS', 'PROMPTS', 'PROMPT_TOKENS', 'SQUAD_CONTEXTS', 'PART_FILES', 'PROFILE_FILE', 'plain_inference',
            'forward_backward', 'sst2_texts', 'squad_contexts', 'scale_files', 'measure_scale', 'measure_squad',
-           'read_scale', 'phases', 'phase_seconds', 'profile_sst2', 'round_ratios', 'goal_verdict']
+           'read_scale', 'phases', 'phase_seconds', 'profile_sst2', 'round_ratios', 'rounds_verdict']
 
 # %% ../../nbs/60_scale_benchmark.ipynb #b080e186
 ROUNDS = 10                        # interleaved rounds of each part (part (c)'s committed run: 5)
@@ -189,10 +190,10 @@ def round_ratios(calls: pd.DataFrame, part: str, method: str, base: str,
     t = calls[calls.part == part].pivot_table(index="round", columns="method", values=time)
     return t[base] / t[method] if speed else t[method] / t[base]
 
-def goal_verdict(ratios, goal: float, at_least: bool = True) -> dict:
-    "The mean of the per-round `ratios`, its t and bootstrap intervals, and the verdict on the goal."
-    r, s = np.asarray(ratios, float), 1 if at_least else -1
-    (mean, blo, bhi), t = bootstrap_ci(r), paired_t(r - goal)             # at most the goal: the interval turned round
-    v = interval_verdict(*sorted((s * t["lo"], s * t["hi"])))
-    return dict(mean=mean, lo=goal + t["lo"], hi=goal + t["hi"], boot_lo=blo, boot_hi=bhi, n=len(r),
-                verdict={"holds": "met", "does not hold": "not met"}.get(v, v))
+def rounds_verdict(ratios, goal: float, at_least: bool = True) -> dict:
+    "The mean of the per-round `ratios`, its t and bootstrap intervals, and `goal_verdict` on the goal."
+    r = np.asarray(ratios, float)
+    (mean, blo, bhi), t = bootstrap_ci(r), paired_t(r - goal)
+    lo, hi = goal + t["lo"], goal + t["hi"]
+    return dict(mean=mean, lo=lo, hi=hi, boot_lo=blo, boot_hi=bhi, n=len(r),
+                verdict=goal_verdict(lo, hi, goal, at_least))

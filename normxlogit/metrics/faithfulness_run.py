@@ -4,7 +4,7 @@
 
 # %% ../../nbs/46_faithfulness_run.ipynb #5d1e9ddc
 from __future__ import annotations
-import dataclasses, os, json, time
+import dataclasses, os, json, time, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -176,6 +176,9 @@ def run_faithfulness(methods, model, tokenizer, dataset_df: pd.DataFrame, plan: 
     info = dict(dataset=p.dataset_name, dataset_rows=len(dataset_df), n_requested=p.n, correct_only=p.correct_only,
                 seed=p.seed)
     sel = _sample(ad, tokenizer, dataset_df, cols, lab, p.n, p.seed, p.correct_only, info)
+    if p.n is not None and len(sel) < p.n:
+        warnings.warn(f"only {len(sel)}{' correctly predicted' if p.correct_only else ''} samples for n={p.n}; "
+                      "all of them are scored (info['n_used'])", stacklevel=2)
     gold = sel[lab].tolist() if lab is not None else None
     mname = p.model_name or getattr(model, "finetuned_info", {}).get("name") or str(getattr(ad.config,
             "_name_or_path", type(ad.m).__name__))
