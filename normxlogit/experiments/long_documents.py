@@ -19,7 +19,7 @@ from ..model.heads import get_adapter
 from ..model.memory import checkpointed
 from ..model.zoo import load_model
 from ..paths import repo_root
-from ..profiling import peak_memory, watch_child, ratio_interval, goal_verdict
+from ..profiling import peak_memory, watch_child, ratio_interval, goal_verdict, GOAL_WORDS
 from ..registry import method_label
 from .common import (results_path, write_csv, write_json, machine_info, run_record, merge_rows,
     dashed, with_ci, verdict, chunk_key, run_chunks)
@@ -289,6 +289,8 @@ def memory_table(rows: pd.DataFrame, value: str = "peak_gib") -> pd.DataFrame:
         index="run", columns="tokens", values=value, aggfunc="last").rename(columns="{:,} tokens".format)
     return dashed(w.reindex([_label(m, c) for m, c in RUNS + _PEER_RUNS]).dropna(how="all"), 2)
 
+def _one_run(ok) -> str: return GOAL_WORDS["holds" if ok else "does not hold"]   # one run: no interval to read
+
 def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=None) -> pd.DataFrame:
     "Per length: NormXLogit's peak over the forward pass's (<= `ratio`), each checkpointed method's peak (<= budget)."
     ok, out, name = rows[rows.stopped.fillna("") == ""], [], f"NormXLogit peak / forward peak <= {ratio}"
@@ -300,9 +302,9 @@ def goals(rows: pd.DataFrame, budget_gib: float = 6.0, ratio: float = 1.1, rep=N
             out.append(dict(goal=name, tokens=n, value=round(x["ratio"], 3), verdict=x["verdict"]))
         elif len(nx_) and len(fw):
             r = float(nx_.iloc[-1] / fw.min())
-            out.append(dict(goal=name, tokens=n, value=round(r, 3), verdict="met" if r <= ratio else "not met"))
+            out.append(dict(goal=name, tokens=n, value=round(r, 3), verdict=_one_run(r <= ratio)))
         out += [dict(goal=f"{_label(m, True)} peak <= {budget_gib} GiB", tokens=n, value=float(v.iloc[-1]),
-                     verdict="met" if v.iloc[-1] <= budget_gib else "not met")
+                     verdict=_one_run(v.iloc[-1] <= budget_gib))
                 for m, ck in RUNS if ck and len(v := get(m, True, n))]
     return pd.DataFrame(out, columns=["goal", "tokens", "value", "verdict"])
 
